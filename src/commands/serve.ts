@@ -1,0 +1,38 @@
+import { openCore } from '../core/core.js';
+import { startServer } from '../http/server.js';
+import { RegCommand } from '../cli/base-command.js';
+
+/** The result of a serve run, printed under --json when the server stops. */
+export interface ServeResult {
+  readonly url: string;
+  readonly stopped_by: string;
+}
+
+export default class Serve extends RegCommand {
+  static override summary = 'Serve the HTTP API, SPARQL endpoint and web page.';
+  static override description = `Opens the data directory (taking its single-writer lock), loads the reference bundles and
+the query index, and serves until SIGTERM or SIGINT, then finishes requests in flight and exits 0.
+/healthz answers as soon as the port is bound; /readyz once the query index is loaded.
+Every REG_* setting is read from the environment; see reg-config(1).`;
+  static override examples = [
+    'REG_BASE_IRI=https://registry.example.org REG_DATA_DIR=/data <%= config.bin %> <%= command.id %>',
+  ];
+
+  async run(): Promise<ServeResult> {
+    await this.parse(Serve);
+    const config = this.loadConfig();
+    const log = this.logger(config);
+    for (const name of config.unknownVariables) log.warn('unknown setting ignored', { variable: name });
+    if (config.secrets.rootToken === undefined) log.warn('REG_ROOT_TOKEN is not set: no one can administer this registry');
+    const core = await openCore(config, log);
+    const server = await startServer(core);
+    const signal = await new Promise<string>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+      process.once('SIGINT', () => resolve('SIGINT'));
+    });
+    log.info('shutting down', { signal });
+    await server.close();
+    log.info('stopped');
+    return { url: server.url, stopped_by: signal };
+  }
+}

@@ -1,0 +1,255 @@
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { packagePath } from '../paths.js';
+import {
+  parseBoolean,
+  parseByteSize,
+  parseDuration,
+  parseHttpUrl,
+  parseInteger,
+  parseList,
+  parseListen,
+  type ListenAddress,
+} from './parse.js';
+import { SETTINGS, type SettingSpec } from './settings.js';
+
+export { SETTINGS } from './settings.js';
+export type { ListenAddress } from './parse.js';
+
+/** How the graph part of the registry is stored. */
+export type GraphBackend =
+  | { readonly kind: 'embedded' }
+  | {
+      readonly kind: 'sparql';
+      readonly queryEndpoint: string;
+      readonly updateEndpoint: string;
+      readonly credential: 'none' | 'bearer' | 'basic';
+      readonly timeoutMs: number;
+    };
+
+/** Secrets, kept apart from the printable configuration. */
+export interface Secrets {
+  readonly rootToken: string | undefined;
+  readonly sparqlBearerToken: string | undefined;
+  readonly sparqlUsername: string | undefined;
+  readonly sparqlPassword: string | undefined;
+  readonly forgeToken: string | undefined;
+}
+
+/** Settings of the subscription delivery worker. */
+export interface SubscriptionSettings {
+  readonly webhooks: boolean;
+  readonly maxAttempts: number;
+  readonly suspendAfter: number;
+  readonly backoffBaseMs: number;
+  readonly backoffMaxMs: number;
+  readonly timeoutMs: number;
+  readonly tickMs: number;
+  readonly batch: number;
+  readonly allowHttp: boolean;
+  readonly allowPrivateTargets: boolean;
+}
+
+/** The effective configuration, read once and frozen. */
+export interface Config {
+  readonly baseIri: string;
+  readonly dataDir: string;
+  readonly listen: ListenAddress;
+  readonly staticDir: string;
+  readonly publicRead: boolean;
+  readonly sparqlPublic: boolean;
+  readonly operator: string | undefined;
+  readonly maxPayloadBytes: number;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  readonly oidc: {
+    readonly issuer: string | undefined;
+    readonly clientId: string | undefined;
+    readonly audience: string;
+    readonly workloadIssuers: readonly string[];
+    readonly autoRegisterInstances: boolean;
+  };
+  readonly graph: GraphBackend;
+  readonly shaclValidateWrites: boolean;
+  readonly forgePollIntervalMs: number;
+  readonly healthCheckIntervalMs: number;
+  readonly peers: { readonly resolveEnabled: boolean; readonly resolveTtlMs: number };
+  readonly trustedProxies: readonly string[];
+  readonly previousBaseIris: readonly string[];
+  readonly subscriptions: SubscriptionSettings;
+  readonly secrets: Secrets;
+  /** `REG_*` variables that are set but not known; likely typos. */
+  readonly unknownVariables: readonly string[];
+}
+
+const PLACEHOLDER_TOKENS = new Set(['changeme', 'change-me', 'change_me', 'root', 'admin', 'secret', 'reg', 'password', 'token']);
+const PLACEHOLDER_PARTS = ['changeme', 'change-me', 'change_me', 'placeholder', 'replaceme', 'replace-me', 'your-token', 'yourtoken'];
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+const MAX_WEBHOOK_TIMEOUT_MS = 30_000;
+
+/** Reads the effective configuration from an environment; throws one ConfigError listing every problem. */
+export function readConfig(env: Readonly<Record<string, string | undefined>>, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  const values = new Map<string, unknown>();
+  for (const spec of SETTINGS) {
+    const raw = env[spec.name];
+    const text = raw === undefined || raw.trim() === '' ? spec.fallback : raw;
+    if (text === undefined) continue;
+    try {
+      values.set(spec.name, parseSetting(spec, text, cwd));
+    } catch (error) {
+      problems.push(`${spec.name} ${(error as Error).message}.`);
+    }
+  }
+  const get = <T>(name: string): T | undefined => values.get(name) as T | undefined;
+  const need = <T>(name: string): T => values.get(name) as T;
+
+  const baseIri = get<string>('REG_BASE_IRI');
+  if (baseIri === undefined && !problems.some((p) => p.startsWith('REG_BASE_IRI'))) {
+    problems.push('REG_BASE_IRI is required: set it to the public http(s) URL of this registry.');
+  }
+  if (baseIri !== undefined && /[?#]/.test(baseIri)) {
+    problems.push(`REG_BASE_IRI must not carry a query or fragment, got "${baseIri}".`);
+  }
+  const secrets: Secrets = {
+    rootToken: get<string>('REG_ROOT_TOKEN'),
+    sparqlBearerToken: get<string>('REG_SPARQL_BEARER_TOKEN'),
+    sparqlUsername: get<string>('REG_SPARQL_USERNAME'),
+    sparqlPassword: get<string>('REG_SPARQL_PASSWORD'),
+    forgeToken: get<string>('REG_FORGE_TOKEN'),
+  };
+  const rootProblem = rootTokenProblem(secrets.rootToken);
+  if (rootProblem !== undefined) problems.push(rootProblem);
+  if (secrets.sparqlBearerToken !== undefined && (secrets.sparqlUsername !== undefined || secrets.sparqlPassword !== undefined)) {
+    problems.push('REG_SPARQL_BEARER_TOKEN and REG_SPARQL_USERNAME/REG_SPARQL_PASSWORD are both set: use one credential form only.');
+  }
+  if ((secrets.sparqlUsername === undefined) !== (secrets.sparqlPassword === undefined)) {
+    problems.push('REG_SPARQL_USERNAME and REG_SPARQL_PASSWORD must be set together or not at all.');
+  }
+  const logLevel = need<string>('REG_LOG_LEVEL');
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    problems.push(`REG_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}".`);
+  }
+  const previousBaseIris = get<string[]>('REG_PREVIOUS_BASE_IRIS') ?? [];
+  for (const previous of previousBaseIris) {
+    if (baseIri !== undefined && (previous === baseIri || previous.startsWith(`${baseIri}/`) || baseIri.startsWith(`${previous}/`))) {
+      problems.push(`REG_PREVIOUS_BASE_IRIS entry "${previous}" equals or nests with REG_BASE_IRI "${baseIri}".`);
+    }
+  }
+  if (problems.length > 0 || baseIri === undefined) throw new ConfigError(problems.join('\n'));
+
+  const queryEndpoint = get<string>('REG_SPARQL_ENDPOINT');
+  const graph: GraphBackend =
+    queryEndpoint === undefined
+      ? { kind: 'embedded' }
+      : {
+          kind: 'sparql',
+          queryEndpoint,
+          updateEndpoint: get<string>('REG_SPARQL_UPDATE_ENDPOINT') ?? queryEndpoint,
+          credential: secrets.sparqlBearerToken !== undefined ? 'bearer' : secrets.sparqlUsername !== undefined ? 'basic' : 'none',
+          timeoutMs: need<number>('REG_SPARQL_TIMEOUT'),
+        };
+  const known = new Set(SETTINGS.map((spec) => spec.name));
+  const config: Config = {
+    baseIri,
+    dataDir: need<string>('REG_DATA_DIR'),
+    listen: need<ListenAddress>('REG_LISTEN'),
+    staticDir: get<string>('REG_STATIC_DIR') ?? packagePath('ui', 'dist'),
+    publicRead: need<boolean>('REG_PUBLIC_READ'),
+    sparqlPublic: need<boolean>('REG_SPARQL_PUBLIC'),
+    operator: get<string>('REG_OPERATOR'),
+    maxPayloadBytes: need<number>('REG_MAX_PAYLOAD_BYTES'),
+    logLevel: logLevel as Config['logLevel'],
+    oidc: {
+      issuer: get<string>('REG_OIDC_ISSUER'),
+      clientId: get<string>('REG_OIDC_CLIENT_ID'),
+      audience: get<string>('REG_OIDC_AUDIENCE') ?? baseIri,
+      workloadIssuers: need<string[]>('REG_WORKLOAD_ISSUERS'),
+      autoRegisterInstances: need<boolean>('REG_OIDC_AUTO_REGISTER_INSTANCES'),
+    },
+    graph,
+    shaclValidateWrites: need<boolean>('REG_SHACL_VALIDATE_WRITES'),
+    forgePollIntervalMs: need<number>('REG_FORGE_POLL_INTERVAL'),
+    healthCheckIntervalMs: need<number>('REG_HEALTH_CHECK_INTERVAL'),
+    peers: { resolveEnabled: need<boolean>('REG_PEER_RESOLVE_ENABLED'), resolveTtlMs: need<number>('REG_PEER_RESOLVE_TTL') },
+    trustedProxies: need<string[]>('REG_TRUSTED_PROXIES'),
+    previousBaseIris,
+    subscriptions: {
+      webhooks: need<boolean>('REG_SUBSCRIPTION_WEBHOOKS'),
+      maxAttempts: need<number>('REG_SUBSCRIPTION_MAX_ATTEMPTS'),
+      suspendAfter: need<number>('REG_SUBSCRIPTION_SUSPEND_AFTER'),
+      backoffBaseMs: need<number>('REG_SUBSCRIPTION_BACKOFF_BASE'),
+      backoffMaxMs: need<number>('REG_SUBSCRIPTION_BACKOFF_MAX'),
+      timeoutMs: Math.min(need<number>('REG_SUBSCRIPTION_TIMEOUT'), MAX_WEBHOOK_TIMEOUT_MS),
+      tickMs: need<number>('REG_SUBSCRIPTION_TICK'),
+      batch: need<number>('REG_SUBSCRIPTION_BATCH'),
+      allowHttp: need<boolean>('REG_SUBSCRIPTION_ALLOW_HTTP'),
+      allowPrivateTargets: need<boolean>('REG_SUBSCRIPTION_ALLOW_PRIVATE_TARGETS'),
+    },
+    secrets,
+    unknownVariables: Object.keys(env)
+      .filter((name) => name.startsWith('REG_') && !known.has(name))
+      .sort(),
+  };
+  return deepFreeze(config);
+}
+
+function parseSetting(spec: SettingSpec, text: string, cwd: string): unknown {
+  switch (spec.kind) {
+    case 'url':
+      return parseHttpUrl(text);
+    case 'url-list':
+      return parseList(text).map(parseHttpUrl);
+    case 'string':
+    case 'secret':
+      return text.trim();
+    case 'boolean':
+      return parseBoolean(text);
+    case 'duration':
+      return parseDuration(text);
+    case 'bytes':
+      return parseByteSize(text);
+    case 'integer':
+      return parseInteger(text, spec.min ?? 0, spec.max ?? Number.MAX_SAFE_INTEGER);
+    case 'list':
+      return parseList(text);
+    case 'listen':
+      return parseListen(text);
+    case 'path':
+      return path.resolve(cwd, text.trim());
+  }
+}
+
+/** Returns the refusal sentence for an unusable root token, or undefined when it is absent or acceptable. */
+function rootTokenProblem(token: string | undefined): string | undefined {
+  if (token === undefined) return undefined;
+  const lower = token.toLowerCase();
+  if (PLACEHOLDER_TOKENS.has(lower) || PLACEHOLDER_PARTS.some((part) => lower.includes(part)) || /^(.)\1*$/.test(token)) {
+    return 'REG_ROOT_TOKEN is a placeholder: set it to a random secret of at least 16 characters (for example `openssl rand -hex 32`).';
+  }
+  if (token.length < 16) {
+    return `REG_ROOT_TOKEN is ${token.length} characters long: it must have at least 16.`;
+  }
+  return undefined;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The printable view of a configuration: no secret values, only whether each is set. */
+export function redactConfig(config: Config): Record<string, unknown> {
+  const { secrets, graph, ...rest } = config;
+  return {
+    ...rest,
+    listen: `${config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host}:${config.listen.port}`,
+    graph: graph.kind === 'embedded' ? { kind: 'embedded', path: path.join(config.dataDir, 'graph.db') } : graph,
+    root_token_set: secrets.rootToken !== undefined,
+    forge_token_set: secrets.forgeToken !== undefined,
+    sparql_credential: graph.kind === 'sparql' ? graph.credential : 'none',
+    sparql_username: secrets.sparqlUsername,
+  };
+}

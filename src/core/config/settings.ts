@@ -1,0 +1,103 @@
+/**
+ * The table of every `REG_*` setting: its default, its syntax and whether it is a secret. `readConfig`
+ * reads the environment through this table only, so `serve`, `config` and the documentation agree.
+ */
+
+/** The syntax a setting's value is read with. */
+export type SettingKind =
+  | 'url'
+  | 'string'
+  | 'secret'
+  | 'boolean'
+  | 'duration'
+  | 'bytes'
+  | 'integer'
+  | 'list'
+  | 'url-list'
+  | 'listen'
+  | 'path';
+
+/** One documented setting. */
+export interface SettingSpec {
+  readonly name: string;
+  readonly kind: SettingKind;
+  /** The value used when the variable is unset, as it would be written in the environment. */
+  readonly fallback?: string;
+  readonly min?: number;
+  readonly max?: number;
+  readonly summary: string;
+}
+
+/** Every setting the registry reads, in documentation order. */
+export const SETTINGS: readonly SettingSpec[] = [
+  { name: 'REG_BASE_IRI', kind: 'url', summary: 'public URL of the registry; every minted IRI starts with it (required)' },
+  { name: 'REG_DATA_DIR', kind: 'path', fallback: './data', summary: 'directory holding graph.db and ops.db' },
+  { name: 'REG_LISTEN', kind: 'listen', fallback: '0.0.0.0:8080', summary: 'address the HTTP server binds' },
+  { name: 'REG_STATIC_DIR', kind: 'path', summary: 'directory of the built web page (default: the one in the package)' },
+  { name: 'REG_PUBLIC_READ', kind: 'boolean', fallback: 'true', summary: 'anonymous reads of the REST API' },
+  { name: 'REG_SPARQL_PUBLIC', kind: 'boolean', fallback: 'true', summary: 'anonymous queries on /sparql' },
+  { name: 'REG_ROOT_TOKEN', kind: 'secret', summary: 'bootstrap administrator token (16+ characters, not a placeholder)' },
+  { name: 'REG_OPERATOR', kind: 'string', summary: 'operator named in the well-known description' },
+  { name: 'REG_MAX_PAYLOAD_BYTES', kind: 'bytes', fallback: '2MiB', summary: 'largest accepted request body' },
+  { name: 'REG_LOG_LEVEL', kind: 'string', fallback: 'info', summary: 'debug, info, warn or error' },
+  { name: 'REG_OIDC_ISSUER', kind: 'url', summary: 'primary identity provider (human sign-in and roles)' },
+  { name: 'REG_OIDC_CLIENT_ID', kind: 'string', summary: 'client id of the web page at the primary issuer' },
+  { name: 'REG_OIDC_AUDIENCE', kind: 'string', summary: 'audience tokens must carry (default: the base IRI)' },
+  { name: 'REG_WORKLOAD_ISSUERS', kind: 'url-list', fallback: '', summary: 'extra issuers trusted only for workloads' },
+  {
+    name: 'REG_OIDC_AUTO_REGISTER_INSTANCES',
+    kind: 'boolean',
+    fallback: 'false',
+    summary: 'any accepted workload may register a deployment of its own software',
+  },
+  { name: 'REG_SPARQL_ENDPOINT', kind: 'url', summary: 'external SPARQL 1.1 query endpoint (absent: embedded store)' },
+  { name: 'REG_SPARQL_UPDATE_ENDPOINT', kind: 'url', summary: 'external update endpoint (default: the query endpoint)' },
+  { name: 'REG_SPARQL_BEARER_TOKEN', kind: 'secret', summary: 'bearer credential for the external endpoint' },
+  { name: 'REG_SPARQL_USERNAME', kind: 'string', summary: 'username for the external endpoint' },
+  { name: 'REG_SPARQL_PASSWORD', kind: 'secret', summary: 'password for the external endpoint' },
+  { name: 'REG_SPARQL_TIMEOUT', kind: 'duration', fallback: '60s', summary: 'time limit per request to the external endpoint' },
+  { name: 'REG_SHACL_VALIDATE_WRITES', kind: 'boolean', fallback: 'true', summary: 'shape violations block writes' },
+  { name: 'REG_FORGE_TOKEN', kind: 'secret', summary: 'registry-wide token for private repository sync' },
+  { name: 'REG_FORGE_POLL_INTERVAL', kind: 'duration', fallback: '24h', summary: 'interval of repository polling' },
+  { name: 'REG_HEALTH_CHECK_INTERVAL', kind: 'duration', fallback: '5m', summary: 'interval of deployment health probes' },
+  { name: 'REG_PEER_RESOLVE_ENABLED', kind: 'boolean', fallback: 'true', summary: 'resolve foreign IRIs from peers' },
+  { name: 'REG_PEER_RESOLVE_TTL', kind: 'duration', fallback: '24h', summary: 'age after which peer stubs are refreshed' },
+  { name: 'REG_TRUSTED_PROXIES', kind: 'list', fallback: '', summary: 'proxy addresses whose X-Forwarded-For is believed' },
+  { name: 'REG_PREVIOUS_BASE_IRIS', kind: 'url-list', fallback: '', summary: 'base IRIs the registry was served under before' },
+  { name: 'REG_SUBSCRIPTION_WEBHOOKS', kind: 'boolean', fallback: 'true', summary: 'run the webhook delivery worker' },
+  {
+    name: 'REG_SUBSCRIPTION_MAX_ATTEMPTS',
+    kind: 'integer',
+    fallback: '8',
+    min: 1,
+    max: 100,
+    summary: 'attempts before a delivery is dead',
+  },
+  {
+    name: 'REG_SUBSCRIPTION_SUSPEND_AFTER',
+    kind: 'integer',
+    fallback: '12',
+    min: 1,
+    max: 1000,
+    summary: 'consecutive failures that suspend a webhook',
+  },
+  { name: 'REG_SUBSCRIPTION_BACKOFF_BASE', kind: 'duration', fallback: '30s', summary: 'first retry delay' },
+  { name: 'REG_SUBSCRIPTION_BACKOFF_MAX', kind: 'duration', fallback: '6h', summary: 'longest retry delay' },
+  { name: 'REG_SUBSCRIPTION_TIMEOUT', kind: 'duration', fallback: '5s', summary: 'time limit per webhook attempt (30s at most)' },
+  { name: 'REG_SUBSCRIPTION_TICK', kind: 'duration', fallback: '5s', summary: 'delivery worker poll interval' },
+  {
+    name: 'REG_SUBSCRIPTION_BATCH',
+    kind: 'integer',
+    fallback: '20',
+    min: 1,
+    max: 500,
+    summary: 'deliveries per worker tick',
+  },
+  { name: 'REG_SUBSCRIPTION_ALLOW_HTTP', kind: 'boolean', fallback: 'false', summary: 'allow plain-http webhook targets' },
+  {
+    name: 'REG_SUBSCRIPTION_ALLOW_PRIVATE_TARGETS',
+    kind: 'boolean',
+    fallback: 'false',
+    summary: 'allow private, loopback and link-local webhook targets',
+  },
+];

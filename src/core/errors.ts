@@ -1,0 +1,156 @@
+/**
+ * The registry's error hierarchy. Every failure a caller can act on is a `RegError` with a stable `code`
+ * (callers branch on it, never on message text), an HTTP status, a title and a public detail.
+ */
+
+/** One field-level problem, named by the JSON field it concerns. */
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Options every registry error accepts beyond its detail sentence. */
+export interface RegErrorOptions {
+  readonly errors?: readonly FieldError[];
+  readonly hints?: readonly string[];
+  readonly extra?: Readonly<Record<string, unknown>>;
+  readonly cause?: unknown;
+}
+
+/** Base class: a problem with a stable code, an HTTP status and a public detail sentence. */
+export class RegError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly title: string;
+  readonly detail: string;
+  readonly errors: readonly FieldError[];
+  readonly hints: readonly string[];
+  readonly extra: Readonly<Record<string, unknown>>;
+
+  constructor(code: string, status: number, title: string, detail: string, options: RegErrorOptions = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.status = status;
+    this.title = title;
+    this.detail = detail;
+    this.errors = options.errors ?? [];
+    this.hints = options.hints ?? [];
+    this.extra = options.extra ?? {};
+  }
+}
+
+/** The request cannot be understood (400). */
+export class BadRequestError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('bad-request', 400, 'Bad request', detail, options);
+  }
+}
+
+/** No usable credential was presented (401). */
+export class UnauthorizedError extends RegError {
+  constructor(detail = 'this endpoint needs a credential: send Authorization: Bearer <token>', options?: RegErrorOptions) {
+    super('unauthorized', 401, 'Authentication required', detail, options);
+  }
+}
+
+/** The credential is valid but not allowed to do this (403). */
+export class ForbiddenError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('forbidden', 403, 'Forbidden', detail, options);
+  }
+}
+
+/** The named record or resource does not exist (404). */
+export class NotFoundError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('not-found', 404, 'Not found', detail, options);
+  }
+}
+
+/** None of the representations the client accepts can be produced (406). */
+export class NotAcceptableError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('not-acceptable', 406, 'Not acceptable', detail, options);
+  }
+}
+
+/** The request conflicts with the current state (409). */
+export class ConflictError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('conflict', 409, 'Conflict', detail, options);
+  }
+}
+
+/** The request body is larger than the configured limit (413). */
+export class PayloadTooLargeError extends RegError {
+  constructor(limit: number) {
+    super(
+      'payload-too-large',
+      413,
+      'Payload too large',
+      `request body exceeds the limit of ${limit} bytes (REG_MAX_PAYLOAD_BYTES)`,
+      { extra: { limit } },
+    );
+  }
+}
+
+/** The media type of the request body is not one this endpoint reads (415). */
+export class UnsupportedMediaTypeError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('unsupported-media-type', 415, 'Unsupported media type', detail, options);
+  }
+}
+
+/** A write was refused by validation; `errors` lists every violation (422). */
+export class ValidationError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('shacl-validation-failed', 422, 'Write rejected by SHACL validation', detail, options);
+  }
+}
+
+/** Input that is syntactically broken, such as a malformed N-Quads line (422 over HTTP). */
+export class MalformedInputError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('malformed-input', 422, 'Malformed input', detail, options);
+  }
+}
+
+/** A store is not usable right now: not yet loaded, or an external endpoint unreachable (503). */
+export class UnavailableError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('unavailable', 503, 'Service unavailable', detail, options);
+  }
+}
+
+/** The data directory is held by another process. */
+export class DataDirLockedError extends RegError {
+  constructor(dir: string, pid: number | undefined) {
+    const holder = pid === undefined ? 'another process' : `process ${pid}`;
+    super('data-dir-locked', 409, 'Data directory in use', `data directory ${dir} is in use by ${holder}`, {
+      extra: pid === undefined ? {} : { pid },
+      hints: ['stop the running registry first, or use GET /admin/dump against it for a live backup'],
+    });
+  }
+}
+
+/** A start-up setting is unusable; the detail is one sentence naming the variable. */
+export class ConfigError extends RegError {
+  constructor(detail: string) {
+    super('config', 500, 'Configuration refused', detail);
+  }
+}
+
+/** An unexpected failure; its detail is never sent to clients. */
+export class InternalError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('internal', 500, 'Internal error', detail, options);
+  }
+}
+
+/** Wraps anything thrown into a RegError, keeping registry errors as they are. */
+export function asRegError(error: unknown): RegError {
+  if (error instanceof RegError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new InternalError(message, { cause: error });
+}

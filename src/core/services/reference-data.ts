@@ -1,0 +1,90 @@
+import { GRAPHS } from '../ns.js';
+import { appendAudit } from '../store/audit.js';
+import { ownerOf, parseNQuads, toNQuads } from '../store/nquads.js';
+import type { RecordWrite } from '../store/graph/types.js';
+import { buildBundles, type Bundle } from '../vocab/bundles.js';
+import { catalogueNTriples, parseCatalogue } from '../vocab/catalogue.js';
+import { ReferenceIndex } from '../vocab/reference-index.js';
+import type { Core } from '../core.js';
+
+/** The reference bundles of this package under one base IRI, and the in-memory index of their terms. */
+export interface ReferenceData {
+  readonly bundles: readonly Bundle[];
+  readonly index: ReferenceIndex;
+}
+
+/** Builds the bundles and their term index; cheap enough to run at every start. */
+export function prepareReferenceData(baseIri: string): ReferenceData {
+  const bundles = buildBundles(baseIri);
+  return { bundles, index: ReferenceIndex.fromBundles(bundles) };
+}
+
+/**
+ * Brings the bundle catalogue up to date: a bundle whose digest (over base IRI and content) differs from the
+ * catalogued one is recorded as loaded now. When every digest matches nothing is written.
+ */
+export async function syncBundleCatalogue(core: Core): Promise<string[]> {
+  const changed: Bundle[] = [];
+  for (const bundle of core.reference.bundles) {
+    const stored = await core.graph.readRecord(GRAPHS.catalogue, bundle.graph);
+    if (stored === undefined || parseCatalogue(stored).get(bundle.graph)?.digest !== bundle.digest) changed.push(bundle);
+  }
+  if (changed.length === 0) return [];
+  const loadedAt = new Date().toISOString();
+  const writes: RecordWrite[] = changed.map((bundle) => ({
+    graph: GRAPHS.catalogue,
+    subject: bundle.graph,
+    quads: parseNQuads(toNQuads(catalogueNTriples(bundle, loadedAt), GRAPHS.catalogue)),
+    kind: 'bundle',
+  }));
+  await core.graph.commit(writes, () => {
+    for (const bundle of changed) {
+      appendAudit(core.db, {
+        actor: null,
+        actorKind: 'system',
+        action: 'bundle.load',
+        target: bundle.graph,
+        detail: `${bundle.source}: ${bundle.tripleCount} triples, sha256 ${bundle.digest}`,
+        at: loadedAt,
+      });
+    }
+  });
+  for (const bundle of changed) {
+    core.log.info('reference bundle loaded', { bundle: bundle.name, graph: bundle.graph, triples: bundle.tripleCount });
+  }
+  return changed.map((bundle) => bundle.name);
+}
+
+/**
+ * Names, once each, every local record that cites a retired vocabulary term. Nothing is changed: such a record
+ * stays readable and is refused on its next edit until the term is replaced or cleared.
+ */
+export async function reportRetiredCitations(core: Core): Promise<Map<string, string[]>> {
+  const retired = core.reference.index.retiredTerms().map((term) => term.iri);
+  const byRecord = new Map<string, string[]>();
+  if (retired.length === 0) return byRecord;
+  const values = retired.map((iri) => `<${iri}>`).join(' ');
+  const rows = await core.graph.select(
+    `SELECT DISTINCT ?s ?term WHERE { VALUES ?term { ${values} } GRAPH <${GRAPHS.local}> { ?s ?p ?term } }`,
+  );
+  for (const row of rows) {
+    const subject = row.s?.value;
+    const term = row.term?.value;
+    if (subject === undefined || term === undefined) continue;
+    const record = ownerOf(subject);
+    const terms = byRecord.get(record) ?? [];
+    if (!terms.includes(term)) terms.push(term);
+    byRecord.set(record, terms);
+  }
+  for (const [record, terms] of byRecord) {
+    const replacements = terms.map((term) => {
+      const next = core.reference.index.get(term)?.replacedBy ?? [];
+      return next.length > 0 ? `${term} (replaced by ${next.join(', ')})` : term;
+    });
+    core.log.warn('record cites a retired vocabulary term; it will be refused on its next edit until the term is replaced', {
+      record,
+      terms: replacements,
+    });
+  }
+  return byRecord;
+}

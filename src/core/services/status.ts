@@ -1,0 +1,98 @@
+import { UnavailableError } from '../errors.js';
+import { GRAPHS } from '../ns.js';
+import { countPeers, pingOps } from '../store/ops-status.js';
+import type { Core } from '../core.js';
+
+/** Record kinds reported by metrics and counts, with their plural label. */
+export const COUNTED_KINDS: ReadonlyArray<readonly [kind: string, label: string]> = [
+  ['software', 'software'],
+  ['release', 'releases'],
+  ['instance', 'instances'],
+  ['artifact', 'artifacts'],
+  ['run', 'runs'],
+];
+
+/** Readiness: the graph store answers a query and the operational database answers a trivial one. */
+export async function checkReadiness(core: Core): Promise<{ status: 'ready'; triples: number }> {
+  if (!core.graph.ready) throw new UnavailableError('graph store not ready: the query index is still loading');
+  try {
+    pingOps(core.db);
+  } catch (error) {
+    throw new UnavailableError(`operational database not usable: ${(error as Error).message}`);
+  }
+  try {
+    await core.graph.ask('ASK { GRAPH ?g { ?s ?p ?o } }');
+  } catch (error) {
+    throw new UnavailableError(`graph store not ready: ${(error as Error).message}`);
+  }
+  return { status: 'ready', triples: await core.graph.countQuads() };
+}
+
+/** Prometheus text exposition of the registry's gauges. */
+export async function renderMetrics(core: Core): Promise<string> {
+  const triples = await core.graph.countQuads();
+  const byKind = await core.graph.countByKind(GRAPHS.local);
+  const peers = countPeers(core.db);
+  const lines = [
+    '# HELP reg_triples Quads in the graph store, reference bundles included.',
+    '# TYPE reg_triples gauge',
+    `reg_triples ${triples}`,
+    '# HELP reg_entities Records of each kind in the registry.',
+    '# TYPE reg_entities gauge',
+    ...COUNTED_KINDS.map(([kind, label]) => `reg_entities{kind="${label}"} ${byKind.get(kind) ?? 0}`),
+    '# HELP reg_peers Peer registries configured.',
+    '# TYPE reg_peers gauge',
+    `reg_peers ${peers.configured}`,
+    '# HELP reg_peers_failing Peer registries whose last contact failed.',
+    '# TYPE reg_peers_failing gauge',
+    `reg_peers_failing ${peers.failing}`,
+    '# HELP reg_uptime_seconds Seconds since this process started serving.',
+    '# TYPE reg_uptime_seconds gauge',
+    `reg_uptime_seconds ${Math.floor((Date.now() - core.startedAt.getTime()) / 1000)}`,
+    '# HELP reg_index_ready Whether the query index is loaded (1) or not (0).',
+    '# TYPE reg_index_ready gauge',
+    `reg_index_ready ${core.graph.ready ? 1 : 0}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The registry's public self-description served at /.well-known/reg-registry. */
+export function describeRegistry(core: Core): Record<string, unknown> {
+  const { config } = core;
+  const base = config.baseIri;
+  const issuers = [config.oidc.issuer, ...config.oidc.workloadIssuers].filter((iri): iri is string => iri !== undefined);
+  return {
+    '@context': {
+      dcat: 'http://www.w3.org/ns/dcat#',
+      dct: 'http://purl.org/dc/terms/',
+      title: 'dct:title',
+      operator: 'dct:publisher',
+    },
+    '@id': base,
+    '@type': 'dcat:Catalog',
+    title: config.operator === undefined ? 'reg registry' : `reg registry of ${config.operator}`,
+    operator: config.operator ?? null,
+    base_iri: base,
+    previous_base_iris: config.previousBaseIris,
+    software: 'reg',
+    software_version: core.version,
+    public_read: config.publicRead,
+    sparql_public: config.sparqlPublic,
+    sparql_url: `${base}/sparql`,
+    api_base: `${base}/api/v1`,
+    capabilities: ['sparql', 'dump', 'audit'],
+    auth: {
+      anonymous_read: config.publicRead,
+      api_tokens: false,
+      oidc: {
+        enabled: issuers.length > 0,
+        issuer: config.oidc.issuer ?? null,
+        client_id: config.oidc.clientId ?? null,
+        human_signin: config.oidc.issuer !== undefined && config.oidc.clientId !== undefined,
+        workload_issuers: issuers,
+        audience: config.oidc.audience,
+      },
+    },
+    peers: [],
+  };
+}

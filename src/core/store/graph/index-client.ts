@@ -1,0 +1,74 @@
+import { Worker } from 'node:worker_threads';
+import { BadRequestError, UnavailableError } from '../../errors.js';
+import type { IndexEnvelope, IndexReply, IndexRequest } from './index-protocol.js';
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/** Starts the index worker from compiled JavaScript, or from TypeScript source through tsx when run unbuilt. */
+function startWorker(): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(fromSource ? './index-worker.ts' : './index-worker.js', import.meta.url);
+  if (!fromSource) return new Worker(url);
+  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
+  return new Worker(boot, { eval: true });
+}
+
+/** The main thread's handle on the oxigraph index running in a worker thread. */
+export class IndexClient {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: Error | undefined;
+  /** Resolves once the worker has started. */
+  readonly started: Promise<void>;
+
+  constructor() {
+    this.worker = startWorker();
+    let markStarted: () => void = () => undefined;
+    let failStart: (error: Error) => void = () => undefined;
+    this.started = new Promise<void>((resolve, reject) => {
+      markStarted = resolve;
+      failStart = reject;
+    });
+    this.worker.on('message', (reply: IndexReply) => {
+      if (reply.id === 0) return markStarted();
+      const waiter = this.pending.get(reply.id);
+      if (waiter === undefined) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) waiter.resolve(reply.result);
+      else waiter.reject(reply.syntax ? new BadRequestError(`SPARQL syntax error: ${reply.message}`) : new Error(reply.message));
+    });
+    const fail = (error: Error): void => {
+      this.failure = error;
+      failStart(error);
+      for (const waiter of this.pending.values()) waiter.reject(error);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new UnavailableError(`the query index stopped (exit code ${code})`)));
+  }
+
+  /** Sends one request and waits for its result. */
+  request(request: IndexRequest): Promise<unknown> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, request } satisfies IndexEnvelope);
+    });
+  }
+
+  /** Whether the worker has died. */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Stops the worker. */
+  async close(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+}

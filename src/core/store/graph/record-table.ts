@@ -1,0 +1,97 @@
+import type { Database } from '../database.js';
+
+/** One stored record: the canonical N-Quads of one subject (and its fragments) in one graph. */
+export interface RecordRow {
+  readonly graph: string;
+  readonly subject: string;
+  readonly nquads: string;
+  readonly quadCount: number;
+  readonly kind: string | null;
+  readonly version: number;
+  readonly updatedAt: string;
+}
+
+interface RawRow {
+  graph: string;
+  subject: string;
+  nquads: string;
+  quad_count: number;
+  kind: string | null;
+  version: number;
+  updated_at: string;
+}
+
+const toRow = (raw: RawRow): RecordRow => ({
+  graph: raw.graph,
+  subject: raw.subject,
+  nquads: raw.nquads,
+  quadCount: raw.quad_count,
+  kind: raw.kind,
+  version: raw.version,
+  updatedAt: raw.updated_at,
+});
+
+/** Reads one record, or undefined when it does not exist. */
+export function readRecord(db: Database, graph: string, subject: string): RecordRow | undefined {
+  const raw = db.prepare('SELECT * FROM graph.record WHERE graph = ? AND subject = ?').get(graph, subject) as RawRow | undefined;
+  return raw === undefined ? undefined : toRow(raw);
+}
+
+/** Replaces a record's text in place (keeping its row) or inserts it; must run inside a transaction. */
+export function writeRecord(
+  db: Database,
+  row: { graph: string; subject: string; nquads: string; quadCount: number; kind: string | null },
+  now: string,
+): void {
+  db.prepare(
+    `INSERT INTO graph.record (graph, subject, nquads, quad_count, kind, version, updated_at)
+     VALUES (@graph, @subject, @nquads, @quadCount, @kind, 1, @now)
+     ON CONFLICT (graph, subject) DO UPDATE SET nquads = excluded.nquads, quad_count = excluded.quad_count,
+       kind = coalesce(excluded.kind, record.kind), version = record.version + 1, updated_at = excluded.updated_at`,
+  ).run({ ...row, now });
+}
+
+/** Deletes a record; must run inside a transaction. */
+export function deleteRecord(db: Database, graph: string, subject: string): void {
+  db.prepare('DELETE FROM graph.record WHERE graph = ? AND subject = ?').run(graph, subject);
+}
+
+/**
+ * Yields records in (graph, subject) order, reading `batch` rows at a time with a key cursor, so no read stays
+ * open between batches and writes may interleave with a long dump.
+ */
+export function* iterateRecords(db: Database, options: { graph?: string; batch?: number } = {}): Generator<RecordRow> {
+  const batch = options.batch ?? 500;
+  const page =
+    options.graph === undefined
+      ? db.prepare('SELECT * FROM graph.record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?')
+      : db.prepare('SELECT * FROM graph.record WHERE graph = ? AND subject > ? ORDER BY subject LIMIT ?');
+  // Subjects are never empty, so ('', '') precedes every row, the default graph's included.
+  let cursor: [string, string] = [options.graph ?? '', ''];
+  for (;;) {
+    const rows = (page.all(cursor[0], cursor[1], batch) as RawRow[]).map(toRow);
+    for (const row of rows) yield row;
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < batch) return;
+    cursor = [last.graph, last.subject];
+  }
+}
+
+/** Total quads held in records. */
+export function countRecordQuads(db: Database): number {
+  const row = db.prepare('SELECT coalesce(sum(quad_count), 0) AS n FROM graph.record').get() as { n: number };
+  return row.n;
+}
+
+/** Number of records of each kind in one graph. */
+export function countRecordsByKind(db: Database, graph: string): Map<string, number> {
+  const rows = db
+    .prepare('SELECT kind, count(*) AS n FROM graph.record WHERE graph = ? AND kind IS NOT NULL GROUP BY kind')
+    .all(graph) as { kind: string; n: number }[];
+  return new Map(rows.map((row) => [row.kind, row.n]));
+}
+
+/** The distinct graph names that hold records. */
+export function recordGraphs(db: Database): string[] {
+  return (db.prepare('SELECT DISTINCT graph FROM graph.record ORDER BY graph').all() as { graph: string }[]).map((r) => r.graph);
+}

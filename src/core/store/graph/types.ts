@@ -1,0 +1,58 @@
+import type { Quad } from '../nquads.js';
+
+/** The new state of one record: its quads in one graph, or null to delete it. */
+export interface RecordWrite {
+  readonly graph: string;
+  /** The record IRI; quads about its fragments (`<record>#x`) belong to it too. */
+  readonly subject: string;
+  readonly quads: readonly Quad[] | null;
+  /** The record kind (software, run, ...) used for counts; null for data that is not a record. */
+  readonly kind?: string | null;
+}
+
+/** Reference data loaded into its own named graph from the package, not from the store's records. */
+export interface BundleGraph {
+  readonly graph: string;
+  readonly ntriples: string;
+}
+
+/** One solution of a SPARQL SELECT, in the SPARQL 1.1 JSON results term form. */
+export type Binding = Record<string, { type: string; value: string; datatype?: string; 'xml:lang'?: string }>;
+
+/** A SPARQL result serialised for an HTTP client. */
+export interface SparqlResponse {
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/** The query forms of SPARQL 1.1 Query. */
+export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
+
+/** The graph store: durable records plus a SPARQL view of them and of the reference bundles. */
+export interface GraphStore {
+  readonly kind: 'embedded' | 'sparql';
+  /** Whether SPARQL queries can be answered now. */
+  readonly ready: boolean;
+  /** Builds the query view; resolves when `ready`. */
+  open(): Promise<void>;
+  /** The canonical N-Quads of one record, from the durable store. */
+  readRecord(graph: string, subject: string): Promise<string | undefined>;
+  /**
+   * Commits record writes and the operational work of the same act (`ops`, run inside the same transaction)
+   * atomically, then publishes them to the query view. Returns what `ops` returned.
+   */
+  commit<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T>;
+  /** Runs a SELECT and returns its solutions. */
+  select(query: string): Promise<Binding[]>;
+  /** Runs an ASK. */
+  ask(query: string): Promise<boolean>;
+  /** Runs any read-only query for a client: JSON results for SELECT/ASK, Turtle for CONSTRUCT/DESCRIBE. */
+  query(query: string, form: QueryForm): Promise<SparqlResponse>;
+  /** Total quads, reference bundles included. */
+  countQuads(): Promise<number>;
+  /** Record counts by kind in one graph. */
+  countByKind(graph: string): Promise<Map<string, number>>;
+  /** The whole dataset as N-Quads, or one graph as N-Triples, in chunks. */
+  dump(options?: { graph?: string }): AsyncIterable<string>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,55 @@
+import N3 from 'n3';
+import type * as RDF from '@rdfjs/types';
+import { MalformedInputError } from '../errors.js';
+
+/** An RDF/JS quad, as the store layer exchanges it. */
+export type Quad = RDF.Quad;
+
+/** The RDF/JS data factory used throughout the registry. */
+export const factory = N3.DataFactory;
+
+const writer = new N3.Writer({ format: 'N-Quads' });
+
+/** Serialises one quad as an N-Quads line without its trailing newline. */
+export function quadToLine(quad: Quad): string {
+  return writer.quadToString(quad.subject, quad.predicate, quad.object, quad.graph).trimEnd();
+}
+
+/** The canonical text of a set of N-Quads lines: unique, sorted by code point, newline-terminated. */
+export function canonicalText(lines: Iterable<string>): string {
+  const unique = [...new Set(lines)].sort();
+  return unique.length === 0 ? '' : `${unique.join('\n')}\n`;
+}
+
+/** Splits canonical text back into its lines. */
+export function linesOf(text: string): string[] {
+  return text.length === 0 ? [] : text.replace(/\n$/, '').split('\n');
+}
+
+/** The record a subject IRI belongs to: owned sub-resources are fragments of their record's IRI. */
+export function ownerOf(subject: string): string {
+  const hash = subject.indexOf('#');
+  return hash < 0 ? subject : subject.slice(0, hash);
+}
+
+/** Parses N-Quads text, naming the line of the first syntax error. */
+export function parseNQuads(text: string): Quad[] {
+  try {
+    return new N3.Parser({ format: 'N-Quads' }).parse(text);
+  } catch (error) {
+    throw new MalformedInputError(`malformed N-Quads: ${(error as Error).message}`);
+  }
+}
+
+/** Rewrites the graph of N-Quads lines in `graph` to give N-Triples lines. */
+export function toNTriples(text: string, graph: string): string {
+  if (graph === '') return text;
+  const suffix = ` <${graph}> .`;
+  return text.split('\n').map((line) => (line.endsWith(suffix) ? `${line.slice(0, -suffix.length)} .` : line)).join('\n');
+}
+
+/** Puts every N-Triples line of `text` into `graph`, giving N-Quads lines. */
+export function toNQuads(text: string, graph: string): string {
+  const suffix = ` <${graph}> .`;
+  return text.replace(/ \.$/gm, suffix);
+}

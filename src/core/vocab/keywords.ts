@@ -1,0 +1,136 @@
+/**
+ * The registry's artifact keyword list and the matching of free-text keywords against it. A keyword that
+ * matches is stored under the entry's preferred label (and linked to the entry's concept), so that "rdf",
+ * "RDF" and "rdf graph" all find the same artifacts; a keyword that matches nothing is kept as sent.
+ */
+
+/** One entry of the keyword list. */
+export interface KeywordEntry {
+  /** Last segment of the concept IRI `{base}/keyword/<slug>`. */
+  readonly slug: string;
+  /** Preferred label; matched keywords are stored as this text. */
+  readonly label: string;
+  /** One-sentence definition shown with the entry. */
+  readonly definition: string;
+  /** Other spellings that match the entry. */
+  readonly aliases: readonly string[];
+}
+
+/** The seven entries of the artifact keyword list, in display order. */
+export const ARTIFACT_KEYWORDS: readonly KeywordEntry[] = Object.freeze([
+  {
+    slug: 'embeddings',
+    label: 'Embeddings',
+    definition:
+      'Numeric vector representations of words, entities or other items, computed so that similar items lie close together.',
+    aliases: ['embedding', 'vector embeddings', 'embedding vectors', 'word embeddings'],
+  },
+  {
+    slug: 'owl',
+    label: 'OWL',
+    definition: 'Ontologies whose classes, properties and axioms are written in the Web Ontology Language.',
+    aliases: ['owl ontology', 'owl 2', 'owl2', 'web ontology language'],
+  },
+  {
+    slug: 'rdf-graphs',
+    label: 'RDF Graphs',
+    definition: 'Data expressed as RDF triples or quads, in any serialisation.',
+    aliases: ['rdf graph', 'rdf', 'rdf data', 'rdf dataset', 'triples', 'quads'],
+  },
+  {
+    slug: 'shacl',
+    label: 'SHACL',
+    definition: 'Shapes written in the Shapes Constraint Language, used to validate RDF data, and reports of such validations.',
+    aliases: ['shacl shapes', 'shapes constraint language', 'shacl shapes graph'],
+  },
+  {
+    slug: 'shex',
+    label: 'SHEX',
+    definition: 'Schemas written as Shape Expressions, which describe and check the structure of RDF data.',
+    aliases: ['shex', 'shape expressions', 'shex schema'],
+  },
+  {
+    slug: 'mappings',
+    label: 'Mappings',
+    definition: 'Declarative rules, such as RML or R2RML documents, that turn tables, files or databases into RDF.',
+    aliases: ['mapping', 'rml', 'rml mapping', 'r2rml', 'yarrrml', 'obda mapping'],
+  },
+  {
+    slug: 'sparql-query',
+    label: 'SPARQL query',
+    definition: 'Queries written in the SPARQL query language for RDF.',
+    aliases: ['sparql', 'sparql queries', 'sparql query'],
+  },
+] satisfies KeywordEntry[]);
+
+/** Path segment under the base IRI for keyword concepts: `{base}/keyword/<slug>`. */
+export const KEYWORD_PATH = 'keyword';
+
+/** Path under the base IRI of the keyword concept scheme. */
+export const KEYWORD_SCHEME_PATH = 'scheme/artifact-keywords';
+
+/** Folds a keyword for comparison: alphanumerics only, lower-case, so case, spaces and punctuation never matter. */
+export function foldKeyword(value: string): string {
+  return value.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** IRI of a keyword concept under the given base IRI. */
+export function keywordIri(baseIri: string, slug: string): string {
+  return `${trimBase(baseIri)}/${KEYWORD_PATH}/${slug}`;
+}
+
+/** IRI of the keyword concept scheme under the given base IRI. */
+export function keywordSchemeIri(baseIri: string): string {
+  return `${trimBase(baseIri)}/${KEYWORD_SCHEME_PATH}`;
+}
+
+/** Finds the list entry whose label, slug or alias folds to the same text as `value`. */
+export function matchKeyword(value: string): KeywordEntry | undefined {
+  const folded = foldKeyword(value);
+  if (folded === '') return undefined;
+  return ARTIFACT_KEYWORDS.find(
+    (entry) =>
+      foldKeyword(entry.label) === folded ||
+      foldKeyword(entry.slug) === folded ||
+      entry.aliases.some((alias) => foldKeyword(alias) === folded),
+  );
+}
+
+/**
+ * Resolves a keyword filter value (`?keyword=`), which may be a concept IRI, a slug, a label or an alias: the
+ * last path segment is tried first, then the whole value.
+ */
+export function matchKeywordFilter(value: string): KeywordEntry | undefined {
+  const trimmed = value.trim().replace(/\/+$/, '');
+  const lastSegment = trimmed.slice(trimmed.lastIndexOf('/') + 1);
+  return (lastSegment !== trimmed ? matchKeyword(lastSegment) : undefined) ?? matchKeyword(trimmed);
+}
+
+/**
+ * Normalises keywords as they are stored on an artifact: matched values become the entry's preferred label,
+ * unmatched ones are kept as sent (trimmed); blanks are dropped, order is kept and duplicates are removed.
+ * `concepts` lists the matched entries once each, in order: concept IRIs when `baseIri` is given, else slugs.
+ */
+export function normaliseKeywords(
+  values: readonly string[],
+  baseIri?: string,
+): { labels: string[]; concepts: string[] } {
+  const labels: string[] = [];
+  const concepts: string[] = [];
+  for (const raw of values) {
+    const value = raw.trim();
+    if (value === '') continue;
+    const entry = matchKeyword(value);
+    const label = entry?.label ?? value;
+    if (!labels.includes(label)) labels.push(label);
+    if (entry !== undefined) {
+      const concept = baseIri === undefined ? entry.slug : keywordIri(baseIri, entry.slug);
+      if (!concepts.includes(concept)) concepts.push(concept);
+    }
+  }
+  return { labels, concepts };
+}
+
+function trimBase(baseIri: string): string {
+  return baseIri.replace(/\/+$/, '');
+}

@@ -1,0 +1,25 @@
+import { Hono } from 'hono';
+import type { Core } from '../core/core.js';
+import { NotFoundError } from '../core/errors.js';
+import type { AppEnv } from './env.js';
+import { authenticate, payloadLimit, requestId } from './middleware.js';
+import { problemResponse } from './problem.js';
+import { adminRoutes } from './routes/admin.js';
+import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
+import { sparqlRoutes } from './routes/sparql.js';
+
+/** Builds the HTTP application over an opened core. */
+export function createApp(core: Core): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError((error, c) => problemResponse(error, c.get('requestId') ?? 'unknown', core.log, c.req.path));
+  app.notFound((c) => problemResponse(new NotFoundError(`no resource at ${c.req.path}`), c.get('requestId'), core.log, c.req.path));
+  app.use('*', requestId(core));
+  // Probes come before authentication so that a stray or expired credential can never fail them.
+  app.route('/', probeRoutes());
+  app.use('*', payloadLimit(core));
+  app.use('*', authenticate(core));
+  app.route('/', wellKnownRoutes());
+  app.route('/', sparqlRoutes());
+  app.route('/', adminRoutes());
+  return app;
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { resolveCredential } from '../core/auth/principal.js';
+import type { Core } from '../core/core.js';
+import { PayloadTooLargeError, UnauthorizedError } from '../core/errors.js';
+import type { AppEnv } from './env.js';
+
+/** Paths anyone may read even when REG_PUBLIC_READ is false. */
+const ALWAYS_PUBLIC = [/^\/healthz$/, /^\/readyz$/, /^\/metrics$/, /^\/sparql$/, /^\/\.well-known\//, /^\/api\/v1\/whoami$/];
+
+/** Gives each request an id (the caller's `x-request-id` when it is sane) and echoes it back. */
+export function requestId(core: Core): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const given = c.req.header('x-request-id');
+    const id = given !== undefined && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
+    c.set('core', core);
+    c.set('requestId', id);
+    c.header('x-request-id', id);
+    await next();
+  };
+}
+
+/** Refuses bodies above REG_MAX_PAYLOAD_BYTES (413) before any handler parses them. */
+export function payloadLimit(core: Core): MiddlewareHandler<AppEnv> {
+  const limit = core.config.maxPayloadBytes;
+  return bodyLimit({
+    maxSize: limit,
+    onError: () => {
+      throw new PayloadTooLargeError(limit);
+    },
+  });
+}
+
+/** Resolves the bearer credential once into a principal, and applies the public-read switch. */
+export function authenticate(core: Core): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = resolveCredential(core.config, c.req.header('authorization'));
+    c.set('principal', principal);
+    const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
+    if (reading && !principal.authenticated && !core.config.publicRead && !ALWAYS_PUBLIC.some((re) => re.test(c.req.path))) {
+      throw new UnauthorizedError('this registry does not allow anonymous reads: send a credential');
+    }
+    await next();
+  };
+}

@@ -1,0 +1,51 @@
+import { Hono } from 'hono';
+import { requireAdmin } from '../../core/auth/principal.js';
+import { BadRequestError } from '../../core/errors.js';
+import { listAuditEntries } from '../../core/services/audit.js';
+import { dumpDataset } from '../../core/services/dump.js';
+import type { AppEnv } from '../env.js';
+
+/** Administrator endpoints: the live dump and the audit log. */
+export function adminRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get('/admin/dump', (c) => {
+    requireAdmin(c.get('principal'));
+    const graph = c.req.query('graph');
+    const chunks = dumpDataset(c.get('core'), graph === undefined ? {} : { graph });
+    const iterator = chunks[Symbol.asyncIterator]();
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await iterator.next();
+        if (next.done === true) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    });
+    return new Response(body, {
+      headers: { 'content-type': graph === undefined ? 'application/n-quads' : 'application/n-triples' },
+    });
+  });
+  app.get('/api/v1/audit', (c) => {
+    requireAdmin(c.get('principal'));
+    const number = (name: string): number | undefined => {
+      const raw = c.req.query(name);
+      if (raw === undefined) return undefined;
+      if (!/^\d+$/.test(raw)) throw new BadRequestError(`${name} must be a whole number, got "${raw}"`);
+      return Number(raw);
+    };
+    const limit = number('limit');
+    const cursor = number('cursor');
+    const action = c.req.query('action');
+    return c.json(
+      listAuditEntries(c.get('core'), {
+        ...(limit === undefined ? {} : { limit }),
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(action === undefined ? {} : { action }),
+      }),
+    );
+  });
+  return app;
+}

@@ -1,0 +1,68 @@
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Core } from '../core/core.js';
+import { reportRetiredCitations } from '../core/services/reference-data.js';
+import { createApp } from './app.js';
+
+/** A listening registry server. */
+export interface RunningServer {
+  readonly url: string;
+  /** Resolves when the query index is loaded (or has failed to load, which /readyz then reports). */
+  readonly indexed: Promise<void>;
+  /** Stops accepting connections, lets requests in flight finish (up to `graceMs`), then closes the core. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts serving: /healthz answers as soon as the port is bound, while the query index loads in its worker;
+ * /readyz answers once it is loaded.
+ */
+export async function startServer(core: Core): Promise<RunningServer> {
+  const app = createApp(core);
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: core.config.listen.host, port: core.config.listen.port });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(core.config.listen.port, core.config.listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  core.log.info('listening', { url, base_iri: core.config.baseIri, data_dir: core.config.dataDir });
+
+  let closing: Promise<void> | undefined;
+  const indexed = (async () => {
+    const started = Date.now();
+    try {
+      await core.graph.open();
+      core.log.info('ready', { ms: Date.now() - started, triples: await core.graph.countQuads() });
+      await reportRetiredCitations(core);
+    } catch (error) {
+      if (closing !== undefined) return;
+      core.log.error('the query index could not be loaded; /readyz will fail', { error: (error as Error).message });
+    }
+  })();
+
+  const close = (graceMs = 10_000): Promise<void> => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          if ('closeAllConnections' in server) server.closeAllConnections();
+          resolve();
+        }, graceMs);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+      });
+      await core.close();
+      await indexed;
+    })();
+    return closing;
+  };
+  return { url, indexed, close };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { runReg, testEnv } from '../helpers.js';
+
+describe('start-up refusals', () => {
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['missing base IRI', { REG_BASE_IRI: '' }, /^reg: REG_BASE_IRI is required/],
+    ['non-http base IRI', { REG_BASE_IRI: 'urn:x:registry' }, /^reg: REG_BASE_IRI must be an http\(s\) URL/],
+    ['placeholder root token', { REG_ROOT_TOKEN: 'changeme' }, /^reg: REG_ROOT_TOKEN is a placeholder/],
+    ['short root token', { REG_ROOT_TOKEN: 'short-token' }, /^reg: REG_ROOT_TOKEN is 11 characters long/],
+    ['two credential forms', { REG_SPARQL_ENDPOINT: 'http://127.0.0.1:1/sparql', REG_SPARQL_BEARER_TOKEN: 'x', REG_SPARQL_USERNAME: 'u', REG_SPARQL_PASSWORD: 'p' }, /use one credential form only/],
+    ['username without password', { REG_SPARQL_ENDPOINT: 'http://127.0.0.1:1/sparql', REG_SPARQL_USERNAME: 'u' }, /must be set together/],
+  ];
+  for (const [name, env, message] of cases) {
+    it(`serve and config refuse a ${name} with one sentence and exit 3`, async () => {
+      for (const command of ['serve', 'config']) {
+        const result = await runReg([command], testEnv(env));
+        expect(result.code, `${command}: ${result.stderr}`).toBe(3);
+        expect(result.stderr).toMatch(message);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      }
+    });
+  }
+});
+
+describe('reg config', () => {
+  it('prints the effective configuration with secrets redacted', async () => {
+    const env = testEnv({ REG_BASE_IRI: 'https://registry.example.org/', REG_OPERATOR: 'Lab', REG_FORGE_TOKEN: 'forge-secret-abc' });
+    const json = await runReg(['config', '--json'], env);
+    expect(json.code).toBe(0);
+    const view = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(view).toMatchObject({ baseIri: 'https://registry.example.org', dataDir: env.REG_DATA_DIR, operator: 'Lab', root_token_set: true, forge_token_set: true, publicRead: true });
+    expect(json.stdout).not.toContain(env.REG_ROOT_TOKEN);
+    expect(json.stdout).not.toContain('forge-secret-abc');
+    const text = await runReg(['config'], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^baseIri\s+https:\/\/registry\.example\.org$/m);
+    expect(text.stdout).not.toContain(env.REG_ROOT_TOKEN);
+  });
+
+  it('warns about unknown REG_ variables', async () => {
+    const result = await runReg(['config'], testEnv({ REG_PUBLC_READ: 'false' }));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/REG_PUBLC_READ is not a known setting/);
+  });
+
+  it('answers errors as JSON under --json', async () => {
+    const result = await runReg(['config', '--json'], testEnv({ REG_BASE_IRI: '' }));
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'config', exit_code: 3 } });
+  });
+});

@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readConfig, type Config } from '../src/core/config/index.js';
+import { openCore, type Core } from '../src/core/core.js';
+import { silentLogger } from '../src/core/log.js';
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The CLI entry point the end-to-end tests spawn. */
+export const BIN = path.join(ROOT, 'bin', 'run.js');
+/** A root token that passes the start-up checks. */
+export const ROOT_TOKEN = 'test-root-token-0123456789abcdef';
+
+/** A fresh temporary directory, removed when the process exits. */
+export function tempDir(prefix = 'reg-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** An environment for a registry on a fresh data directory. */
+export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    REG_BASE_IRI: 'http://registry.test',
+    REG_DATA_DIR: tempDir(),
+    REG_ROOT_TOKEN: ROOT_TOKEN,
+    REG_LISTEN: '127.0.0.1:0',
+    REG_LOG_LEVEL: 'warn',
+    ...overrides,
+  };
+}
+
+/** A configuration read the way `serve` reads it, from a test environment. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return readConfig(testEnv(overrides));
+}
+
+/** Opens a real core on a fresh data directory; with `indexed`, the query index is loaded too. */
+export async function openTestCore(overrides: Record<string, string> = {}, indexed = false): Promise<Core> {
+  const core = await openCore(testConfig(overrides), silentLogger);
+  if (indexed) await core.graph.open();
+  return core;
+}
+
+/** The outcome of a finished CLI run. */
+export interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `reg <args>` to completion with exactly the given environment (plus PATH). */
+export function runReg(args: string[], env: Record<string, string>, input?: string): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}
+
+/** A `reg serve` child process and the URL it listens on. */
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly logs: () => string;
+  /** Resolves with the exit code once the process has ended. */
+  readonly exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Spawns `reg serve` and waits until it listens (and, with `ready`, until /readyz answers 200). */
+export async function startServe(env: Record<string, string>, ready = true): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH ?? '', REG_LOG_LEVEL: 'info', ...env } });
+  let logs = '';
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${logs}`)), 30_000);
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      logs += chunk;
+      const match = /"msg":"listening","url":"([^"]+)"/.exec(logs);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${logs}`));
+    });
+  });
+  if (ready) await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200);
+  return {
+    child,
+    url,
+    logs: () => logs,
+    exited,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns true or the timeout passes. */
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Sorted unique non-empty lines: the canonical form two dumps are compared in. */
+export function canonicalLines(text: string): string[] {
+  return [...new Set(text.split('\n').filter((line) => line.trim() !== ''))].sort();
+}

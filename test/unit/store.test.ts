@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/core/core.js';
+import { openCore } from '../../src/core/core.js';
+import { silentLogger } from '../../src/core/log.js';
+import { GRAPHS } from '../../src/core/ns.js';
+import { appendAudit, listAudit } from '../../src/core/store/audit.js';
+import { factory } from '../../src/core/store/nquads.js';
+import { openTestCore, testConfig } from '../helpers.js';
+
+const { namedNode, literal, quad } = factory;
+const local = namedNode(GRAPHS.local);
+const cores: Core[] = [];
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close();
+});
+
+async function fresh(indexed = false): Promise<Core> {
+  const core = await openTestCore({}, indexed);
+  cores.push(core);
+  return core;
+}
+
+const record = (core: Core, id: string, title: string) => {
+  const subject = `${core.config.baseIri}/thing/${id}`;
+  return {
+    graph: GRAPHS.local,
+    subject,
+    kind: 'software',
+    quads: [
+      quad(namedNode(subject), namedNode('http://purl.org/dc/terms/title'), literal(title), local),
+      quad(namedNode(`${subject}#part`), namedNode('http://purl.org/dc/terms/title'), literal(`${title} part`), local),
+    ],
+  };
+};
+
+describe('embedded graph store', () => {
+  it('commits a record and its audit entry together, and reads the record back canonically', async () => {
+    const core = await fresh();
+    const write = record(core, 'a', 'Alpha');
+    await core.graph.commit([write], () => appendAudit(core.db, { actor: 'me', actorKind: 'root-token', action: 'test.write', target: write.subject }));
+    const text = await core.graph.readRecord(GRAPHS.local, write.subject);
+    expect(text?.split('\n').filter(Boolean)).toHaveLength(2);
+    expect(text).toContain('"Alpha part"');
+    expect(listAudit(core.db, { limit: 10 }).map((e) => e.action)).toContain('test.write');
+  });
+
+  it('writes nothing when the operational part of the act fails', async () => {
+    const core = await fresh();
+    const write = record(core, 'b', 'Beta');
+    await expect(
+      core.graph.commit([write], () => {
+        appendAudit(core.db, { actor: null, actorKind: 'system', action: 'doomed', target: null });
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await core.graph.readRecord(GRAPHS.local, write.subject)).toBeUndefined();
+    expect(listAudit(core.db, { limit: 10, action: 'doomed' })).toHaveLength(0);
+  });
+
+  it('keeps the query index in step with commits, replacements and deletions', async () => {
+    const core = await fresh(true);
+    const write = record(core, 'c', 'Gamma');
+    await core.graph.commit([write], () => undefined);
+    const titles = async () =>
+      (await core.graph.select(`SELECT ?t WHERE { GRAPH <${GRAPHS.local}> { <${write.subject}> <http://purl.org/dc/terms/title> ?t } }`)).map((b) => b.t?.value);
+    expect(await titles()).toEqual(['Gamma']);
+    await core.graph.commit([record(core, 'c', 'Delta')], () => undefined);
+    expect(await titles()).toEqual(['Delta']);
+    await core.graph.commit([{ graph: GRAPHS.local, subject: write.subject, quads: null }], () => undefined);
+    expect(await titles()).toEqual([]);
+    expect(await core.graph.readRecord(GRAPHS.local, write.subject)).toBeUndefined();
+  });
+
+  it('loads the reference bundles into the index and counts records by kind', async () => {
+    const core = await fresh(true);
+    expect(await core.graph.ask(`ASK { GRAPH <${GRAPHS.shapes}> { ?s ?p ?o } }`)).toBe(true);
+    expect(await core.graph.ask(`ASK { GRAPH <${GRAPHS.edam}> { ?s ?p ?o } }`)).toBe(true);
+    await core.graph.commit([record(core, 'd', 'One'), record(core, 'e', 'Two')], () => undefined);
+    expect((await core.graph.countByKind(GRAPHS.local)).get('software')).toBe(2);
+    const total = await core.graph.countQuads();
+    expect(total).toBeGreaterThan(10_000);
+  });
+
+  it('refuses a second opening of the same data directory while the first holds it', async () => {
+    const core = await fresh();
+    const config = testConfig({ REG_DATA_DIR: core.config.dataDir });
+    await expect(openCore(config, silentLogger)).rejects.toThrow(`data directory ${core.config.dataDir} is in use by process ${process.pid}`);
+  });
+
+  it('writes the bundle catalogue once and nothing on a start with unchanged bundles', async () => {
+    const core = await fresh();
+    const dir = core.config.dataDir;
+    const loads = listAudit(core.db, { limit: 100, action: 'bundle.load' }).length;
+    expect(loads).toBe(core.reference.bundles.length);
+    const catalogue = await core.graph.readRecord(GRAPHS.catalogue, GRAPHS.edam);
+    await core.close();
+    cores.splice(0);
+    const again = await openCore(testConfig({ REG_DATA_DIR: dir }), silentLogger);
+    cores.push(again);
+    expect(listAudit(again.db, { limit: 100, action: 'bundle.load' })).toHaveLength(loads);
+    expect(await again.graph.readRecord(GRAPHS.catalogue, GRAPHS.edam)).toBe(catalogue);
+    await again.close();
+    cores.splice(0);
+    const rebased = await openCore(testConfig({ REG_DATA_DIR: dir, REG_BASE_IRI: 'http://elsewhere.test' }), silentLogger);
+    cores.push(rebased);
+    expect(listAudit(rebased.db, { limit: 100, action: 'bundle.load' })).toHaveLength(loads * 2);
+  });
+});
