@@ -14,10 +14,15 @@ export const BIN = path.join(ROOT, 'bin', 'run.js');
 /** A root token that passes the start-up checks. */
 export const ROOT_TOKEN = 'test-root-token-0123456789abcdef';
 
+const temporary: string[] = [];
+process.on('exit', () => {
+  for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh temporary directory, removed when the process exits. */
 export function tempDir(prefix = 'reg-test-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  temporary.push(dir);
   return dir;
 }
 
@@ -79,7 +84,7 @@ export interface ServerProcess {
 
 /** Spawns `reg serve` and waits until it listens (and, with `ready`, until /readyz answers 200). */
 export async function startServe(env: Record<string, string>, ready = true): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH ?? '', REG_LOG_LEVEL: 'info', ...env } });
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH ?? '', ...env, REG_LOG_LEVEL: 'info' } });
   let logs = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {

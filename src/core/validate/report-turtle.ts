@@ -21,9 +21,11 @@ export function reportTurtle(report: ValidationReport): string {
   const root = blankNode('report');
   add(root, RDF_NS('type'), namedNode(SH('ValidationReport')));
   add(root, SH('conforms'), literal(String(report.results.length === 0), namedNode(XSD('boolean'))));
+  // All statements about the report first, then each result, so the writer keeps every subject in one block.
+  const nodes = report.results.map((_, index) => blankNode(`result${index}`));
+  for (const node of nodes) add(root, SH('result'), node);
   report.results.forEach((result, index) => {
-    const node = blankNode(`result${index}`);
-    add(root, SH('result'), node);
+    const node = nodes[index] ?? blankNode();
     for (const [p, o] of resultStatements(result)) add(node, p, o);
   });
   const { sh, reg, dct, dcat, schema, rdfs, prov, xsd } = PREFIXES;

@@ -4,7 +4,7 @@
  * can list every problem in the caller's terms.
  */
 import type * as RDF from '@rdfjs/types';
-import { DataFactory, Parser, Store } from 'n3';
+import { DataFactory, Parser, Store, type Quad as N3Quad } from 'n3';
 import { Validator, type ShaclFactory, type ShaclResult } from 'shacl-engine';
 import { REG, SH } from '../ns.js';
 
@@ -77,11 +77,9 @@ export function createValidator(shapesText: string): RecordValidator {
       const data = new Store();
       for (const quad of quads) {
         // Records live in named graphs, but a record is validated as one graph: drop the graph name.
-        data.addQuad(
-          DataFactory.fromTerm(quad.subject) as RDF.Quad_Subject,
-          DataFactory.fromTerm(quad.predicate) as RDF.Quad_Predicate,
-          DataFactory.fromTerm(quad.object) as RDF.Quad_Object,
-        );
+        // fromQuad copies terms made by other libraries (oxigraph) into n3 terms; its typing only admits n3 quads.
+        const { subject, predicate, object } = DataFactory.fromQuad(quad as N3Quad);
+        data.addQuad(subject, predicate, object);
       }
       const report = await engine.validate({ dataset: data as unknown as RDF.DatasetCore });
       const results = dedupe(report.results.map((result) => toResult(result, fields, options.locate)));
@@ -104,7 +102,8 @@ function toResult(
   const field = relocate(declared, locate?.get(focusNode));
   const shapeMessage = result.message[0]?.value ?? `${declared} is not valid.`;
   const message = shapeMessage.startsWith(declared) ? field + shapeMessage.slice(declared.length) : shapeMessage;
-  const valueTerm = result.value?.term;
+  // A node-level constraint reports the focus node itself as its value, which says nothing new.
+  const valueTerm = result.value?.term?.equals(focus ?? null) === true ? undefined : result.value?.term;
   return {
     severity: result.severity.value === VIOLATION ? 'violation' : 'warning',
     field,
@@ -145,7 +144,9 @@ function termKey(term: RDF.Term): string {
 function dedupe(results: ValidationResult[]): ValidationResult[] {
   const seen = new Set<string>();
   return results.filter((r) => {
-    const key = JSON.stringify([r.severity, r.field, r.focusNode, r.path, r.value, r.component, r.message]);
+    // One property shape carries one message, so two of its constraints failing on the same value (datatype and
+    // range, say) would repeat the same sentence: report it once.
+    const key = JSON.stringify([r.severity, r.field, r.focusNode, r.path, r.value, r.message]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
