@@ -11,11 +11,17 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.js'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
@@ -23,8 +29,22 @@ export default tseslint.config(
     // Core is framework-free, and each driver lives behind one module of the store layer.
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: [...FRAMEWORKS, ...DRIVERS], message: 'core imports no CLI/HTTP framework, and drivers only in their store module' }] }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'core never exits the process' }, { object: 'process', property: 'argv', message: 'core never reads argv' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...FRAMEWORKS, ...DRIVERS],
+              message: 'core imports no CLI/HTTP framework, and drivers only in their store module',
+            },
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'exit', message: 'core never exits the process' },
+        { object: 'process', property: 'argv', message: 'core never reads argv' },
+      ],
     },
   },
   {
@@ -33,11 +53,18 @@ export default tseslint.config(
   },
   {
     files: ['src/core/store/graph/index-worker.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...FRAMEWORKS, 'better-sqlite3'] }] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: [...FRAMEWORKS, 'better-sqlite3'] }] }],
+    },
   },
   {
     files: ['src/commands/**/*.ts', 'src/http/**/*.ts', 'src/cli/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: DRIVERS, message: 'drivers are reached only through core' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: DRIVERS, message: 'drivers are reached only through core' }] },
+      ],
+    },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
@@ -45,7 +72,12 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/unbound-method': 'off',
     },
   },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['**/*.js'],
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
+  },
 );

@@ -19,7 +19,7 @@ interface FlagInfo {
   description?: string;
   required?: boolean;
   type: string;
-  default?: unknown;
+  default?: string;
 }
 
 interface CommandInfo {
@@ -31,7 +31,10 @@ interface CommandInfo {
 }
 
 async function loadCommands(): Promise<CommandInfo[]> {
-  const files = fs.readdirSync(COMMANDS_DIR).filter((file) => file.endsWith('.ts')).sort();
+  const files = fs
+    .readdirSync(COMMANDS_DIR)
+    .filter((file) => file.endsWith('.ts'))
+    .sort();
   const commands: CommandInfo[] = [];
   for (const file of files) {
     const id = file.replace(/\.ts$/, '');
@@ -43,15 +46,23 @@ async function loadCommands(): Promise<CommandInfo[]> {
       ...(flag.description === undefined ? {} : { description: flag.description }),
       ...(flag.required === true ? { required: true } : {}),
       type: flag.type,
-      ...('default' in flag && flag.default !== undefined ? { default: flag.default } : {}),
+      ...('default' in flag && flag.default !== undefined
+        ? { default: JSON.stringify(flag.default as unknown) }
+        : {}),
     }));
-    flags.push({ name: 'json', description: 'print the result (or the error) as one JSON object on standard output', type: 'boolean' });
+    flags.push({
+      name: 'json',
+      description: 'print the result (or the error) as one JSON object on standard output',
+      type: 'boolean',
+    });
     commands.push({
       id,
       summary: command.summary ?? '',
       description: command.description ?? '',
       examples: (command.examples ?? []).map((example) =>
-        (typeof example === 'string' ? example : example.command).replace(/<%= config\.bin %>/g, 'reg').replace(/<%= command\.id %>/g, id),
+        (typeof example === 'string' ? example : example.command)
+          .replace(/<%= config\.bin %>/g, 'reg')
+          .replace(/<%= command\.id %>/g, id),
       ),
       flags,
     });
@@ -59,7 +70,11 @@ async function loadCommands(): Promise<CommandInfo[]> {
   return commands;
 }
 
-const roff = (text: string): string => text.replace(/\\/g, '\\e').replace(/^([.'])/gm, '\\&$1').replace(/-/g, '\\-');
+const roff = (text: string): string =>
+  text
+    .replace(/\\/g, '\\e')
+    .replace(/^([.'])/gm, '\\&$1')
+    .replace(/-/g, '\\-');
 
 function flagUsage(flag: FlagInfo): string {
   const value = flag.type === 'boolean' ? '' : ` <${flag.name === 'nquads' ? 'file' : 'value'}>`;
@@ -80,12 +95,27 @@ function manPage(command: CommandInfo): string {
   ];
   for (const flag of command.flags) {
     lines.push('.TP', `.B ${roff(flagUsage(flag))}`);
-    lines.push(roff(`${flag.description ?? ''}${flag.required === true ? ' (required)' : ''}${flag.default === undefined ? '' : ` (default: ${String(flag.default)})`}`));
+    lines.push(
+      roff(
+        `${flag.description ?? ''}${flag.required === true ? ' (required)' : ''}${flag.default === undefined ? '' : ` (default: ${flag.default})`}`,
+      ),
+    );
   }
-  if (command.id === 'serve' || command.id === 'config' || command.id === 'dump' || command.id === 'restore') {
+  if (
+    command.id === 'serve' ||
+    command.id === 'config' ||
+    command.id === 'dump' ||
+    command.id === 'restore'
+  ) {
     lines.push('.SH ENVIRONMENT');
     for (const setting of SETTINGS) {
-      lines.push('.TP', `.B ${roff(setting.name)}`, roff(`${setting.summary}${setting.fallback === undefined || setting.fallback === '' ? '' : ` (default: ${setting.fallback})`}`));
+      lines.push(
+        '.TP',
+        `.B ${roff(setting.name)}`,
+        roff(
+          `${setting.summary}${setting.fallback === undefined || setting.fallback === '' ? '' : ` (default: ${setting.fallback})`}`,
+        ),
+      );
     }
   }
   lines.push('.SH EXIT STATUS');
@@ -117,13 +147,37 @@ function readmeSection(commands: CommandInfo[]): string {
   const parts = [README_START, ''];
   for (const command of commands) {
     parts.push(`### \`reg ${command.id}\``, '', command.summary, '', command.description, '', '```');
-    parts.push(`reg ${command.id} ${command.flags.map((flag) => `[${flagUsage(flag)}]`).join(' ')}`, '```', '');
-    parts.push(...command.flags.map((flag) => `- \`${flagUsage(flag)}\`: ${flag.description ?? ''}${flag.required === true ? ' (required)' : ''}`), '');
+    parts.push(
+      `reg ${command.id} ${command.flags.map((flag) => `[${flagUsage(flag)}]`).join(' ')}`,
+      '```',
+      '',
+    );
+    parts.push(
+      ...command.flags.map(
+        (flag) =>
+          `- \`${flagUsage(flag)}\`: ${flag.description ?? ''}${flag.required === true ? ' (required)' : ''}`,
+      ),
+      '',
+    );
     if (command.examples.length > 0) parts.push('```sh', ...command.examples, '```', '');
   }
-  parts.push('#### Exit codes', '', '| code | meaning |', '|---|---|', ...EXIT_DESCRIPTIONS.map(([code, meaning]) => `| ${code} | ${meaning} |`), '');
+  parts.push(
+    '#### Exit codes',
+    '',
+    '| code | meaning |',
+    '|---|---|',
+    ...EXIT_DESCRIPTIONS.map(([code, meaning]) => `| ${code} | ${meaning} |`),
+    '',
+  );
   parts.push('#### Settings', '', '| variable | default | meaning |', '|---|---|---|');
-  parts.push(...SETTINGS.map((s) => `| \`${s.name}\` | ${s.fallback === undefined || s.fallback === '' ? '—' : `\`${s.fallback}\``} | ${s.summary} |`), '', README_END);
+  parts.push(
+    ...SETTINGS.map(
+      (s) =>
+        `| \`${s.name}\` | ${s.fallback === undefined || s.fallback === '' ? '—' : `\`${s.fallback}\``} | ${s.summary} |`,
+    ),
+    '',
+    README_END,
+  );
   return parts.join('\n');
 }
 
@@ -137,7 +191,10 @@ export async function renderDocs(): Promise<Map<string, string>> {
   const start = readme.indexOf(README_START);
   const end = readme.indexOf(README_END);
   if (start < 0 || end < 0) throw new Error(`README.md lacks the ${README_START} … ${README_END} markers`);
-  files.set('README.md', readme.slice(0, start) + readmeSection(commands) + readme.slice(end + README_END.length));
+  files.set(
+    'README.md',
+    readme.slice(0, start) + readmeSection(commands) + readme.slice(end + README_END.length),
+  );
   return files;
 }
 

@@ -84,7 +84,9 @@ export interface ServerProcess {
 
 /** Spawns `reg serve` and waits until it listens (and, with `ready`, until /readyz answers 200). */
 export async function startServe(env: Record<string, string>, ready = true): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH ?? '', ...env, REG_LOG_LEVEL: 'info' } });
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { PATH: process.env.PATH ?? '', ...env, REG_LOG_LEVEL: 'info' },
+  });
   let logs = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {

@@ -17,7 +17,10 @@ function Line({ label, done, unit }: { label: string; done: number; unit: string
 /** Starts a progress line; a no-op when stderr is not a terminal, so pipes and CI logs stay clean. */
 export function startProgress(label: string, unit: string): Progress {
   if (process.stderr.isTTY !== true) return { update: () => undefined, finish: () => undefined };
-  const view = render(<Line label={label} done={0} unit={unit} />, { stdout: process.stderr as unknown as NodeJS.WriteStream, patchConsole: false });
+  const view = render(<Line label={label} done={0} unit={unit} />, {
+    stdout: process.stderr as unknown as NodeJS.WriteStream,
+    patchConsole: false,
+  });
   return {
     update: (done) => view.rerender(<Line label={label} done={done} unit={unit} />),
     finish: () => view.unmount(),

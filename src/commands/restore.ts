@@ -12,7 +12,10 @@ how many were new. The whole file is checked first: a malformed line is reported
 and nothing is written. Reference bundle graphs in the file are skipped, since every start reloads them
 from the package. Blank nodes are given IRIs under the record that refers to them.
 The registry must be stopped (the data directory is single-writer).`;
-  static override examples = ['<%= config.bin %> <%= command.id %> --nquads backup.nq', '<%= config.bin %> <%= command.id %> --nquads backup.nq --json'];
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --nquads backup.nq',
+    '<%= config.bin %> <%= command.id %> --nquads backup.nq --json',
+  ];
   static override flags = {
     nquads: Flags.string({ description: 'N-Quads file to load', required: true }),
   };

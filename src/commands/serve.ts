@@ -23,7 +23,8 @@ Every REG_* setting is read from the environment; see reg-config(1).`;
     const config = this.loadConfig();
     const log = this.logger(config);
     for (const name of config.unknownVariables) log.warn('unknown setting ignored', { variable: name });
-    if (config.secrets.rootToken === undefined) log.warn('REG_ROOT_TOKEN is not set: no one can administer this registry');
+    if (config.secrets.rootToken === undefined)
+      log.warn('REG_ROOT_TOKEN is not set: no one can administer this registry');
     const core = await openCore(config, log);
     const server = await startServer(core);
     const signal = await new Promise<string>((resolve) => {

@@ -21,7 +21,9 @@ export interface Core {
 }
 
 /** The package version, read once from package.json. */
-export const REG_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+export const REG_VERSION: string = (
+  createRequire(import.meta.url)('../../package.json') as { version: string }
+).version;
 
 /**
  * Opens the data directory (taking its single-writer lock), applies migrations, prepares the reference bundles
@@ -29,7 +31,9 @@ export const REG_VERSION: string = (createRequire(import.meta.url)('../../packag
  */
 export async function openCore(config: Config, log: Logger): Promise<Core> {
   if (config.graph.kind !== 'embedded') {
-    throw new InternalError('the external SPARQL graph store is not available in this version; unset REG_SPARQL_ENDPOINT');
+    throw new InternalError(
+      'the external SPARQL graph store is not available in this version; unset REG_SPARQL_ENDPOINT',
+    );
   }
   const db = openDatabase(config.dataDir);
   try {

@@ -49,7 +49,10 @@ export class BadRequestError extends RegError {
 
 /** No usable credential was presented (401). */
 export class UnauthorizedError extends RegError {
-  constructor(detail = 'this endpoint needs a credential: send Authorization: Bearer <token>', options?: RegErrorOptions) {
+  constructor(
+    detail = 'this endpoint needs a credential: send Authorization: Bearer <token>',
+    options?: RegErrorOptions,
+  ) {
     super('unauthorized', 401, 'Authentication required', detail, options);
   }
 }

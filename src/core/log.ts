@@ -12,7 +12,10 @@ export interface Logger {
 const ORDER: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /** Creates a logger that writes lines at or above `level` to `write` (stderr by default). */
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+export function createLogger(
+  level: LogLevel,
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): Logger {
   const emit = (at: LogLevel, message: string, fields?: Record<string, unknown>): void => {
     if (ORDER[at] < ORDER[level]) return;
     write(`${JSON.stringify({ time: new Date().toISOString(), level: at, msg: message, ...fields })}\n`);

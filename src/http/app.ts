@@ -12,7 +12,14 @@ import { sparqlRoutes } from './routes/sparql.js';
 export function createApp(core: Core): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError((error, c) => problemResponse(error, c.get('requestId') ?? 'unknown', core.log, c.req.path));
-  app.notFound((c) => problemResponse(new NotFoundError(`no resource at ${c.req.path}`), c.get('requestId'), core.log, c.req.path));
+  app.notFound((c) =>
+    problemResponse(
+      new NotFoundError(`no resource at ${c.req.path}`),
+      c.get('requestId'),
+      core.log,
+      c.req.path,
+    ),
+  );
   app.use('*', requestId(core));
   // Probes come before authentication so that a stray or expired credential can never fail them.
   app.route('/', probeRoutes());

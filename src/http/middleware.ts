@@ -7,7 +7,14 @@ import { PayloadTooLargeError, UnauthorizedError } from '../core/errors.js';
 import type { AppEnv } from './env.js';
 
 /** Paths anyone may read even when REG_PUBLIC_READ is false. */
-const ALWAYS_PUBLIC = [/^\/healthz$/, /^\/readyz$/, /^\/metrics$/, /^\/sparql$/, /^\/\.well-known\//, /^\/api\/v1\/whoami$/];
+const ALWAYS_PUBLIC = [
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/metrics$/,
+  /^\/sparql$/,
+  /^\/\.well-known\//,
+  /^\/api\/v1\/whoami$/,
+];
 
 /** Gives each request an id (the caller's `x-request-id` when it is sane) and echoes it back. */
 export function requestId(core: Core): MiddlewareHandler<AppEnv> {
@@ -38,7 +45,12 @@ export function authenticate(core: Core): MiddlewareHandler<AppEnv> {
     const principal = resolveCredential(core.config, c.req.header('authorization'));
     c.set('principal', principal);
     const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
-    if (reading && !principal.authenticated && !core.config.publicRead && !ALWAYS_PUBLIC.some((re) => re.test(c.req.path))) {
+    if (
+      reading &&
+      !principal.authenticated &&
+      !core.config.publicRead &&
+      !ALWAYS_PUBLIC.some((re) => re.test(c.req.path))
+    ) {
       throw new UnauthorizedError('this registry does not allow anonymous reads: send a credential');
     }
     await next();

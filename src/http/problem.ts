@@ -23,13 +23,26 @@ export function problemBody(error: RegError, requestId: string, instance?: strin
 }
 
 /** Turns anything thrown into a problem+json Response, logging server-side failures with the request id. */
-export function problemResponse(thrown: unknown, requestId: string, log: Logger, instance?: string): Response {
+export function problemResponse(
+  thrown: unknown,
+  requestId: string,
+  log: Logger,
+  instance?: string,
+): Response {
   const error = asRegError(thrown);
   if (error.status >= 500) {
-    log.error('request failed', { request_id: requestId, code: error.code, detail: error.detail, stack: (thrown as Error).stack });
+    log.error('request failed', {
+      request_id: requestId,
+      code: error.code,
+      detail: error.detail,
+      stack: (thrown as Error).stack,
+    });
   }
   const headers: Record<string, string> = { 'content-type': PROBLEM_TYPE };
   if (error.status === 401) headers['www-authenticate'] = 'Bearer';
   if (error.status === 503) headers['retry-after'] = '5';
-  return new Response(JSON.stringify(problemBody(error, requestId, instance)), { status: error.status, headers });
+  return new Response(JSON.stringify(problemBody(error, requestId, instance)), {
+    status: error.status,
+    headers,
+  });
 }

@@ -19,7 +19,11 @@ export interface RunningServer {
  */
 export async function startServer(core: Core): Promise<RunningServer> {
   const app = createApp(core);
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: core.config.listen.host, port: core.config.listen.port });
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: core.config.listen.host,
+    port: core.config.listen.port,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(core.config.listen.port, core.config.listen.host, () => {
@@ -41,7 +45,9 @@ export async function startServer(core: Core): Promise<RunningServer> {
       await reportRetiredCitations(core);
     } catch (error) {
       if (closing !== undefined) return;
-      core.log.error('the query index could not be loaded; /readyz will fail', { error: (error as Error).message });
+      core.log.error('the query index could not be loaded; /readyz will fail', {
+        error: (error as Error).message,
+      });
     }
   })();
 

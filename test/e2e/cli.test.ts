@@ -7,8 +7,21 @@ describe('start-up refusals', () => {
     ['non-http base IRI', { REG_BASE_IRI: 'urn:x:registry' }, /^reg: REG_BASE_IRI must be an http\(s\) URL/],
     ['placeholder root token', { REG_ROOT_TOKEN: 'changeme' }, /^reg: REG_ROOT_TOKEN is a placeholder/],
     ['short root token', { REG_ROOT_TOKEN: 'short-token' }, /^reg: REG_ROOT_TOKEN is 11 characters long/],
-    ['two credential forms', { REG_SPARQL_ENDPOINT: 'http://127.0.0.1:1/sparql', REG_SPARQL_BEARER_TOKEN: 'x', REG_SPARQL_USERNAME: 'u', REG_SPARQL_PASSWORD: 'p' }, /use one credential form only/],
-    ['username without password', { REG_SPARQL_ENDPOINT: 'http://127.0.0.1:1/sparql', REG_SPARQL_USERNAME: 'u' }, /must be set together/],
+    [
+      'two credential forms',
+      {
+        REG_SPARQL_ENDPOINT: 'http://127.0.0.1:1/sparql',
+        REG_SPARQL_BEARER_TOKEN: 'x',
+        REG_SPARQL_USERNAME: 'u',
+        REG_SPARQL_PASSWORD: 'p',
+      },
+      /use one credential form only/,
+    ],
+    [
+      'username without password',
+      { REG_SPARQL_ENDPOINT: 'http://127.0.0.1:1/sparql', REG_SPARQL_USERNAME: 'u' },
+      /must be set together/,
+    ],
   ];
   for (const [name, env, message] of cases) {
     it(`serve and config refuse a ${name} with one sentence and exit 3`, async () => {
@@ -24,11 +37,22 @@ describe('start-up refusals', () => {
 
 describe('reg config', () => {
   it('prints the effective configuration with secrets redacted', async () => {
-    const env = testEnv({ REG_BASE_IRI: 'https://registry.example.org/', REG_OPERATOR: 'Lab', REG_FORGE_TOKEN: 'forge-secret-abc' });
+    const env = testEnv({
+      REG_BASE_IRI: 'https://registry.example.org/',
+      REG_OPERATOR: 'Lab',
+      REG_FORGE_TOKEN: 'forge-secret-abc',
+    });
     const json = await runReg(['config', '--json'], env);
     expect(json.code).toBe(0);
     const view = JSON.parse(json.stdout) as Record<string, unknown>;
-    expect(view).toMatchObject({ baseIri: 'https://registry.example.org', dataDir: env.REG_DATA_DIR, operator: 'Lab', root_token_set: true, forge_token_set: true, publicRead: true });
+    expect(view).toMatchObject({
+      baseIri: 'https://registry.example.org',
+      dataDir: env.REG_DATA_DIR,
+      operator: 'Lab',
+      root_token_set: true,
+      forge_token_set: true,
+      publicRead: true,
+    });
     expect(json.stdout).not.toContain(env.REG_ROOT_TOKEN);
     expect(json.stdout).not.toContain('forge-secret-abc');
     const text = await runReg(['config'], env);

@@ -10,13 +10,19 @@ import { ROOT, testConfig, testEnv } from '../helpers.js';
 describe('crash safety', () => {
   it('keeps every acknowledged write and no half-written one after kill -9 mid-stream', async () => {
     const env = testEnv();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test', 'fixtures', 'crash-writer.ts')], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'test', 'fixtures', 'crash-writer.ts')],
+      {
+        env: { PATH: process.env.PATH ?? '', ...env },
+      },
+    );
     let acked = -1;
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('close', (_code, signal) => resolve(signal)),
+    );
     await new Promise<void>((resolve, reject) => {
       let buffer = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -28,13 +34,17 @@ describe('crash safety', () => {
           resolve();
         }
       });
-      void exited.then(() => (acked >= 150 ? resolve() : reject(new Error(`writer ended early:\n${stderr}`))));
+      void exited.then(() =>
+        acked >= 150 ? resolve() : reject(new Error(`writer ended early:\n${stderr}`)),
+      );
     });
     expect(await exited).toBe('SIGKILL');
 
     const core = await openCore(testConfig({ REG_DATA_DIR: env.REG_DATA_DIR! }), silentLogger);
     try {
-      const audited = new Set(listAudit(core.db, { limit: 100_000, action: 'crash.write' }).map((entry) => entry.target));
+      const audited = new Set(
+        listAudit(core.db, { limit: 100_000, action: 'crash.write' }).map((entry) => entry.target),
+      );
       let present = 0;
       for (let i = 0; ; i++) {
         const subject = `${core.config.baseIri}/crash/${i}`;

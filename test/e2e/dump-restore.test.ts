@@ -21,13 +21,30 @@ async function populated(): Promise<Record<string, string>> {
       subject,
       kind: 'software',
       quads: [
-        quad(namedNode(subject), namedNode('https://schema.org/name'), literal(`Tool "${i}"\nline two`), local),
-        quad(namedNode(subject), namedNode('http://purl.org/dc/terms/description'), literal(`beschreibung ${i}`, 'de'), local),
-        quad(namedNode(`${subject}#capability`), namedNode('https://w3id.org/reg/ns#produces'), namedNode('http://edamontology.org/data_0006'), local),
+        quad(
+          namedNode(subject),
+          namedNode('https://schema.org/name'),
+          literal(`Tool "${i}"\nline two`),
+          local,
+        ),
+        quad(
+          namedNode(subject),
+          namedNode('http://purl.org/dc/terms/description'),
+          literal(`beschreibung ${i}`, 'de'),
+          local,
+        ),
+        quad(
+          namedNode(`${subject}#capability`),
+          namedNode('https://w3id.org/reg/ns#produces'),
+          namedNode('http://edamontology.org/data_0006'),
+          local,
+        ),
       ],
     };
   });
-  await core.graph.commit(writes, () => appendAudit(core.db, { actor: null, actorKind: 'system', action: 'test.seed', target: null }));
+  await core.graph.commit(writes, () =>
+    appendAudit(core.db, { actor: null, actorKind: 'system', action: 'test.seed', target: null }),
+  );
   await core.close();
   return env;
 }
@@ -37,7 +54,9 @@ describe('dump and restore', () => {
     const env = await populated();
     const first = await runReg(['dump'], env);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toContain('<http://registry.test/software/7> <https://schema.org/name> "Tool \\"7\\"\\nline two" <urn:reg:local> .');
+    expect(first.stdout).toContain(
+      '<http://registry.test/software/7> <https://schema.org/name> "Tool \\"7\\"\\nline two" <urn:reg:local> .',
+    );
     const file = path.join(tempDir(), 'backup.nq');
     fs.writeFileSync(file, first.stdout);
 
@@ -46,7 +65,10 @@ describe('dump and restore', () => {
     expect(restored.code, restored.stderr).toBe(0);
     const summary = JSON.parse(restored.stdout) as { new: number; read: number; reference: number };
     // 30 records of 3 quads, plus the load time of each bundle, taken over from the dump's catalogue.
-    const loadTimes = canonicalLines(first.stdout).filter((line) => line.includes('<http://purl.org/dc/terms/modified>') && line.endsWith(`<${GRAPHS.catalogue}> .`));
+    const loadTimes = canonicalLines(first.stdout).filter(
+      (line) =>
+        line.includes('<http://purl.org/dc/terms/modified>') && line.endsWith(`<${GRAPHS.catalogue}> .`),
+    );
     expect(loadTimes.length).toBeGreaterThanOrEqual(6);
     expect(summary.new).toBe(90 + loadTimes.length);
     expect(summary.reference).toBeGreaterThan(10_000);
@@ -67,7 +89,9 @@ describe('dump and restore', () => {
     expect(result.code).toBe(0);
     const lines = canonicalLines(result.stdout);
     expect(lines).toHaveLength(90);
-    expect(lines.every((line) => line.endsWith('> .') || line.endsWith('" .') || line.endsWith('@de .'))).toBe(true);
+    expect(
+      lines.every((line) => line.endsWith('> .') || line.endsWith('" .') || line.endsWith('@de .')),
+    ).toBe(true);
     expect(result.stdout).not.toContain('<urn:reg:local> .');
     const missing = await runReg(['dump', '--graph', 'urn:nothing'], env);
     expect(missing.code).toBe(1);
@@ -77,7 +101,10 @@ describe('dump and restore', () => {
   it('refuses malformed input with the line number and writes nothing', async () => {
     const env = testEnv();
     const file = path.join(tempDir(), 'bad.nq');
-    fs.writeFileSync(file, '<http://a.test/x> <http://a.test/p> "ok" <urn:reg:local> .\n<http://a.test/y> <http://a.test/p> "unterminated <urn:reg:local> .\n');
+    fs.writeFileSync(
+      file,
+      '<http://a.test/x> <http://a.test/p> "ok" <urn:reg:local> .\n<http://a.test/y> <http://a.test/p> "unterminated <urn:reg:local> .\n',
+    );
     const result = await runReg(['restore', '--nquads', file], env);
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/bad\.nq:2: .*nothing was restored/);
@@ -89,7 +116,10 @@ describe('dump and restore', () => {
   it('gives blank nodes IRIs under the record that refers to them', async () => {
     const env = testEnv();
     const file = path.join(tempDir(), 'blank.nq');
-    fs.writeFileSync(file, '<http://a.test/r> <http://a.test/has> _:b1 <urn:reg:local> .\n_:b1 <http://a.test/v> "1" <urn:reg:local> .\n');
+    fs.writeFileSync(
+      file,
+      '<http://a.test/r> <http://a.test/has> _:b1 <urn:reg:local> .\n_:b1 <http://a.test/v> "1" <urn:reg:local> .\n',
+    );
     expect((await runReg(['restore', '--nquads', file], env)).stdout).toMatch(/^2 new quads/);
     const dump = await runReg(['dump', '--graph', GRAPHS.local], env);
     expect(dump.stdout).toMatch(/^<http:\/\/a\.test\/r#genid-[0-9a-f]{16}> <http:\/\/a\.test\/v> "1" \.$/m);

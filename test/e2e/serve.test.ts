@@ -14,7 +14,9 @@ describe('reg serve', () => {
 
       const dump = await runReg(['dump'], env);
       expect(dump.code).toBe(4);
-      expect(dump.stderr).toMatch(new RegExp(`^reg: data directory ${env.REG_DATA_DIR} is in use by process ${server.child.pid}`));
+      expect(dump.stderr).toMatch(
+        new RegExp(`^reg: data directory ${env.REG_DATA_DIR} is in use by process ${server.child.pid}`),
+      );
       expect(dump.stdout).toBe('');
 
       const restore = await runReg(['restore', '--nquads', '/dev/null'], env);

@@ -22,12 +22,28 @@ beforeAll(async () => {
         subject: SUBJECT,
         kind: 'software',
         quads: [
-          quad(namedNode(SUBJECT), namedNode('https://schema.org/name'), literal('Thing'), namedNode(GRAPHS.local)),
-          quad(namedNode(SUBJECT), namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type'), namedNode('https://w3id.org/reg/ns#Software'), namedNode(GRAPHS.local)),
+          quad(
+            namedNode(SUBJECT),
+            namedNode('https://schema.org/name'),
+            literal('Thing'),
+            namedNode(GRAPHS.local),
+          ),
+          quad(
+            namedNode(SUBJECT),
+            namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type'),
+            namedNode('https://w3id.org/reg/ns#Software'),
+            namedNode(GRAPHS.local),
+          ),
         ],
       },
     ],
-    () => appendAudit(core.db, { actor: 'urn:reg:root', actorKind: 'root-token', action: 'software.create', target: SUBJECT }),
+    () =>
+      appendAudit(core.db, {
+        actor: 'urn:reg:root',
+        actorKind: 'root-token',
+        action: 'software.create',
+        target: SUBJECT,
+      }),
   );
 });
 afterAll(async () => core.close());
@@ -53,7 +69,9 @@ describe('probes', () => {
     const closed = await openTestCore({ REG_PUBLIC_READ: 'false' }, false);
     try {
       const closedApp = createApp(closed);
-      expect((await closedApp.request('/healthz', { headers: { authorization: 'Bearer nope' } })).status).toBe(200);
+      expect(
+        (await closedApp.request('/healthz', { headers: { authorization: 'Bearer nope' } })).status,
+      ).toBe(200);
       await problem(await closedApp.request('/readyz'), 503, 'unavailable');
       expect((await closedApp.request('/metrics')).status).toBe(200);
       await problem(await closedApp.request('/api/v1/audit'), 401, 'unauthorized');
@@ -76,7 +94,12 @@ describe('probes', () => {
 
   it('describes the registry at the well-known address', async () => {
     const body = (await (await app.request('/.well-known/reg-registry')).json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ '@id': 'http://registry.test', operator: 'Example Lab', base_iri: 'http://registry.test', sparql_url: 'http://registry.test/sparql' });
+    expect(body).toMatchObject({
+      '@id': 'http://registry.test',
+      operator: 'Example Lab',
+      base_iri: 'http://registry.test',
+      sparql_url: 'http://registry.test/sparql',
+    });
   });
 });
 
@@ -88,14 +111,24 @@ describe('/sparql', () => {
     expect(get.headers.get('content-type')).toMatch(/^application\/sparql-results\+json/);
     const body = (await get.json()) as { results: { bindings: { name: { value: string } }[] } };
     expect(body.results.bindings.map((b) => b.name.value)).toEqual(['Thing']);
-    const form = await app.request('/sparql', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ query: `ASK { <${SUBJECT}> ?p ?o }` }).toString() });
+    const form = await app.request('/sparql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ query: `ASK { <${SUBJECT}> ?p ?o }` }).toString(),
+    });
     expect(await form.json()).toMatchObject({ boolean: true });
-    const direct = await app.request('/sparql', { method: 'POST', headers: { 'content-type': 'application/sparql-query' }, body: 'ASK { <http://nowhere.test/x> ?p ?o }' });
+    const direct = await app.request('/sparql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/sparql-query' },
+      body: 'ASK { <http://nowhere.test/x> ?p ?o }',
+    });
     expect(await direct.json()).toMatchObject({ boolean: false });
   });
 
   it('answers CONSTRUCT and DESCRIBE as Turtle', async () => {
-    const response = await app.request(`/sparql?query=${encodeURIComponent(`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } FILTER(?s = <${SUBJECT}>) }`)}`);
+    const response = await app.request(
+      `/sparql?query=${encodeURIComponent(`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } FILTER(?s = <${SUBJECT}>) }`)}`,
+    );
     expect(response.headers.get('content-type')).toBe('text/turtle; charset=utf-8');
     expect(await response.text()).toContain('"Thing"');
     const describe = await app.request(`/sparql?query=${encodeURIComponent(`DESCRIBE <${SUBJECT}>`)}`);
@@ -105,14 +138,36 @@ describe('/sparql', () => {
   it('refuses updates with 403 and changes nothing', async () => {
     const update = `PREFIX s: <https://schema.org/>\nINSERT DATA { GRAPH <${GRAPHS.local}> { <${SUBJECT}> s:name "Hacked" } }`;
     await problem(await app.request(`/sparql?query=${encodeURIComponent(update)}`), 403, 'forbidden');
-    await problem(await app.request('/sparql', { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: update }), 403, 'forbidden');
-    await problem(await app.request('/sparql', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ update }).toString() }), 403, 'forbidden');
-    const body = (await (await app.request(`/sparql?query=${encodeURIComponent(select)}`)).json()) as { results: { bindings: unknown[] } };
+    await problem(
+      await app.request('/sparql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/sparql-update' },
+        body: update,
+      }),
+      403,
+      'forbidden',
+    );
+    await problem(
+      await app.request('/sparql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ update }).toString(),
+      }),
+      403,
+      'forbidden',
+    );
+    const body = (await (await app.request(`/sparql?query=${encodeURIComponent(select)}`)).json()) as {
+      results: { bindings: unknown[] };
+    };
     expect(body.results.bindings).toHaveLength(1);
   });
 
   it('answers syntax errors with 400', async () => {
-    const body = await problem(await app.request(`/sparql?query=${encodeURIComponent('SELECT * WHERE { ?s ?p }')}`), 400, 'bad-request');
+    const body = await problem(
+      await app.request(`/sparql?query=${encodeURIComponent('SELECT * WHERE { ?s ?p }')}`),
+      400,
+      'bad-request',
+    );
     expect(body.detail).toMatch(/^SPARQL syntax error:/);
     await problem(await app.request('/sparql'), 400, 'bad-request');
   });
@@ -135,7 +190,9 @@ describe('/sparql', () => {
 describe('admin endpoints', () => {
   it('serves the dump to administrators only', async () => {
     await problem(await app.request('/admin/dump'), 401, 'unauthorized');
-    const bad = await app.request('/admin/dump', { headers: { authorization: 'Bearer wrong-token-0123456789' } });
+    const bad = await app.request('/admin/dump', {
+      headers: { authorization: 'Bearer wrong-token-0123456789' },
+    });
     await problem(bad, 401, 'unauthorized');
     expect(bad.headers.get('www-authenticate')).toBe('Bearer');
     const response = await app.request('/admin/dump', { headers: admin });
@@ -146,7 +203,9 @@ describe('admin endpoints', () => {
   });
 
   it('serves one graph as N-Triples, and 404 for an unknown graph', async () => {
-    const response = await app.request(`/admin/dump?graph=${encodeURIComponent(GRAPHS.local)}`, { headers: admin });
+    const response = await app.request(`/admin/dump?graph=${encodeURIComponent(GRAPHS.local)}`, {
+      headers: admin,
+    });
     expect(response.headers.get('content-type')).toBe('application/n-triples');
     const lines = (await response.text()).trim().split('\n');
     expect(lines).toContain(`<${SUBJECT}> <https://schema.org/name> "Thing" .`);
@@ -155,12 +214,22 @@ describe('admin endpoints', () => {
 
   it('reads the audit log newest first, with paging', async () => {
     await problem(await app.request('/api/v1/audit'), 401, 'unauthorized');
-    const body = (await (await app.request('/api/v1/audit?limit=1', { headers: admin })).json()) as { items: Record<string, unknown>[]; next_cursor?: number };
+    const body = (await (await app.request('/api/v1/audit?limit=1', { headers: admin })).json()) as {
+      items: Record<string, unknown>[];
+      next_cursor?: number;
+    };
     expect(body.items).toHaveLength(1);
-    expect(body.items[0]).toMatchObject({ action: 'software.create', actor: 'urn:reg:root', actor_kind: 'root-token', target: SUBJECT });
+    expect(body.items[0]).toMatchObject({
+      action: 'software.create',
+      actor: 'urn:reg:root',
+      actor_kind: 'root-token',
+      target: SUBJECT,
+    });
     expect(typeof body.items[0]!.at).toBe('string');
     expect(body.next_cursor).toBeTypeOf('number');
-    const older = (await (await app.request(`/api/v1/audit?cursor=${body.next_cursor}`, { headers: admin })).json()) as { items: { action: string }[] };
+    const older = (await (
+      await app.request(`/api/v1/audit?cursor=${body.next_cursor}`, { headers: admin })
+    ).json()) as { items: { action: string }[] };
     expect(older.items.every((item) => item.action === 'bundle.load')).toBe(true);
     await problem(await app.request('/api/v1/audit?limit=lots', { headers: admin }), 400, 'bad-request');
   });
@@ -169,7 +238,11 @@ describe('admin endpoints', () => {
 describe('requests', () => {
   it('refuses bodies over REG_MAX_PAYLOAD_BYTES with 413', async () => {
     const body = await problem(
-      await app.request('/sparql', { method: 'POST', headers: { 'content-type': 'application/sparql-query', 'content-length': '5000' }, body: `ASK {} #${'x'.repeat(4990)}` }),
+      await app.request('/sparql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/sparql-query', 'content-length': '5000' },
+        body: `ASK {} #${'x'.repeat(4990)}`,
+      }),
       413,
       'payload-too-large',
     );

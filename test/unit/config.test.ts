@@ -24,7 +24,16 @@ describe('readConfig', () => {
     expect(config.sparqlPublic).toBe(true);
     expect(config.maxPayloadBytes).toBe(2 * 1024 * 1024);
     expect(config.graph).toEqual({ kind: 'embedded' });
-    expect(config.subscriptions).toMatchObject({ maxAttempts: 8, suspendAfter: 12, backoffBaseMs: 30_000, backoffMaxMs: 21_600_000, timeoutMs: 5000, tickMs: 5000, batch: 20, webhooks: true });
+    expect(config.subscriptions).toMatchObject({
+      maxAttempts: 8,
+      suspendAfter: 12,
+      backoffBaseMs: 30_000,
+      backoffMaxMs: 21_600_000,
+      timeoutMs: 5000,
+      tickMs: 5000,
+      batch: 20,
+      webhooks: true,
+    });
     expect(config.oidc.audience).toBe('https://registry.example.org');
     expect(Object.isFrozen(config) && Object.isFrozen(config.oidc)).toBe(true);
   });
@@ -40,23 +49,52 @@ describe('readConfig', () => {
   });
 
   it('refuses placeholder and short root tokens', () => {
-    for (const token of ['changeme', 'CHANGE-ME', 'admin', 'secret', 'reg', 'changeme-please-0123456789', 'aaaaaaaaaaaaaaaaaaaaaaaa']) {
+    for (const token of [
+      'changeme',
+      'CHANGE-ME',
+      'admin',
+      'secret',
+      'reg',
+      'changeme-please-0123456789',
+      'aaaaaaaaaaaaaaaaaaaaaaaa',
+    ]) {
       expect(refusal({ ...base, REG_ROOT_TOKEN: token }), token).toMatch(/REG_ROOT_TOKEN is a placeholder/);
     }
-    expect(refusal({ ...base, REG_ROOT_TOKEN: 'k3y-0123456789' })).toMatch(/REG_ROOT_TOKEN is 14 characters long: it must have at least 16/);
-    expect(readConfig({ ...base, REG_ROOT_TOKEN: 'k3y-0123456789abc' }).secrets.rootToken).toBe('k3y-0123456789abc');
+    expect(refusal({ ...base, REG_ROOT_TOKEN: 'k3y-0123456789' })).toMatch(
+      /REG_ROOT_TOKEN is 14 characters long: it must have at least 16/,
+    );
+    expect(readConfig({ ...base, REG_ROOT_TOKEN: 'k3y-0123456789abc' }).secrets.rootToken).toBe(
+      'k3y-0123456789abc',
+    );
   });
 
   it('refuses two graph-store credential forms and a username without password', () => {
     const sparql = { ...base, REG_SPARQL_ENDPOINT: 'http://127.0.0.1:8890/sparql' };
-    expect(refusal({ ...sparql, REG_SPARQL_BEARER_TOKEN: 't', REG_SPARQL_USERNAME: 'u', REG_SPARQL_PASSWORD: 'p' })).toMatch(/use one credential form only/);
+    expect(
+      refusal({
+        ...sparql,
+        REG_SPARQL_BEARER_TOKEN: 't',
+        REG_SPARQL_USERNAME: 'u',
+        REG_SPARQL_PASSWORD: 'p',
+      }),
+    ).toMatch(/use one credential form only/);
     expect(refusal({ ...sparql, REG_SPARQL_USERNAME: 'u' })).toMatch(/must be set together/);
     const config = readConfig({ ...sparql, REG_SPARQL_USERNAME: 'u', REG_SPARQL_PASSWORD: 'p' });
-    expect(config.graph).toMatchObject({ kind: 'sparql', updateEndpoint: 'http://127.0.0.1:8890/sparql', credential: 'basic', timeoutMs: 60_000 });
+    expect(config.graph).toMatchObject({
+      kind: 'sparql',
+      updateEndpoint: 'http://127.0.0.1:8890/sparql',
+      credential: 'basic',
+      timeoutMs: 60_000,
+    });
   });
 
   it('names the variable of a malformed value and lists every problem', () => {
-    const message = refusal({ ...base, REG_PUBLIC_READ: 'maybe', REG_MAX_PAYLOAD_BYTES: 'lots', REG_LISTEN: 'x:y' });
+    const message = refusal({
+      ...base,
+      REG_PUBLIC_READ: 'maybe',
+      REG_MAX_PAYLOAD_BYTES: 'lots',
+      REG_LISTEN: 'x:y',
+    });
     expect(message.split('\n')).toHaveLength(3);
     expect(message).toMatch(/REG_PUBLIC_READ must be true or false/);
     expect(message).toMatch(/REG_MAX_PAYLOAD_BYTES must be a size/);
@@ -64,7 +102,13 @@ describe('readConfig', () => {
   });
 
   it('reads sizes, durations and lists', () => {
-    const config = readConfig({ ...base, REG_MAX_PAYLOAD_BYTES: '512 KiB', REG_SUBSCRIPTION_TIMEOUT: '90s', REG_WORKLOAD_ISSUERS: 'https://a.example/, https://b.example', REG_LISTEN: '[::1]:9000' });
+    const config = readConfig({
+      ...base,
+      REG_MAX_PAYLOAD_BYTES: '512 KiB',
+      REG_SUBSCRIPTION_TIMEOUT: '90s',
+      REG_WORKLOAD_ISSUERS: 'https://a.example/, https://b.example',
+      REG_LISTEN: '[::1]:9000',
+    });
     expect(config.maxPayloadBytes).toBe(512 * 1024);
     expect(config.subscriptions.timeoutMs).toBe(30_000);
     expect(config.oidc.workloadIssuers).toEqual(['https://a.example', 'https://b.example']);
@@ -78,11 +122,21 @@ describe('readConfig', () => {
 
 describe('redactConfig', () => {
   it('never shows secret values', () => {
-    const config = readConfig({ ...base, REG_ROOT_TOKEN: 'super-secret-value-123456', REG_FORGE_TOKEN: 'ghp_abc', REG_SPARQL_ENDPOINT: 'http://h/sparql', REG_SPARQL_BEARER_TOKEN: 'bearer-secret' });
+    const config = readConfig({
+      ...base,
+      REG_ROOT_TOKEN: 'super-secret-value-123456',
+      REG_FORGE_TOKEN: 'ghp_abc',
+      REG_SPARQL_ENDPOINT: 'http://h/sparql',
+      REG_SPARQL_BEARER_TOKEN: 'bearer-secret',
+    });
     const text = JSON.stringify(redactConfig(config));
     expect(text).not.toContain('super-secret-value-123456');
     expect(text).not.toContain('ghp_abc');
     expect(text).not.toContain('bearer-secret');
-    expect(redactConfig(config)).toMatchObject({ root_token_set: true, forge_token_set: true, sparql_credential: 'bearer' });
+    expect(redactConfig(config)).toMatchObject({
+      root_token_set: true,
+      forge_token_set: true,
+      sparql_credential: 'bearer',
+    });
   });
 });

@@ -9,7 +9,9 @@ describe('generated documentation', () => {
     const files = await renderDocs();
     expect(files.size).toBeGreaterThan(5);
     for (const [file, content] of files) {
-      const onDisk = fs.existsSync(path.join(ROOT, file)) ? fs.readFileSync(path.join(ROOT, file), 'utf8') : '';
+      const onDisk = fs.existsSync(path.join(ROOT, file))
+        ? fs.readFileSync(path.join(ROOT, file), 'utf8')
+        : '';
       expect(onDisk, `${file} is stale: run npm run docs`).toBe(content);
     }
   });

@@ -4,14 +4,21 @@ import { classifySparql } from '../../src/core/services/sparql.js';
 describe('classifySparql', () => {
   it('finds the query form after comments, BASE and PREFIX declarations', () => {
     expect(classifySparql('SELECT * WHERE { ?s ?p ?o }')).toEqual({ kind: 'query', form: 'SELECT' });
-    expect(classifySparql('# note\nPREFIX ex: <http://ex.org/a#b>\nbase <http://x/#>\n  ask { ?s ex:p ?o }')).toEqual({ kind: 'query', form: 'ASK' });
-    expect(classifySparql('PREFIX : <http://x/>\nCONSTRUCT WHERE { ?s ?p ?o }')).toEqual({ kind: 'query', form: 'CONSTRUCT' });
+    expect(
+      classifySparql('# note\nPREFIX ex: <http://ex.org/a#b>\nbase <http://x/#>\n  ask { ?s ex:p ?o }'),
+    ).toEqual({ kind: 'query', form: 'ASK' });
+    expect(classifySparql('PREFIX : <http://x/>\nCONSTRUCT WHERE { ?s ?p ?o }')).toEqual({
+      kind: 'query',
+      form: 'CONSTRUCT',
+    });
     expect(classifySparql('describe <http://x>')).toEqual({ kind: 'query', form: 'DESCRIBE' });
   });
 
   it('recognises updates, even behind a prologue', () => {
     expect(classifySparql('INSERT DATA { <a> <b> <c> }')).toEqual({ kind: 'update' });
-    expect(classifySparql('PREFIX ex: <http://ex.org/#> # c\nDELETE WHERE { ?s ?p ?o }')).toEqual({ kind: 'update' });
+    expect(classifySparql('PREFIX ex: <http://ex.org/#> # c\nDELETE WHERE { ?s ?p ?o }')).toEqual({
+      kind: 'update',
+    });
     expect(classifySparql('WITH <g> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }')).toEqual({ kind: 'update' });
     expect(classifySparql('drop all')).toEqual({ kind: 'update' });
   });

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { openCore } from '../../src/core/core.js';
-import { silentLogger } from '../../src/core/log.js';
+import { createLogger, silentLogger } from '../../src/core/log.js';
+import { reportRetiredCitations } from '../../src/core/services/reference-data.js';
 import { GRAPHS } from '../../src/core/ns.js';
 import { appendAudit, listAudit } from '../../src/core/store/audit.js';
 import { factory } from '../../src/core/store/nquads.js';
@@ -28,7 +29,12 @@ const record = (core: Core, id: string, title: string) => {
     kind: 'software',
     quads: [
       quad(namedNode(subject), namedNode('http://purl.org/dc/terms/title'), literal(title), local),
-      quad(namedNode(`${subject}#part`), namedNode('http://purl.org/dc/terms/title'), literal(`${title} part`), local),
+      quad(
+        namedNode(`${subject}#part`),
+        namedNode('http://purl.org/dc/terms/title'),
+        literal(`${title} part`),
+        local,
+      ),
     ],
   };
 };
@@ -37,7 +43,14 @@ describe('embedded graph store', () => {
   it('commits a record and its audit entry together, and reads the record back canonically', async () => {
     const core = await fresh();
     const write = record(core, 'a', 'Alpha');
-    await core.graph.commit([write], () => appendAudit(core.db, { actor: 'me', actorKind: 'root-token', action: 'test.write', target: write.subject }));
+    await core.graph.commit([write], () =>
+      appendAudit(core.db, {
+        actor: 'me',
+        actorKind: 'root-token',
+        action: 'test.write',
+        target: write.subject,
+      }),
+    );
     const text = await core.graph.readRecord(GRAPHS.local, write.subject);
     expect(text?.split('\n').filter(Boolean)).toHaveLength(2);
     expect(text).toContain('"Alpha part"');
@@ -62,7 +75,11 @@ describe('embedded graph store', () => {
     const write = record(core, 'c', 'Gamma');
     await core.graph.commit([write], () => undefined);
     const titles = async () =>
-      (await core.graph.select(`SELECT ?t WHERE { GRAPH <${GRAPHS.local}> { <${write.subject}> <http://purl.org/dc/terms/title> ?t } }`)).map((b) => b.t?.value);
+      (
+        await core.graph.select(
+          `SELECT ?t WHERE { GRAPH <${GRAPHS.local}> { <${write.subject}> <http://purl.org/dc/terms/title> ?t } }`,
+        )
+      ).map((b) => b.t?.value);
     expect(await titles()).toEqual(['Gamma']);
     await core.graph.commit([record(core, 'c', 'Delta')], () => undefined);
     expect(await titles()).toEqual(['Delta']);
@@ -84,7 +101,9 @@ describe('embedded graph store', () => {
   it('refuses a second opening of the same data directory while the first holds it', async () => {
     const core = await fresh();
     const config = testConfig({ REG_DATA_DIR: core.config.dataDir });
-    await expect(openCore(config, silentLogger)).rejects.toThrow(`data directory ${core.config.dataDir} is in use by process ${process.pid}`);
+    await expect(openCore(config, silentLogger)).rejects.toThrow(
+      `data directory ${core.config.dataDir} is in use by process ${process.pid}`,
+    );
   });
 
   it('writes the bundle catalogue once and nothing on a start with unchanged bundles', async () => {
@@ -101,8 +120,37 @@ describe('embedded graph store', () => {
     expect(await again.graph.readRecord(GRAPHS.catalogue, GRAPHS.edam)).toBe(catalogue);
     await again.close();
     cores.splice(0);
-    const rebased = await openCore(testConfig({ REG_DATA_DIR: dir, REG_BASE_IRI: 'http://elsewhere.test' }), silentLogger);
+    const rebased = await openCore(
+      testConfig({ REG_DATA_DIR: dir, REG_BASE_IRI: 'http://elsewhere.test' }),
+      silentLogger,
+    );
     cores.push(rebased);
     expect(listAudit(rebased.db, { limit: 100, action: 'bundle.load' })).toHaveLength(loads * 2);
+  });
+});
+
+describe('retired vocabulary terms', () => {
+  it('names each local record that cites a retired term once, with the replacement', async () => {
+    const lines: string[] = [];
+    const core = await openCore(testConfig(), createLogger('warn', (line) => lines.push(line)));
+    cores.push(core);
+    await core.graph.open();
+    const subject = `${core.config.baseIri}/artifact/old`;
+    const retired = core.reference.index.retiredTerms().find((term) => term.replacedBy.length > 0 && term.graph === GRAPHS.edam);
+    expect(retired).toBeDefined();
+    const cites = (s: string) => quad(namedNode(s), namedNode('http://purl.org/dc/terms/conformsTo'), namedNode(retired!.iri), local);
+    await core.graph.commit(
+      [
+        { graph: GRAPHS.local, subject, quads: [cites(subject), cites(`${subject}#dist-1`)] },
+        { graph: GRAPHS.local, subject: `${core.config.baseIri}/artifact/fine`, quads: [quad(namedNode(`${core.config.baseIri}/artifact/fine`), namedNode('http://purl.org/dc/terms/conformsTo'), namedNode('http://edamontology.org/data_0006'), local)] },
+      ],
+      () => undefined,
+    );
+    const found = await reportRetiredCitations(core);
+    expect([...found.keys()]).toEqual([subject]);
+    expect(found.get(subject)).toEqual([retired!.iri]);
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; record?: string; terms?: string[] }).filter((entry) => entry.record !== undefined);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]!.terms![0]).toContain(`replaced by ${retired!.replacedBy[0]}`);
   });
 });

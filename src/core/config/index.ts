@@ -81,13 +81,35 @@ export interface Config {
   readonly unknownVariables: readonly string[];
 }
 
-const PLACEHOLDER_TOKENS = new Set(['changeme', 'change-me', 'change_me', 'root', 'admin', 'secret', 'reg', 'password', 'token']);
-const PLACEHOLDER_PARTS = ['changeme', 'change-me', 'change_me', 'placeholder', 'replaceme', 'replace-me', 'your-token', 'yourtoken'];
+const PLACEHOLDER_TOKENS = new Set([
+  'changeme',
+  'change-me',
+  'change_me',
+  'root',
+  'admin',
+  'secret',
+  'reg',
+  'password',
+  'token',
+]);
+const PLACEHOLDER_PARTS = [
+  'changeme',
+  'change-me',
+  'change_me',
+  'placeholder',
+  'replaceme',
+  'replace-me',
+  'your-token',
+  'yourtoken',
+];
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 const MAX_WEBHOOK_TIMEOUT_MS = 30_000;
 
 /** Reads the effective configuration from an environment; throws one ConfigError listing every problem. */
-export function readConfig(env: Readonly<Record<string, string | undefined>>, cwd: string = process.cwd()): Config {
+export function readConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string = process.cwd(),
+): Config {
   const problems: string[] = [];
   const values = new Map<string, unknown>();
   for (const spec of SETTINGS) {
@@ -119,8 +141,13 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, cw
   };
   const rootProblem = rootTokenProblem(secrets.rootToken);
   if (rootProblem !== undefined) problems.push(rootProblem);
-  if (secrets.sparqlBearerToken !== undefined && (secrets.sparqlUsername !== undefined || secrets.sparqlPassword !== undefined)) {
-    problems.push('REG_SPARQL_BEARER_TOKEN and REG_SPARQL_USERNAME/REG_SPARQL_PASSWORD are both set: use one credential form only.');
+  if (
+    secrets.sparqlBearerToken !== undefined &&
+    (secrets.sparqlUsername !== undefined || secrets.sparqlPassword !== undefined)
+  ) {
+    problems.push(
+      'REG_SPARQL_BEARER_TOKEN and REG_SPARQL_USERNAME/REG_SPARQL_PASSWORD are both set: use one credential form only.',
+    );
   }
   if ((secrets.sparqlUsername === undefined) !== (secrets.sparqlPassword === undefined)) {
     problems.push('REG_SPARQL_USERNAME and REG_SPARQL_PASSWORD must be set together or not at all.');
@@ -131,8 +158,13 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, cw
   }
   const previousBaseIris = get<string[]>('REG_PREVIOUS_BASE_IRIS') ?? [];
   for (const previous of previousBaseIris) {
-    if (baseIri !== undefined && (previous === baseIri || previous.startsWith(`${baseIri}/`) || baseIri.startsWith(`${previous}/`))) {
-      problems.push(`REG_PREVIOUS_BASE_IRIS entry "${previous}" equals or nests with REG_BASE_IRI "${baseIri}".`);
+    if (
+      baseIri !== undefined &&
+      (previous === baseIri || previous.startsWith(`${baseIri}/`) || baseIri.startsWith(`${previous}/`))
+    ) {
+      problems.push(
+        `REG_PREVIOUS_BASE_IRIS entry "${previous}" equals or nests with REG_BASE_IRI "${baseIri}".`,
+      );
     }
   }
   if (problems.length > 0 || baseIri === undefined) throw new ConfigError(problems.join('\n'));
@@ -145,7 +177,12 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, cw
           kind: 'sparql',
           queryEndpoint,
           updateEndpoint: get<string>('REG_SPARQL_UPDATE_ENDPOINT') ?? queryEndpoint,
-          credential: secrets.sparqlBearerToken !== undefined ? 'bearer' : secrets.sparqlUsername !== undefined ? 'basic' : 'none',
+          credential:
+            secrets.sparqlBearerToken !== undefined
+              ? 'bearer'
+              : secrets.sparqlUsername !== undefined
+                ? 'basic'
+                : 'none',
           timeoutMs: need<number>('REG_SPARQL_TIMEOUT'),
         };
   const known = new Set(SETTINGS.map((spec) => spec.name));
@@ -170,7 +207,10 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, cw
     shaclValidateWrites: need<boolean>('REG_SHACL_VALIDATE_WRITES'),
     forgePollIntervalMs: need<number>('REG_FORGE_POLL_INTERVAL'),
     healthCheckIntervalMs: need<number>('REG_HEALTH_CHECK_INTERVAL'),
-    peers: { resolveEnabled: need<boolean>('REG_PEER_RESOLVE_ENABLED'), resolveTtlMs: need<number>('REG_PEER_RESOLVE_TTL') },
+    peers: {
+      resolveEnabled: need<boolean>('REG_PEER_RESOLVE_ENABLED'),
+      resolveTtlMs: need<number>('REG_PEER_RESOLVE_TTL'),
+    },
     trustedProxies: need<string[]>('REG_TRUSTED_PROXIES'),
     previousBaseIris,
     subscriptions: {
@@ -223,7 +263,11 @@ function parseSetting(spec: SettingSpec, text: string, cwd: string): unknown {
 function rootTokenProblem(token: string | undefined): string | undefined {
   if (token === undefined) return undefined;
   const lower = token.toLowerCase();
-  if (PLACEHOLDER_TOKENS.has(lower) || PLACEHOLDER_PARTS.some((part) => lower.includes(part)) || /^(.)\1*$/.test(token)) {
+  if (
+    PLACEHOLDER_TOKENS.has(lower) ||
+    PLACEHOLDER_PARTS.some((part) => lower.includes(part)) ||
+    /^(.)\1*$/.test(token)
+  ) {
     return 'REG_ROOT_TOKEN is a placeholder: set it to a random secret of at least 16 characters (for example `openssl rand -hex 32`).';
   }
   if (token.length < 16) {
@@ -246,7 +290,8 @@ export function redactConfig(config: Config): Record<string, unknown> {
   return {
     ...rest,
     listen: `${config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host}:${config.listen.port}`,
-    graph: graph.kind === 'embedded' ? { kind: 'embedded', path: path.join(config.dataDir, 'graph.db') } : graph,
+    graph:
+      graph.kind === 'embedded' ? { kind: 'embedded', path: path.join(config.dataDir, 'graph.db') } : graph,
     root_token_set: secrets.rootToken !== undefined,
     forge_token_set: secrets.forgeToken !== undefined,
     sparql_credential: graph.kind === 'sparql' ? graph.credential : 'none',

@@ -12,7 +12,10 @@ const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 
 /** Reads the audit log newest first; `limit` is clamped to 1–1000 (default 100). */
-export function listAuditEntries(core: Core, options: { limit?: number; cursor?: number; action?: string } = {}): AuditPage {
+export function listAuditEntries(
+  core: Core,
+  options: { limit?: number; cursor?: number; action?: string } = {},
+): AuditPage {
   const limit = Math.min(MAX_LIMIT, Math.max(1, options.limit ?? DEFAULT_LIMIT));
   const rows = listAudit(core.db, {
     limit: limit + 1,

@@ -15,7 +15,9 @@ export function listGraphs(core: Core): string[] {
  */
 export function dumpDataset(core: Core, options: { graph?: string } = {}): AsyncIterable<string> {
   if (options.graph !== undefined && !listGraphs(core).includes(options.graph)) {
-    throw new NotFoundError(`graph ${options.graph} holds no data; known graphs: ${listGraphs(core).join(', ')}`);
+    throw new NotFoundError(
+      `graph ${options.graph} holds no data; known graphs: ${listGraphs(core).join(', ')}`,
+    );
   }
   return core.graph.dump(options);
 }

@@ -27,7 +27,8 @@ export async function syncBundleCatalogue(core: Core): Promise<string[]> {
   const changed: Bundle[] = [];
   for (const bundle of core.reference.bundles) {
     const stored = await core.graph.readRecord(GRAPHS.catalogue, bundle.graph);
-    if (stored === undefined || parseCatalogue(stored).get(bundle.graph)?.digest !== bundle.digest) changed.push(bundle);
+    if (stored === undefined || parseCatalogue(stored).get(bundle.graph)?.digest !== bundle.digest)
+      changed.push(bundle);
   }
   if (changed.length === 0) return [];
   const loadedAt = new Date().toISOString();
@@ -50,7 +51,11 @@ export async function syncBundleCatalogue(core: Core): Promise<string[]> {
     }
   });
   for (const bundle of changed) {
-    core.log.info('reference bundle loaded', { bundle: bundle.name, graph: bundle.graph, triples: bundle.tripleCount });
+    core.log.info('reference bundle loaded', {
+      bundle: bundle.name,
+      graph: bundle.graph,
+      triples: bundle.tripleCount,
+    });
   }
   return changed.map((bundle) => bundle.name);
 }
@@ -81,10 +86,13 @@ export async function reportRetiredCitations(core: Core): Promise<Map<string, st
       const next = core.reference.index.get(term)?.replacedBy ?? [];
       return next.length > 0 ? `${term} (replaced by ${next.join(', ')})` : term;
     });
-    core.log.warn('record cites a retired vocabulary term; it will be refused on its next edit until the term is replaced', {
-      record,
-      terms: replacements,
-    });
+    core.log.warn(
+      'record cites a retired vocabulary term; it will be refused on its next edit until the term is replaced',
+      {
+        record,
+        terms: replacements,
+      },
+    );
   }
   return byRecord;
 }

@@ -62,10 +62,17 @@ export async function restoreNQuads(
     let records = 0;
     for (const group of stage.groups()) {
       const isCatalogue = group.graph === GRAPHS.catalogue;
-      if (isCatalogue && !catalogueMatches(group.owner, group.lines, bundleGraphs.get(group.owner)?.digest)) continue;
+      if (isCatalogue && !catalogueMatches(group.owner, group.lines, bundleGraphs.get(group.owner)?.digest))
+        continue;
       const added = mergeRecord(
         core.db,
-        { graph: group.graph, subject: group.owner, lines: group.lines, kind: kindOfLines(group.owner, group.lines), replace: isCatalogue },
+        {
+          graph: group.graph,
+          subject: group.owner,
+          lines: group.lines,
+          kind: kindOfLines(group.owner, group.lines),
+          replace: isCatalogue,
+        },
         now,
       );
       fresh += added;
@@ -99,7 +106,9 @@ async function* parseFile(file: string): AsyncGenerator<Quad> {
   } catch (error) {
     const line = (error as { context?: { line?: number } }).context?.line;
     const message = (error as Error).message.replace(/ on line \d+\.?$/, '');
-    throw new MalformedInputError(`${file}${line === undefined ? '' : `:${line}`}: ${message}; nothing was restored`);
+    throw new MalformedInputError(
+      `${file}${line === undefined ? '' : `:${line}`}: ${message}; nothing was restored`,
+    );
   }
 }
 
@@ -128,7 +137,9 @@ function skolemise(quads: readonly Quad[], baseIri: string): Quad[] {
   };
   const term = <T extends Quad['subject'] | Quad['object'] | Quad['graph']>(value: T): T =>
     (value.termType === 'BlankNode' ? factory.namedNode(nameOf(value.value)) : value) as T;
-  return quads.map((quad) => factory.quad(term(quad.subject), quad.predicate, term(quad.object), term(quad.graph)));
+  return quads.map((quad) =>
+    factory.quad(term(quad.subject), quad.predicate, term(quad.object), term(quad.graph)),
+  );
 }
 
 function catalogueMatches(graph: string, lines: readonly string[], digest: string | undefined): boolean {
@@ -137,6 +148,8 @@ function catalogueMatches(graph: string, lines: readonly string[], digest: strin
 
 function kindOfLines(owner: string, lines: readonly string[]): string | null {
   const prefix = `<${owner}> <${RDF_TYPE}> <`;
-  const types = lines.filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length, line.indexOf('>', prefix.length)));
+  const types = lines
+    .filter((line) => line.startsWith(prefix))
+    .map((line) => line.slice(prefix.length, line.indexOf('>', prefix.length)));
   return kindOfTypes(types);
 }

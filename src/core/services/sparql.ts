@@ -3,10 +3,24 @@ import type { QueryForm, SparqlResponse } from '../store/graph/types.js';
 import type { Core } from '../core.js';
 
 const QUERY_FORMS = new Set<QueryForm>(['SELECT', 'ASK', 'CONSTRUCT', 'DESCRIBE']);
-const UPDATE_KEYWORDS = new Set(['INSERT', 'DELETE', 'LOAD', 'CLEAR', 'CREATE', 'DROP', 'COPY', 'MOVE', 'ADD', 'WITH']);
+const UPDATE_KEYWORDS = new Set([
+  'INSERT',
+  'DELETE',
+  'LOAD',
+  'CLEAR',
+  'CREATE',
+  'DROP',
+  'COPY',
+  'MOVE',
+  'ADD',
+  'WITH',
+]);
 
 /** What a SPARQL request is, judged from its first keyword after the prologue. */
-export type SparqlKind = { readonly kind: 'query'; readonly form: QueryForm } | { readonly kind: 'update' } | { readonly kind: 'unknown' };
+export type SparqlKind =
+  | { readonly kind: 'query'; readonly form: QueryForm }
+  | { readonly kind: 'update' }
+  | { readonly kind: 'unknown' };
 
 /**
  * Classifies a SPARQL request by skipping comments and PREFIX/BASE declarations (whose IRIs may contain `#`)
@@ -55,13 +69,18 @@ export function classifySparql(text: string): SparqlKind {
 
 /** Answers a read-only SPARQL query; updates are refused whatever the graph backend. */
 export async function runSparqlQuery(core: Core, text: string): Promise<SparqlResponse> {
-  if (text.trim().length === 0) throw new BadRequestError('missing SPARQL query: send it as the `query` parameter');
+  if (text.trim().length === 0)
+    throw new BadRequestError('missing SPARQL query: send it as the `query` parameter');
   const kind = classifySparql(text);
   if (kind.kind === 'update') {
-    throw new ForbiddenError('SPARQL updates are not accepted: /sparql is read-only; records change through the API');
+    throw new ForbiddenError(
+      'SPARQL updates are not accepted: /sparql is read-only; records change through the API',
+    );
   }
   if (kind.kind === 'unknown') {
-    throw new BadRequestError('SPARQL syntax error: expected SELECT, ASK, CONSTRUCT or DESCRIBE after the prologue');
+    throw new BadRequestError(
+      'SPARQL syntax error: expected SELECT, ASK, CONSTRUCT or DESCRIBE after the prologue',
+    );
   }
   return core.graph.query(text, kind.form);
 }

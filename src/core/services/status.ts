@@ -14,7 +14,8 @@ export const COUNTED_KINDS: ReadonlyArray<readonly [kind: string, label: string]
 
 /** Readiness: the graph store answers a query and the operational database answers a trivial one. */
 export async function checkReadiness(core: Core): Promise<{ status: 'ready'; triples: number }> {
-  if (!core.graph.ready) throw new UnavailableError('graph store not ready: the query index is still loading');
+  if (!core.graph.ready)
+    throw new UnavailableError('graph store not ready: the query index is still loading');
   try {
     pingOps(core.db);
   } catch (error) {
@@ -60,7 +61,9 @@ export async function renderMetrics(core: Core): Promise<string> {
 export function describeRegistry(core: Core): Record<string, unknown> {
   const { config } = core;
   const base = config.baseIri;
-  const issuers = [config.oidc.issuer, ...config.oidc.workloadIssuers].filter((iri): iri is string => iri !== undefined);
+  const issuers = [config.oidc.issuer, ...config.oidc.workloadIssuers].filter(
+    (iri): iri is string => iri !== undefined,
+  );
   return {
     '@context': {
       dcat: 'http://www.w3.org/ns/dcat#',

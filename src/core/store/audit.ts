@@ -1,7 +1,8 @@
 import type { Database } from './database.js';
 
 /** Who did something, as the audit log records it. */
-export type ActorKind = 'anonymous' | 'root-token' | 'instance-token' | 'oidc-workload' | 'oidc-human' | 'system';
+export type ActorKind =
+  'anonymous' | 'root-token' | 'instance-token' | 'oidc-workload' | 'oidc-human' | 'system';
 
 /** One audit entry to append. */
 export interface AuditInput {
@@ -44,12 +45,19 @@ export function appendAudit(db: Database, entry: AuditInput): void {
 }
 
 /** Reads entries newest first, optionally only those older than the entry `before` and of one action. */
-export function listAudit(db: Database, options: { limit: number; before?: number; action?: string }): AuditEntry[] {
+export function listAudit(
+  db: Database,
+  options: { limit: number; before?: number; action?: string },
+): AuditEntry[] {
   return db
     .prepare(
       `SELECT id, at, actor, actor_kind, action, target, detail FROM audit
        WHERE (@before IS NULL OR id < @before) AND (@action IS NULL OR action = @action)
        ORDER BY id DESC LIMIT @limit`,
     )
-    .all({ before: options.before ?? null, action: options.action ?? null, limit: options.limit }) as AuditEntry[];
+    .all({
+      before: options.before ?? null,
+      action: options.action ?? null,
+      limit: options.limit,
+    }) as AuditEntry[];
 }

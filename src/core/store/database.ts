@@ -49,7 +49,9 @@ export function openDatabase(dataDir: string): Database {
   } catch (error) {
     db.close();
     if (isBusy(error)) throw new DataDirLockedError(dataDir, readPid(dataDir));
-    throw new InternalError(`cannot open the data directory ${dataDir}: ${(error as Error).message}`, { cause: error });
+    throw new InternalError(`cannot open the data directory ${dataDir}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   db.pragma('main.journal_mode = TRUNCATE');
   db.pragma('graph.journal_mode = TRUNCATE');

@@ -72,7 +72,9 @@ const MIGRATIONS: readonly Migration[] = [
 export function applyMigrations(db: BetterSqlite3.Database): void {
   for (const schema of ['main', 'graph'] as const) {
     const current = db.pragma(`${schema}.user_version`, { simple: true }) as number;
-    const pending = MIGRATIONS.filter((m) => m.schema === schema && m.id > current).sort((a, b) => a.id - b.id);
+    const pending = MIGRATIONS.filter((m) => m.schema === schema && m.id > current).sort(
+      (a, b) => a.id - b.id,
+    );
     for (const migration of pending) {
       db.transaction(() => {
         db.exec(migration.sql);

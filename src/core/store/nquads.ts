@@ -45,7 +45,10 @@ export function parseNQuads(text: string): Quad[] {
 export function toNTriples(text: string, graph: string): string {
   if (graph === '') return text;
   const suffix = ` <${graph}> .`;
-  return text.split('\n').map((line) => (line.endsWith(suffix) ? `${line.slice(0, -suffix.length)} .` : line)).join('\n');
+  return text
+    .split('\n')
+    .map((line) => (line.endsWith(suffix) ? `${line.slice(0, -suffix.length)} .` : line))
+    .join('\n');
 }
 
 /** Puts every N-Triples line of `text` into `graph`, giving N-Quads lines. */

@@ -15,14 +15,21 @@ async function readQuery(c: Context<AppEnv>): Promise<string> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'application/x-www-form-urlencoded') {
     const form = new URLSearchParams(await c.req.text());
-    if (form.has('update')) throw new ForbiddenError('SPARQL updates are not accepted: /sparql is read-only; records change through the API');
+    if (form.has('update'))
+      throw new ForbiddenError(
+        'SPARQL updates are not accepted: /sparql is read-only; records change through the API',
+      );
     return form.get('query') ?? '';
   }
   if (type === 'application/sparql-query' || type === 'text/plain' || type === '') return c.req.text();
   if (type === 'application/sparql-update') {
-    throw new ForbiddenError('SPARQL updates are not accepted: /sparql is read-only; records change through the API');
+    throw new ForbiddenError(
+      'SPARQL updates are not accepted: /sparql is read-only; records change through the API',
+    );
   }
-  throw new UnsupportedMediaTypeError(`send the query as application/sparql-query or a form field, not ${type}`);
+  throw new UnsupportedMediaTypeError(
+    `send the query as application/sparql-query or a form field, not ${type}`,
+  );
 }
 
 async function answer(c: Context<AppEnv>, query: string): Promise<Response> {

@@ -104,7 +104,11 @@ export class EmbeddedGraphStore implements GraphStore {
         const nquads = canonicalText(write.quads.map(quadToLine));
         if (before?.nquads === nquads) continue;
         const quadCount = nquads.length === 0 ? 0 : nquads.split('\n').length - 1;
-        writeRecord(this.db, { graph: write.graph, subject: write.subject, nquads, quadCount, kind: write.kind ?? null }, now);
+        writeRecord(
+          this.db,
+          { graph: write.graph, subject: write.subject, nquads, quadCount, kind: write.kind ?? null },
+          now,
+        );
         if (before !== undefined) removed.push(before.nquads);
         added.push(nquads);
       }
@@ -125,17 +129,28 @@ export class EmbeddedGraphStore implements GraphStore {
   }
 
   private requireIndex(): IndexClient {
-    if (!this.ready || this.index === undefined) throw new UnavailableError('the query index is still loading');
+    if (!this.ready || this.index === undefined)
+      throw new UnavailableError('the query index is still loading');
     return this.index;
   }
 
   async select(query: string): Promise<Binding[]> {
-    const body = (await this.requireIndex().request({ op: 'query', query, format: 'json', union: false })) as string;
+    const body = (await this.requireIndex().request({
+      op: 'query',
+      query,
+      format: 'json',
+      union: false,
+    })) as string;
     return (JSON.parse(body) as { results: { bindings: Binding[] } }).results.bindings;
   }
 
   async ask(query: string): Promise<boolean> {
-    const body = (await this.requireIndex().request({ op: 'query', query, format: 'json', union: false })) as string;
+    const body = (await this.requireIndex().request({
+      op: 'query',
+      query,
+      format: 'json',
+      union: false,
+    })) as string;
     return (JSON.parse(body) as { boolean: boolean }).boolean;
   }
 
@@ -148,7 +163,9 @@ export class EmbeddedGraphStore implements GraphStore {
       union: true,
     })) as string;
     return {
-      contentType: graphForm ? 'text/turtle; charset=utf-8' : 'application/sparql-results+json; charset=utf-8',
+      contentType: graphForm
+        ? 'text/turtle; charset=utf-8'
+        : 'application/sparql-results+json; charset=utf-8',
       body,
     };
   }

@@ -39,7 +39,12 @@ export class IndexClient {
       if (waiter === undefined) return;
       this.pending.delete(reply.id);
       if (reply.ok) waiter.resolve(reply.result);
-      else waiter.reject(reply.syntax ? new BadRequestError(`SPARQL syntax error: ${reply.message}`) : new Error(reply.message));
+      else
+        waiter.reject(
+          reply.syntax
+            ? new BadRequestError(`SPARQL syntax error: ${reply.message}`)
+            : new Error(reply.message),
+        );
     });
     const fail = (error: Error): void => {
       this.failure = error;
@@ -48,7 +53,9 @@ export class IndexClient {
       this.pending.clear();
     };
     this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new UnavailableError(`the query index stopped (exit code ${code})`)));
+    this.worker.on('exit', (code) =>
+      fail(new UnavailableError(`the query index stopped (exit code ${code})`)),
+    );
   }
 
   /** Sends one request and waits for its result. */

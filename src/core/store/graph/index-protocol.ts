@@ -3,7 +3,12 @@ export type IndexRequest =
   | { readonly op: 'load'; readonly nquads: string }
   | { readonly op: 'loadGraph'; readonly ntriples: string; readonly graph: string }
   | { readonly op: 'replace'; readonly remove: string; readonly add: string }
-  | { readonly op: 'query'; readonly query: string; readonly format: 'json' | 'turtle'; readonly union: boolean }
+  | {
+      readonly op: 'query';
+      readonly query: string;
+      readonly format: 'json' | 'turtle';
+      readonly union: boolean;
+    }
   | { readonly op: 'size' }
   | { readonly op: 'clear' };
 

@@ -17,7 +17,10 @@ function handle(request: IndexRequest): unknown {
       store.load(request.nquads, { format: 'application/n-quads' });
       return null;
     case 'loadGraph':
-      store.load(request.ntriples, { format: 'application/n-triples', to_graph_name: ox.namedNode(request.graph) });
+      store.load(request.ntriples, {
+        format: 'application/n-triples',
+        to_graph_name: ox.namedNode(request.graph),
+      });
       return null;
     case 'replace':
       if (request.remove.length > 0) {
@@ -44,7 +47,12 @@ port.on('message', (envelope: IndexEnvelope) => {
     reply = { id: envelope.id, ok: true, result: handle(envelope.request) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    reply = { id: envelope.id, ok: false, message, syntax: envelope.request.op === 'query' && /^error at \d+:\d+/.test(message) };
+    reply = {
+      id: envelope.id,
+      ok: false,
+      message,
+      syntax: envelope.request.op === 'query' && /^error at \d+:\d+/.test(message),
+    };
   }
   port.postMessage(reply);
 });

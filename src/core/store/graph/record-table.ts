@@ -33,7 +33,8 @@ const toRow = (raw: RawRow): RecordRow => ({
 
 /** Reads one record, or undefined when it does not exist. */
 export function readRecord(db: Database, graph: string, subject: string): RecordRow | undefined {
-  const raw = db.prepare('SELECT * FROM graph.record WHERE graph = ? AND subject = ?').get(graph, subject) as RawRow | undefined;
+  const raw = db.prepare('SELECT * FROM graph.record WHERE graph = ? AND subject = ?').get(graph, subject) as
+    RawRow | undefined;
   return raw === undefined ? undefined : toRow(raw);
 }
 
@@ -60,11 +61,16 @@ export function deleteRecord(db: Database, graph: string, subject: string): void
  * Yields records in (graph, subject) order, reading `batch` rows at a time with a key cursor, so no read stays
  * open between batches and writes may interleave with a long dump.
  */
-export function* iterateRecords(db: Database, options: { graph?: string; batch?: number } = {}): Generator<RecordRow> {
+export function* iterateRecords(
+  db: Database,
+  options: { graph?: string; batch?: number } = {},
+): Generator<RecordRow> {
   const batch = options.batch ?? 500;
   const page =
     options.graph === undefined
-      ? db.prepare('SELECT * FROM graph.record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?')
+      ? db.prepare(
+          'SELECT * FROM graph.record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?',
+        )
       : db.prepare('SELECT * FROM graph.record WHERE graph = ? AND subject > ? ORDER BY subject LIMIT ?');
   // Subjects are never empty, so ('', '') precedes every row, the default graph's included.
   let cursor: [string, string] = [options.graph ?? '', ''];
@@ -86,12 +92,16 @@ export function countRecordQuads(db: Database): number {
 /** Number of records of each kind in one graph. */
 export function countRecordsByKind(db: Database, graph: string): Map<string, number> {
   const rows = db
-    .prepare('SELECT kind, count(*) AS n FROM graph.record WHERE graph = ? AND kind IS NOT NULL GROUP BY kind')
+    .prepare(
+      'SELECT kind, count(*) AS n FROM graph.record WHERE graph = ? AND kind IS NOT NULL GROUP BY kind',
+    )
     .all(graph) as { kind: string; n: number }[];
   return new Map(rows.map((row) => [row.kind, row.n]));
 }
 
 /** The distinct graph names that hold records. */
 export function recordGraphs(db: Database): string[] {
-  return (db.prepare('SELECT DISTINCT graph FROM graph.record ORDER BY graph').all() as { graph: string }[]).map((r) => r.graph);
+  return (
+    db.prepare('SELECT DISTINCT graph FROM graph.record ORDER BY graph').all() as { graph: string }[]
+  ).map((r) => r.graph);
 }

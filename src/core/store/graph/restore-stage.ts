@@ -9,13 +9,17 @@ import { readRecord, writeRecord } from './record-table.js';
  */
 export class RestoreStage {
   constructor(private readonly db: Database) {
-    db.exec('CREATE TEMP TABLE IF NOT EXISTS restore_stage (graph TEXT NOT NULL, owner TEXT NOT NULL, line TEXT NOT NULL)');
+    db.exec(
+      'CREATE TEMP TABLE IF NOT EXISTS restore_stage (graph TEXT NOT NULL, owner TEXT NOT NULL, line TEXT NOT NULL)',
+    );
     db.exec('DELETE FROM temp.restore_stage');
   }
 
   /** Adds one canonical N-Quads line belonging to record `owner` of `graph`. */
   add(graph: string, owner: string, line: string): void {
-    this.db.prepare('INSERT INTO temp.restore_stage (graph, owner, line) VALUES (?, ?, ?)').run(graph, owner, line);
+    this.db
+      .prepare('INSERT INTO temp.restore_stage (graph, owner, line) VALUES (?, ?, ?)')
+      .run(graph, owner, line);
   }
 
   /** Yields each staged record's key and lines, in (graph, owner) order. */
@@ -24,7 +28,9 @@ export class RestoreStage {
     const keys = this.db.prepare(
       'SELECT DISTINCT graph, owner FROM temp.restore_stage WHERE (graph, owner) > (?, ?) ORDER BY graph, owner LIMIT 500',
     );
-    const lines = this.db.prepare('SELECT line FROM temp.restore_stage WHERE graph = ? AND owner = ?').pluck();
+    const lines = this.db
+      .prepare('SELECT line FROM temp.restore_stage WHERE graph = ? AND owner = ?')
+      .pluck();
     let cursor: [string, string] = ['', ''];
     for (;;) {
       const page = keys.all(cursor[0], cursor[1]) as { graph: string; owner: string }[];
@@ -55,6 +61,16 @@ export function mergeRecord(
   const fresh = new Set(target.lines.filter((line) => !existing.has(line)));
   if (fresh.size === 0 && (!target.replace || existing.size === new Set(target.lines).size)) return 0;
   const nquads = canonicalText(target.replace ? target.lines : [...existing, ...fresh]);
-  writeRecord(db, { graph: target.graph, subject: target.subject, nquads, quadCount: linesOf(nquads).length, kind: target.kind }, now);
+  writeRecord(
+    db,
+    {
+      graph: target.graph,
+      subject: target.subject,
+      nquads,
+      quadCount: linesOf(nquads).length,
+      kind: target.kind,
+    },
+    now,
+  );
   return fresh.size;
 }
