@@ -1,6 +1,11 @@
 import { DataFactory, Parser } from 'n3';
+import * as ox from 'oxigraph';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createValidator, type RecordValidator, type ValidationReport } from '../../src/core/validate/index.js';
+import {
+  createValidator,
+  type RecordValidator,
+  type ValidationReport,
+} from '../../src/core/validate/index.js';
 import { buildBundles } from '../../src/core/vocab/bundles.js';
 
 const PREFIXES = `
@@ -147,12 +152,33 @@ describe('valid records conform', () => {
 
   it('accepts records whose quads sit in a named graph', async () => {
     const inLocalGraph = (turtle: string) =>
-      quads(turtle).map((q) => DataFactory.quad(q.subject, q.predicate, q.object, DataFactory.namedNode('urn:reg:local')));
+      quads(turtle).map((q) =>
+        DataFactory.quad(q.subject, q.predicate, q.object, DataFactory.namedNode('urn:reg:local')),
+      );
     const named = inLocalGraph(SOFTWARE);
     expect(named[0]?.graph.value).toBe('urn:reg:local');
     expect((await validator.validate(named)).conforms).toBe(true);
     const broken = inLocalGraph('<https://reg.example.org/software/s2> a reg:Software .');
     expect(violations(await validator.validate(broken))).toContain('name');
+  });
+});
+
+describe('input from other RDF libraries', () => {
+  it('validates quads made by oxigraph, as the store hands them out', async () => {
+    const store = new ox.Store();
+    store.load(
+      PREFIXES + '<https://reg.example.org/software/s9> a reg:Software ; schema:applicationCategory "x" .',
+      {
+        format: 'text/turtle',
+        to_graph_name: ox.namedNode('urn:reg:local'),
+      },
+    );
+    const report = await validator.validate(store.match(null, null, null, null));
+    expect(report.results.map((r) => [r.severity, r.field])).toEqual([
+      ['violation', 'kinds'],
+      ['violation', 'name'],
+      ['warning', 'license'],
+    ]);
   });
 });
 
@@ -187,7 +213,11 @@ describe('invalid records name every violation by JSON field', () => {
       locate: new Map([['https://reg.example.org/artifact/a1#distribution-0', 'distributions[0]']]),
     });
     const result = located.results[0];
-    expect(result).toMatchObject({ field: 'distributions[0].byte_size', value: '2.1 MB', valueType: 'literal' });
+    expect(result).toMatchObject({
+      field: 'distributions[0].byte_size',
+      value: '2.1 MB',
+      valueType: 'literal',
+    });
     expect(result?.message).toMatch(/^distributions\[0\]\.byte_size must be a whole number/);
   });
 
@@ -302,6 +332,8 @@ describe('invalid records name every violation by JSON field', () => {
         dct:conformsTo <https://reg.example.org/type/a>, <https://reg.example.org/type/b> ; dct:license "CC-BY-4.0" .`),
     );
     expect(violations(report)).toEqual(['conforms_to', 'license', 'title']);
-    expect(report.results.filter((r) => r.severity === 'warning').map((r) => r.field)).toEqual(['distributions']);
+    expect(report.results.filter((r) => r.severity === 'warning').map((r) => r.field)).toEqual([
+      'distributions',
+    ]);
   });
 });

@@ -5,7 +5,7 @@ import { OWL, PREFIXES, RDF, RDFS, REG, SH, XSD } from '../../src/core/ns.js';
 import { createValidator, reportTurtle } from '../../src/core/validate/index.js';
 import { buildBundles } from '../../src/core/vocab/bundles.js';
 
-const { namedNode } = DataFactory;
+const namedNode = (iri: string) => DataFactory.namedNode(iri);
 const shapesTtl = readFileSync(new URL('../../shapes/registry-shapes.ttl', import.meta.url), 'utf8');
 const vocabTtl = readFileSync(new URL('../../shapes/vocab.ttl', import.meta.url), 'utf8');
 
@@ -55,15 +55,25 @@ describe('registry-shapes.ttl', () => {
         if (term.termType === 'NamedNode' && term.value.startsWith(PREFIXES.reg)) used.add(term.value);
       }
     }
-    const shapeNames = new Set(shapes.getSubjects(namedNode(RDF('type')), namedNode(SH('NodeShape')), null).map((t) => t.value));
+    const shapeNames = new Set(
+      shapes.getSubjects(namedNode(RDF('type')), namedNode(SH('NodeShape')), null).map((t) => t.value),
+    );
     const undeclared = [...used].filter(
-      (iri) => !shapeNames.has(iri) && vocab.getQuads(namedNode(iri), namedNode(RDF('type')), null, null).length === 0,
+      (iri) =>
+        !shapeNames.has(iri) &&
+        vocab.getQuads(namedNode(iri), namedNode(RDF('type')), null, null).length === 0,
     );
     expect(used.size).toBeGreaterThan(40);
     expect(undeclared).toEqual([]);
     // Retired terms must never be required by a shape.
     const retiredUsed = [...used].filter((iri) =>
-      vocab.has(DataFactory.quad(namedNode(iri), namedNode(OWL('deprecated')), DataFactory.literal('true', namedNode(XSD('boolean'))))),
+      vocab.has(
+        DataFactory.quad(
+          namedNode(iri),
+          namedNode(OWL('deprecated')),
+          DataFactory.literal('true', namedNode(XSD('boolean'))),
+        ),
+      ),
     );
     expect(retiredUsed).toEqual([]);
   });
@@ -85,16 +95,22 @@ describe('reportTurtle', () => {
     const parsed = store(turtle);
     const results = parsed.getObjects(null, namedNode(SH('result')), null);
     expect(results).toHaveLength(3);
-    const fields = results.map((r) => parsed.getObjects(r, namedNode(REG('jsonField')), null)[0]?.value).sort();
+    const fields = results
+      .map((r) => parsed.getObjects(r, namedNode(REG('jsonField')), null)[0]?.value)
+      .sort();
     expect(fields).toEqual(['kinds', 'license', 'name']);
     const conforms = parsed.getObjects(null, namedNode(SH('conforms')), null)[0];
     expect(conforms?.value).toBe('false');
-    const kinds = results.find((r) => parsed.getObjects(r, namedNode(REG('jsonField')), null)[0]?.value === 'kinds');
+    const kinds = results.find(
+      (r) => parsed.getObjects(r, namedNode(REG('jsonField')), null)[0]?.value === 'kinds',
+    );
     expect(parsed.getObjects(kinds ?? null, namedNode(SH('value')), null)[0]?.value).toBe('daemon');
     expect(parsed.getObjects(kinds ?? null, namedNode(SH('resultPath')), null)[0]?.value).toBe(
       'https://schema.org/applicationCategory',
     );
-    const severities = results.map((r) => parsed.getObjects(r, namedNode(SH('resultSeverity')), null)[0]?.value);
+    const severities = results.map(
+      (r) => parsed.getObjects(r, namedNode(SH('resultSeverity')), null)[0]?.value,
+    );
     expect(severities.filter((s) => s === SH('Warning'))).toHaveLength(1);
     expect(parsed.getObjects(null, namedNode(RDFS('label')), null)).toHaveLength(0);
   });

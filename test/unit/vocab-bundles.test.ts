@@ -98,7 +98,10 @@ describe('buildBundles', () => {
     const bundles = buildBundles(BASE);
     const store = new ox.Store();
     for (const bundle of bundles) {
-      store.load(bundle.ntriples, { format: 'application/n-triples', to_graph_name: ox.namedNode(bundle.graph) });
+      store.load(bundle.ntriples, {
+        format: 'application/n-triples',
+        to_graph_name: ox.namedNode(bundle.graph),
+      });
     }
     expect(store.size).toBe(bundles.reduce((sum, b) => sum + b.tripleCount, 0));
     expect(store.match(null, null, null, ox.namedNode(GRAPHS.keywords)).length).toBe(88);
@@ -139,7 +142,9 @@ describe('bundle catalogue', () => {
     const edam = bundles.find((b) => b.name === 'edam') as Bundle;
     const edamText = catalogueNTriples(edam, loadedAt);
     expect(edamText).toContain(`<${GRAPHS.edam}> <http://purl.org/dc/terms/title> "edam.tsv" .`);
-    expect(edamText).toContain(`<${GRAPHS.edam}#checksum> <http://spdx.org/rdf/terms#checksumValue> "${edam.digest}" .`);
+    expect(edamText).toContain(
+      `<${GRAPHS.edam}#checksum> <http://spdx.org/rdf/terms#checksumValue> "${edam.digest}" .`,
+    );
     expect(edamText).toContain('<http://spdx.org/rdf/terms#checksumAlgorithm_sha256>');
     expect(edamText.split('\n').filter(Boolean)).toHaveLength(8);
 

@@ -25,7 +25,9 @@ describe('ReferenceIndex counts', () => {
       REG('TabularDataset'),
       REG('UntypedDataset'),
     ]);
-    expect(index.termsOfClass(REG('ArtifactType')).filter((t) => t.iri.startsWith(EDAM))).toHaveLength(950 + 546);
+    expect(index.termsOfClass(REG('ArtifactType')).filter((t) => t.iri.startsWith(EDAM))).toHaveLength(
+      950 + 546,
+    );
     expect(index.termsOfClass(REG('LegacyTopic'), { includeRetired: false })).toHaveLength(294);
   });
 
@@ -65,12 +67,19 @@ describe('ReferenceIndex lookups', () => {
     const tool = index.get(`${EDAM}data_0007`);
     expect(tool).toMatchObject({ retired: true, replacedBy: [`${EDAM}data_0958`], seeAlso: [] });
     // data_0005 "Resource type" is obsolete with only a "consider" hint.
-    expect(index.get(`${EDAM}data_0005`)).toMatchObject({ retired: true, replacedBy: [], seeAlso: [`${EDAM}data_2337`] });
+    expect(index.get(`${EDAM}data_0005`)).toMatchObject({
+      retired: true,
+      replacedBy: [],
+      seeAlso: [`${EDAM}data_2337`],
+    });
     expect(index.get(`${LICENSES}GPL-2.0`)).toMatchObject({
       retired: true,
       replacedBy: [`${LICENSES}GPL-2.0-only`, `${LICENSES}GPL-2.0-or-later`],
     });
-    expect(index.get(`${LICENSES}eCos-2.0`)).toMatchObject({ retired: true, seeAlso: [`${LICENSES}GPL-2.0-or-later`] });
+    expect(index.get(`${LICENSES}eCos-2.0`)).toMatchObject({
+      retired: true,
+      seeAlso: [`${LICENSES}GPL-2.0-or-later`],
+    });
     expect(index.get(REG('tagline'))).toMatchObject({ retired: true, replacedBy: [DCT('abstract')] });
 
     const retired = index.retiredTerms().map((t) => t.iri);

@@ -36,13 +36,18 @@ describe('keyword list', () => {
 
   it('builds concept and scheme IRIs under the base', () => {
     expect(keywordIri('https://reg.example.org/', 'shacl')).toBe('https://reg.example.org/keyword/shacl');
-    expect(keywordSchemeIri('https://reg.example.org')).toBe('https://reg.example.org/scheme/artifact-keywords');
+    expect(keywordSchemeIri('https://reg.example.org')).toBe(
+      'https://reg.example.org/scheme/artifact-keywords',
+    );
   });
 });
 
 describe('normaliseKeywords', () => {
   it('follows the contract example', () => {
-    const result = normaliseKeywords(['shacl', 'SHACL Shapes', 'rml', 'pizza-ontology', 'RDF'], 'https://reg.example.org');
+    const result = normaliseKeywords(
+      ['shacl', 'SHACL Shapes', 'rml', 'pizza-ontology', 'RDF'],
+      'https://reg.example.org',
+    );
     expect(result.labels).toEqual(['SHACL', 'Mappings', 'pizza-ontology', 'RDF Graphs']);
     expect(result.concepts).toEqual([
       'https://reg.example.org/keyword/shacl',
@@ -53,7 +58,10 @@ describe('normaliseKeywords', () => {
 
   it('drops blanks, keeps unmatched values verbatim and removes duplicates', () => {
     const result = normaliseKeywords(['', '  ', 'Pizza', 'r2rml', 'Pizza', 'YARRRML', ' Sparql Queries ']);
-    expect(result).toEqual({ labels: ['Pizza', 'Mappings', 'SPARQL query'], concepts: ['mappings', 'sparql-query'] });
+    expect(result).toEqual({
+      labels: ['Pizza', 'Mappings', 'SPARQL query'],
+      concepts: ['mappings', 'sparql-query'],
+    });
   });
 
   it('matches label, slug and alias, but not punctuation-only values', () => {

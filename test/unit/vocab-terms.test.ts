@@ -3,20 +3,65 @@ import { DataFactory, Parser, Store } from 'n3';
 import { describe, expect, it } from 'vitest';
 import { DCT, OWL, PREFIXES, RDF, RDFS, REG, SKOS } from '../../src/core/ns.js';
 
-const { namedNode, literal } = DataFactory;
+const namedNode = (iri: string) => DataFactory.namedNode(iri);
+const literal = (value: string, lang: string) => DataFactory.literal(value, lang);
 const vocab = new Store(
-  new Parser({ format: 'text/turtle' }).parse(readFileSync(new URL('../../shapes/vocab.ttl', import.meta.url), 'utf8')),
+  new Parser({ format: 'text/turtle' }).parse(
+    readFileSync(new URL('../../shapes/vocab.ttl', import.meta.url), 'utf8'),
+  ),
 );
-const objects = (s: string, p: string) => vocab.getObjects(namedNode(s), namedNode(p), null).map((o) => o.value);
+const objects = (s: string, p: string) =>
+  vocab.getObjects(namedNode(s), namedNode(p), null).map((o) => o.value);
 
 const PROPERTIES = [
-  'hasCapability', 'produces', 'consumes', 'runsRelease', 'instanceOf', 'usedRelease', 'sync', 'availability',
-  'accessProtocol', 'authMethod', 'accessRequestURL', 'defaultMediaType', 'status', 'openLineagePayload',
-  'claimedNamespace', 'tombstoned', 'tombstonedAt', 'health', 'healthCheckedAt', 'healthDetail', 'lastSeenAt',
-  'deployable', 'readme', 'readmeBaseURL', 'registrationClient', 'registrationIssuer', 'containerImage',
-  'imageDigest', 'installCommand', 'healthEndpoint', 'jurisdiction', 'selfRegisteredBy', 'instanceKey',
-  'oidcClientId', 'oidcIssuer', 'allowedScope', 'apiFormat', 'temporalStart', 'temporalEnd', 'syncSource',
-  'syncRepo', 'syncField', 'syncEnabled', 'syncedAt', 'syncStatus', 'syncError', 'syncChanged', 'inBroader',
+  'hasCapability',
+  'produces',
+  'consumes',
+  'runsRelease',
+  'instanceOf',
+  'usedRelease',
+  'sync',
+  'availability',
+  'accessProtocol',
+  'authMethod',
+  'accessRequestURL',
+  'defaultMediaType',
+  'status',
+  'openLineagePayload',
+  'claimedNamespace',
+  'tombstoned',
+  'tombstonedAt',
+  'health',
+  'healthCheckedAt',
+  'healthDetail',
+  'lastSeenAt',
+  'deployable',
+  'readme',
+  'readmeBaseURL',
+  'registrationClient',
+  'registrationIssuer',
+  'containerImage',
+  'imageDigest',
+  'installCommand',
+  'healthEndpoint',
+  'jurisdiction',
+  'selfRegisteredBy',
+  'instanceKey',
+  'oidcClientId',
+  'oidcIssuer',
+  'allowedScope',
+  'apiFormat',
+  'temporalStart',
+  'temporalEnd',
+  'syncSource',
+  'syncRepo',
+  'syncField',
+  'syncEnabled',
+  'syncedAt',
+  'syncStatus',
+  'syncError',
+  'syncChanged',
+  'inBroader',
   'jsonField',
 ];
 
@@ -31,7 +76,14 @@ describe('vocab.ttl', () => {
   });
 
   it('declares the record classes and the concept classes as kinds of skos:Concept', () => {
-    for (const name of ['Software', 'Release', 'Instance', 'Capability', 'ArtifactSeries', 'RepositorySync']) {
+    for (const name of [
+      'Software',
+      'Release',
+      'Instance',
+      'Capability',
+      'ArtifactSeries',
+      'RepositorySync',
+    ]) {
       expect(objects(REG(name), RDF('type')), name).toContain(OWL('Class'));
     }
     for (const name of ['ArtifactType', 'ResearchTopic', 'ArtifactKeyword', 'LegacyTopic']) {
@@ -42,8 +94,18 @@ describe('vocab.ttl', () => {
   });
 
   it('defines registry artifact types, including the tabular dataset', () => {
-    expect(objects(REG('TabularDataset'), RDF('type')).sort()).toEqual([REG('ArtifactType'), SKOS('Concept')].sort());
-    expect(vocab.has(DataFactory.quad(namedNode(REG('TabularDataset')), namedNode(SKOS('prefLabel')), literal('Tabular dataset', 'en')))).toBe(true);
+    expect(objects(REG('TabularDataset'), RDF('type')).sort()).toEqual(
+      [REG('ArtifactType'), SKOS('Concept')].sort(),
+    );
+    expect(
+      vocab.has(
+        DataFactory.quad(
+          namedNode(REG('TabularDataset')),
+          namedNode(SKOS('prefLabel')),
+          literal('Tabular dataset', 'en'),
+        ),
+      ),
+    ).toBe(true);
     expect(objects(REG('TabularDataset'), SKOS('definition'))).toHaveLength(1);
   });
 
@@ -53,7 +115,16 @@ describe('vocab.ttl', () => {
       .map((s) => s.value.slice(PREFIXES.reg.length))
       .sort();
     expect(deprecated).toEqual(
-      ['atInstance', 'conceptBranch', 'contact', 'externalKey', 'homeRegistry', 'kind', 'maturity', 'tagline'].sort(),
+      [
+        'atInstance',
+        'conceptBranch',
+        'contact',
+        'externalKey',
+        'homeRegistry',
+        'kind',
+        'maturity',
+        'tagline',
+      ].sort(),
     );
     expect(objects(REG('tagline'), DCT('isReplacedBy'))).toEqual([DCT('abstract')]);
     expect(objects(REG('atInstance'), DCT('isReplacedBy'))).toEqual([`${PREFIXES.prov}wasAssociatedWith`]);

@@ -29,7 +29,9 @@ describe('readTsv', () => {
   });
 
   it('refuses a row with the wrong number of columns, naming the line', () => {
-    expect(() => readTsv('a\tb\n1\t2\t3\n', 'x.tsv')).toThrow(/x\.tsv: line 2 has 3 columns, the header has 2/);
+    expect(() => readTsv('a\tb\n1\t2\t3\n', 'x.tsv')).toThrow(
+      /x\.tsv: line 2 has 3 columns, the header has 2/,
+    );
     expect(() => readTsv('# only: metadata\n', 'y.tsv')).toThrow(/y\.tsv: no header/);
   });
 });

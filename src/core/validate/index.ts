@@ -1,4 +1,10 @@
 /** SHACL validation of candidate records, and the Turtle form of its report. */
 export { createValidator, shaclFactory } from './validator.js';
-export type { RecordValidator, ResultSeverity, ValidateOptions, ValidationReport, ValidationResult } from './validator.js';
+export type {
+  RecordValidator,
+  ResultSeverity,
+  ValidateOptions,
+  ValidationReport,
+  ValidationResult,
+} from './validator.js';
 export { reportTurtle } from './report-turtle.js';

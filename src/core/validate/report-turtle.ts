@@ -7,13 +7,16 @@ import { DataFactory, Writer } from 'n3';
 import { PREFIXES, RDF as RDF_NS, REG, SH, XSD } from '../ns.js';
 import type { ValidationReport, ValidationResult } from './validator.js';
 
-const { blankNode, literal, namedNode, quad } = DataFactory;
+// Wrappers rather than destructured methods, so the factory is always called on itself.
+const blankNode = (id?: string) => DataFactory.blankNode(id);
+const literal = (value: string, datatype?: RDF.NamedNode) => DataFactory.literal(value, datatype);
+const namedNode = (iri: string) => DataFactory.namedNode(iri);
+const quad = (s: RDF.Quad_Subject, p: RDF.Quad_Predicate, o: RDF.Quad_Object) => DataFactory.quad(s, p, o);
 
-/**
- * Serialises a report as an sh:ValidationReport. `sh:conforms` follows SHACL (false when there is any result,
- * warnings included), unlike `report.conforms`, which only counts violations.
- */
+/** Serialises a report as a SHACL sh:ValidationReport in Turtle, with reg:jsonField on every result. */
 export function reportTurtle(report: ValidationReport): string {
+  // sh:conforms follows SHACL (false when there is any result, warnings included), unlike report.conforms,
+  // which only counts violations.
   const quads: RDF.Quad[] = [];
   const add = (s: RDF.Quad_Subject, p: string, o: RDF.Quad_Object): void => {
     quads.push(quad(s, namedNode(p), o));
@@ -29,7 +32,10 @@ export function reportTurtle(report: ValidationReport): string {
     for (const [p, o] of resultStatements(result)) add(node, p, o);
   });
   const { sh, reg, dct, dcat, schema, rdfs, prov, xsd } = PREFIXES;
-  const writer = new Writer({ format: 'text/turtle', prefixes: { sh, reg, dct, dcat, schema, rdfs, prov, xsd } });
+  const writer = new Writer({
+    format: 'text/turtle',
+    prefixes: { sh, reg, dct, dcat, schema, rdfs, prov, xsd },
+  });
   writer.addQuads(quads);
   let text = '';
   // The n3 writer without an output stream finishes synchronously; the callback only hands over the string.

@@ -60,7 +60,7 @@ const JSON_FIELD = REG('jsonField');
 export const shaclFactory: ShaclFactory = {
   ...DataFactory,
   dataset: (quads?: RDF.Quad[]) => new Store(quads),
-} as unknown as ShaclFactory;
+};
 
 /** Compiles a validator from the shapes graph as N-Triples (the shapes bundle) or Turtle. */
 export function createValidator(shapesText: string): RecordValidator {
@@ -69,8 +69,9 @@ export function createValidator(shapesText: string): RecordValidator {
   for (const quad of shapes.match(null, DataFactory.namedNode(JSON_FIELD), null, null)) {
     fields.set(termKey(quad.subject), quad.object.value);
   }
-  if (fields.size === 0) throw new Error('the shapes graph names no reg:jsonField; is it the registry shapes graph?');
-  const engine = new Validator(shapes as unknown as RDF.DatasetCore, { factory: shaclFactory });
+  if (fields.size === 0)
+    throw new Error('the shapes graph names no reg:jsonField; is it the registry shapes graph?');
+  const engine = new Validator(shapes, { factory: shaclFactory });
 
   return {
     async validate(quads, options = {}) {
@@ -81,7 +82,7 @@ export function createValidator(shapesText: string): RecordValidator {
         const { subject, predicate, object } = DataFactory.fromQuad(quad as N3Quad);
         data.addQuad(subject, predicate, object);
       }
-      const report = await engine.validate({ dataset: data as unknown as RDF.DatasetCore });
+      const report = await engine.validate({ dataset: data });
       const results = dedupe(report.results.map((result) => toResult(result, fields, options.locate)));
       results.sort(compareResults);
       return { conforms: !results.some((r) => r.severity === 'violation'), results };
@@ -98,10 +99,13 @@ function toResult(
   const path = singlePredicate(result);
   const declared = (shapeTerm && fields.get(termKey(shapeTerm))) ?? (path ? localName(path) : 'record');
   const focus = result.focusNode.term;
-  const focusNode = focus === undefined ? '' : focus.termType === 'BlankNode' ? `_:${focus.value}` : focus.value;
+  const focusNode =
+    focus === undefined ? '' : focus.termType === 'BlankNode' ? `_:${focus.value}` : focus.value;
   const field = relocate(declared, locate?.get(focusNode));
   const shapeMessage = result.message[0]?.value ?? `${declared} is not valid.`;
-  const message = shapeMessage.startsWith(declared) ? field + shapeMessage.slice(declared.length) : shapeMessage;
+  const message = shapeMessage.startsWith(declared)
+    ? field + shapeMessage.slice(declared.length)
+    : shapeMessage;
   // A node-level constraint reports the focus node itself as its value, which says nothing new.
   const valueTerm = result.value?.term?.equals(focus ?? null) === true ? undefined : result.value?.term;
   return {
@@ -123,7 +127,12 @@ function relocate(field: string, location: string | undefined): string {
 
 function singlePredicate(result: ShaclResult): string | undefined {
   const step = result.path?.length === 1 ? result.path[0] : undefined;
-  if (step === undefined || step.quantifier !== 'one' || step.start !== 'subject' || step.predicates.length !== 1) {
+  if (
+    step === undefined ||
+    step.quantifier !== 'one' ||
+    step.start !== 'subject' ||
+    step.predicates.length !== 1
+  ) {
     return undefined;
   }
   return step.predicates[0]?.value;

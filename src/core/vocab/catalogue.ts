@@ -43,12 +43,9 @@ export function catalogueNTriples(bundle: Bundle, loadedAtIso: string): string {
   ]).text;
 }
 
-/**
- * Reads catalogue entries back from N-Triples or N-Quads of the catalogue graph (for example a store dump),
- * keyed by bundle graph IRI. Nodes without both a digest and a load time are left out: such a bundle must be
- * reloaded anyway.
- */
+/** Reads catalogue entries, keyed by bundle graph IRI, back from N-Triples or N-Quads of the catalogue graph. */
 export function parseCatalogue(text: string): Map<string, CatalogueEntry> {
+  // Nodes without both a digest and a load time are left out: such a bundle must be reloaded anyway.
   const quads = new Parser({ format: 'application/n-quads' }).parse(text);
   const checksumOf = new Map<string, string>();
   const valueOf = new Map<string, string>();

@@ -96,20 +96,17 @@ export function matchKeyword(value: string): KeywordEntry | undefined {
   );
 }
 
-/**
- * Resolves a keyword filter value (`?keyword=`), which may be a concept IRI, a slug, a label or an alias: the
- * last path segment is tried first, then the whole value.
- */
+/** Resolves a `?keyword=` filter value given as concept IRI, slug, label or alias to its list entry. */
 export function matchKeywordFilter(value: string): KeywordEntry | undefined {
+  // The last path segment is tried first (an IRI or a path), then the whole value.
   const trimmed = value.trim().replace(/\/+$/, '');
   const lastSegment = trimmed.slice(trimmed.lastIndexOf('/') + 1);
   return (lastSegment !== trimmed ? matchKeyword(lastSegment) : undefined) ?? matchKeyword(trimmed);
 }
 
 /**
- * Normalises keywords as they are stored on an artifact: matched values become the entry's preferred label,
- * unmatched ones are kept as sent (trimmed); blanks are dropped, order is kept and duplicates are removed.
- * `concepts` lists the matched entries once each, in order: concept IRIs when `baseIri` is given, else slugs.
+ * Normalises artifact keywords: matched values become the entry's label and its concept (an IRI under
+ * `baseIri`, or the slug when no base is given), unmatched ones are kept trimmed, blanks and duplicates dropped.
  */
 export function normaliseKeywords(
   values: readonly string[],
