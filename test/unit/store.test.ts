@@ -132,24 +132,43 @@ describe('embedded graph store', () => {
 describe('retired vocabulary terms', () => {
   it('names each local record that cites a retired term once, with the replacement', async () => {
     const lines: string[] = [];
-    const core = await openCore(testConfig(), createLogger('warn', (line) => lines.push(line)));
+    const core = await openCore(
+      testConfig(),
+      createLogger('warn', (line) => lines.push(line)),
+    );
     cores.push(core);
     await core.graph.open();
     const subject = `${core.config.baseIri}/artifact/old`;
-    const retired = core.reference.index.retiredTerms().find((term) => term.replacedBy.length > 0 && term.graph === GRAPHS.edam);
+    const retired = core.reference.index
+      .retiredTerms()
+      .find((term) => term.replacedBy.length > 0 && term.graph === GRAPHS.edam);
     expect(retired).toBeDefined();
-    const cites = (s: string) => quad(namedNode(s), namedNode('http://purl.org/dc/terms/conformsTo'), namedNode(retired!.iri), local);
+    const cites = (s: string) =>
+      quad(namedNode(s), namedNode('http://purl.org/dc/terms/conformsTo'), namedNode(retired!.iri), local);
     await core.graph.commit(
       [
         { graph: GRAPHS.local, subject, quads: [cites(subject), cites(`${subject}#dist-1`)] },
-        { graph: GRAPHS.local, subject: `${core.config.baseIri}/artifact/fine`, quads: [quad(namedNode(`${core.config.baseIri}/artifact/fine`), namedNode('http://purl.org/dc/terms/conformsTo'), namedNode('http://edamontology.org/data_0006'), local)] },
+        {
+          graph: GRAPHS.local,
+          subject: `${core.config.baseIri}/artifact/fine`,
+          quads: [
+            quad(
+              namedNode(`${core.config.baseIri}/artifact/fine`),
+              namedNode('http://purl.org/dc/terms/conformsTo'),
+              namedNode('http://edamontology.org/data_0006'),
+              local,
+            ),
+          ],
+        },
       ],
       () => undefined,
     );
     const found = await reportRetiredCitations(core);
     expect([...found.keys()]).toEqual([subject]);
     expect(found.get(subject)).toEqual([retired!.iri]);
-    const logged = lines.map((line) => JSON.parse(line) as { msg: string; record?: string; terms?: string[] }).filter((entry) => entry.record !== undefined);
+    const logged = lines
+      .map((line) => JSON.parse(line) as { msg: string; record?: string; terms?: string[] })
+      .filter((entry) => entry.record !== undefined);
     expect(logged).toHaveLength(1);
     expect(logged[0]!.terms![0]).toContain(`replaced by ${retired!.replacedBy[0]}`);
   });
