@@ -25,6 +25,7 @@ export class EmbeddedGraphStore implements GraphStore {
   private index: IndexClient | undefined;
   private isReady = false;
   private rebuilding: Promise<void> | undefined;
+  private bundleQuads: number | undefined;
 
   constructor(
     private readonly db: Database,
@@ -134,24 +135,23 @@ export class EmbeddedGraphStore implements GraphStore {
     return this.index;
   }
 
-  async select(query: string): Promise<Binding[]> {
+  /** Runs a query whose result is SPARQL JSON, over the named graphs only (no union default graph). */
+  private async queryJson<T>(query: string): Promise<T> {
     const body = (await this.requireIndex().request({
       op: 'query',
       query,
       format: 'json',
       union: false,
     })) as string;
-    return (JSON.parse(body) as { results: { bindings: Binding[] } }).results.bindings;
+    return JSON.parse(body) as T;
+  }
+
+  async select(query: string): Promise<Binding[]> {
+    return (await this.queryJson<{ results: { bindings: Binding[] } }>(query)).results.bindings;
   }
 
   async ask(query: string): Promise<boolean> {
-    const body = (await this.requireIndex().request({
-      op: 'query',
-      query,
-      format: 'json',
-      union: false,
-    })) as string;
-    return (JSON.parse(body) as { boolean: boolean }).boolean;
+    return (await this.queryJson<{ boolean: boolean }>(query)).boolean;
   }
 
   async query(query: string, form: QueryForm): Promise<SparqlResponse> {
@@ -171,8 +171,8 @@ export class EmbeddedGraphStore implements GraphStore {
   }
 
   countQuads(): Promise<number> {
-    const bundleQuads = this.bundles.reduce((sum, bundle) => sum + countLines(bundle.ntriples), 0);
-    return Promise.resolve(bundleQuads + countRecordQuads(this.db));
+    this.bundleQuads ??= this.bundles.reduce((sum, bundle) => sum + countLines(bundle.ntriples), 0);
+    return Promise.resolve(this.bundleQuads + countRecordQuads(this.db));
   }
 
   countByKind(graph: string): Promise<Map<string, number>> {
