@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Core } from '../core/core.js';
-import { reportRetiredCitations } from '../core/services/reference-data.js';
+import { reportForeignBase, reportRetiredCitations } from '../core/services/reference-data.js';
 import { createApp } from './app.js';
 
 /** A listening registry server. */
@@ -42,6 +42,7 @@ export async function startServer(core: Core): Promise<RunningServer> {
     try {
       await core.graph.open();
       core.log.info('ready', { ms: Date.now() - started, triples: await core.graph.countQuads() });
+      reportForeignBase(core);
       await reportRetiredCitations(core);
     } catch (error) {
       if (closing !== undefined) return;

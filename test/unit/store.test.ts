@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { openCore } from '../../src/core/core.js';
 import { createLogger, silentLogger } from '../../src/core/log.js';
-import { reportRetiredCitations } from '../../src/core/services/reference-data.js';
+import { reportForeignBase, reportRetiredCitations } from '../../src/core/services/reference-data.js';
 import { GRAPHS } from '../../src/core/ns.js';
 import { appendAudit, listAudit } from '../../src/core/store/audit.js';
 import { factory } from '../../src/core/store/nquads.js';
@@ -171,5 +171,23 @@ describe('retired vocabulary terms', () => {
       .filter((entry) => entry.record !== undefined);
     expect(logged).toHaveLength(1);
     expect(logged[0]!.terms![0]).toContain(`replaced by ${retired!.replacedBy[0]}`);
+  });
+});
+
+describe('records under another base IRI', () => {
+  it('are counted and named in a warning', async () => {
+    const lines: string[] = [];
+    const core = await openCore(
+      testConfig(),
+      createLogger('warn', (line) => lines.push(line)),
+    );
+    cores.push(core);
+    expect(reportForeignBase(core)).toBe(0);
+    await core.graph.commit(
+      [record(core, 'mine', 'Mine'), { ...record(core, 'x', 'Theirs'), subject: 'http://old.test/thing/x' }],
+      () => undefined,
+    );
+    expect(reportForeignBase(core)).toBe(1);
+    expect(lines.join('')).toContain('"example":"http://old.test/thing/x"');
   });
 });

@@ -1,6 +1,7 @@
 import { GRAPHS } from '../ns.js';
 import { appendAudit } from '../store/audit.js';
 import { ownerOf, parseNQuads, toNQuads } from '../store/nquads.js';
+import { recordsOutside } from '../store/graph/record-table.js';
 import type { RecordWrite } from '../store/graph/types.js';
 import { buildBundles, type Bundle } from '../vocab/bundles.js';
 import { catalogueNTriples, parseCatalogue } from '../vocab/catalogue.js';
@@ -95,4 +96,23 @@ export async function reportRetiredCitations(core: Core): Promise<Map<string, st
     );
   }
   return byRecord;
+}
+
+/**
+ * Warns when the registry's own graph holds records minted under another base IRI, as after restoring a dump
+ * taken under a different public URL: identifiers are never rewritten, so those records keep their old IRIs.
+ */
+export function reportForeignBase(core: Core): number {
+  const { count, example } = recordsOutside(core.db, GRAPHS.local, `${core.config.baseIri}/`);
+  if (count > 0) {
+    core.log.warn(
+      'records in the local graph were minted under another base IRI; their identifiers are kept as they are',
+      {
+        base_iri: core.config.baseIri,
+        records: count,
+        example,
+      },
+    );
+  }
+  return count;
 }

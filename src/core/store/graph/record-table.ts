@@ -105,3 +105,18 @@ export function recordGraphs(db: Database): string[] {
     db.prepare('SELECT DISTINCT graph FROM graph.record ORDER BY graph').all() as { graph: string }[]
   ).map((r) => r.graph);
 }
+
+/** Records of one graph whose subject does not start with `prefix`, with one example subject. */
+export function recordsOutside(
+  db: Database,
+  graph: string,
+  prefix: string,
+): { count: number; example: string | null } {
+  const row = db
+    .prepare(
+      `SELECT count(*) AS count, min(subject) AS example FROM graph.record
+       WHERE graph = ? AND substr(subject, 1, length(?)) <> ?`,
+    )
+    .get(graph, prefix, prefix) as { count: number; example: string | null };
+  return row;
+}
