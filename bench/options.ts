@@ -1,0 +1,52 @@
+import { parseArgs } from 'node:util';
+
+/** What to run. */
+export interface Options {
+  /** Dataset sizes in quads, ascending. */
+  readonly sizes: readonly number[];
+  /** Repetitions of each start-up measurement; the median is reported. */
+  readonly runs: number;
+}
+
+/** A bad command line: reported with the usage, without a stack trace. */
+export class UsageError extends Error {}
+
+export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3]
+  --sizes  dataset sizes in quads (k = thousand, M = million); default 10k,100k,1M
+  --runs   repetitions of each start-up measurement, median reported; default 3`;
+
+/** Parses `--sizes` and `--runs`; null for `--help`; throws with the usage on anything else. */
+export function parseOptions(argv: readonly string[]): Options | null {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      sizes: { type: 'string', default: '10k,100k,1M' },
+      runs: { type: 'string', default: '3' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help === true) return null;
+  const sizes = values.sizes.split(',').map(parseSize);
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new UsageError(`--runs must be a positive integer\n${USAGE}`);
+  return { sizes: [...new Set(sizes)].sort((a, b) => a - b), runs };
+}
+
+/** Parses `10k`, `1M`, `250000` into a number of quads. */
+export function parseSize(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(text.trim());
+  if (match === null) throw new UsageError(`bad size "${text}"\n${USAGE}`);
+  const unit = match[2]?.toLowerCase() === 'k' ? 1e3 : match[2]?.toLowerCase() === 'm' ? 1e6 : 1;
+  const quads = Math.round(Number(match[1]) * unit);
+  if (quads < 10) throw new UsageError(`size "${text}" is too small: a record has 10 quads`);
+  return quads;
+}
+
+/** `10k`, `1M`: a size as it was asked for. */
+export function sizeLabel(quads: number): string {
+  if (quads >= 1e6 && quads % 1e6 === 0) return `${quads / 1e6}M`;
+  if (quads >= 1e3 && quads % 1e3 === 0) return `${quads / 1e3}k`;
+  return String(quads);
+}

@@ -1,0 +1,22 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The built CLI entry point (`npm run bench` builds dist/ first). */
+export const BIN = path.join(ROOT, 'bin', 'run.js');
+/** The base IRI of the benchmark registry; generated records live under it. */
+export const BASE_IRI = 'http://bench.test';
+
+/** The environment of a `reg` command on `dataDir`: only REG_* settings and PATH. */
+export function regEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '',
+    REG_BASE_IRI: BASE_IRI,
+    REG_DATA_DIR: dataDir,
+    REG_ROOT_TOKEN: 'bench-root-token-0123456789abcdef',
+    REG_LISTEN: '127.0.0.1:0',
+    REG_LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { measureStartBaselines } from './baseline-start.js';
+import { findAnomalies } from './checks.js';
+import { sizeFigures, targets } from './figures.js';
+import { parseOptions, sizeLabel, USAGE, UsageError } from './options.js';
+import { note } from './progress.js';
+import { ROOT } from './reg-cli.js';
+import { runServe } from './reg-serve.js';
+import { renderReport } from './report.js';
+import { benchSize, type SizeResult } from './size-bench.js';
+import { repeat } from './stats.js';
+import { Workspace } from './workspace.js';
+
+/*
+ * `npm run bench [-- --sizes 10k,100k,1M] [--runs 3]`: start-up, restore and dump figures of the built CLI, each
+ * against a raw baseline measured in the same run. Prints a table and the targets, writes .bench/results.json.
+ * Exits non-zero only when something fails to run, never for a missed target.
+ */
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options === null) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const loadBefore = os.loadavg()[0]!;
+  const space = new Workspace();
+  try {
+    note(
+      `workspace ${space.dir}; sizes ${options.sizes.map(sizeLabel).join(', ')}; ${options.runs} runs per start-up figure`,
+    );
+    note('start-up floors: node -e, bare node:http, reg --version');
+    const start = await measureStartBaselines(Math.max(options.runs, 5), space.freshDir('scratch'));
+    note('reg serve on empty data directories');
+    const emptyStart = await repeat(options.runs, (run) => runServe(space.freshDir(`empty-${run}`)));
+
+    const sizes: SizeResult[] = [];
+    for (const quads of options.sizes) sizes.push(await benchSize(space, quads, options.runs));
+
+    const figures = sizes.map((size) => sizeFigures(size, start));
+    const goals = targets(sizes, emptyStart);
+    const anomalies = findAnomalies(sizes, emptyStart);
+    const machine = {
+      node: process.version,
+      platform: `${os.type()} ${os.release()}`,
+      cpus: os.cpus().length,
+      memoryGb: os.totalmem() / 2 ** 30,
+      loadAverage: { before: loadBefore, after: os.loadavg()[0]! },
+    };
+    process.stdout.write(`${renderReport({ start, emptyStart, sizes, figures, targets: goals })}\n`);
+    process.stdout.write(
+      `\nmachine: ${machine.cpus} CPUs, node ${machine.node}, 1-min load average ${machine.loadAverage.before.toFixed(2)} before, ` +
+        `${machine.loadAverage.after.toFixed(2)} after (other work on the machine skews the figures)\n`,
+    );
+    if (anomalies.length > 0)
+      process.stdout.write(`\nAnomalies\n${anomalies.map((text) => `  ${text}`).join('\n')}\n`);
+
+    const file = path.join(ROOT, '.bench', 'results.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const results = {
+      measuredAt: new Date().toISOString(),
+      machine,
+      options,
+      start,
+      emptyStart,
+      sizes,
+      figures,
+      targets: goals,
+      anomalies,
+    };
+    fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+    process.stdout.write(`\nfigures written to ${path.relative(process.cwd(), file)}\n`);
+  } finally {
+    space.cleanUp();
+  }
+}
+
+main().catch((error: unknown) => {
+  const text =
+    error instanceof UsageError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
+  process.stderr.write(`bench: ${text}\n`);
+  process.exitCode = 1;
+});
