@@ -15,7 +15,10 @@ export const BIN = path.join(ROOT, 'bin', 'run.js');
 export const ROOT_TOKEN = 'test-root-token-0123456789abcdef';
 
 const temporary: string[] = [];
+const children = new Set<ChildProcess>();
+// A failed test must not leave a server running or its data behind.
 process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
   for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -89,8 +92,13 @@ export async function startServe(env: Record<string, string>, ready = true): Pro
   });
   let logs = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  children.add(child);
+  void exited.then(() => children.delete(child));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${logs}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start:\n${logs}`));
+    }, 30_000);
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       logs += chunk;
       const match = /"msg":"listening","url":"([^"]+)"/.exec(logs);
@@ -104,7 +112,12 @@ export async function startServe(env: Record<string, string>, ready = true): Pro
       reject(new Error(`serve exited with ${code}:\n${logs}`));
     });
   });
-  if (ready) await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200);
+  if (ready) {
+    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200).catch((error: unknown) => {
+      child.kill('SIGKILL');
+      throw error;
+    });
+  }
   return {
     child,
     url,

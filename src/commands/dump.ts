@@ -40,7 +40,7 @@ holds it (use GET /admin/dump on a live registry).`;
     }
     const config = this.loadConfig();
     const core = await openCore(config, silentLogger);
-    const progress = startProgress('dumping', 'lines');
+    const progress = await startProgress('dumping', 'lines');
     try {
       const sink = flags.output === undefined ? process.stdout : fs.createWriteStream(flags.output);
       let bytes = 0;

@@ -24,7 +24,7 @@ The registry must be stopped (the data directory is single-writer).`;
     const { flags } = await this.parse(Restore);
     const config = this.loadConfig();
     const core = await openCore(config, silentLogger);
-    const progress = startProgress('restoring', 'quads read');
+    const progress = await startProgress('restoring', 'quads read');
     try {
       const result = await restoreNQuads(core, flags.nquads, (read) => progress.update(read));
       progress.finish();

@@ -4,6 +4,7 @@ import { InternalError } from './errors.js';
 import type { Logger } from './log.js';
 import { openDatabase, type Database } from './store/database.js';
 import { EmbeddedGraphStore } from './store/graph/embedded.js';
+import { IndexClient } from './store/graph/index-client.js';
 import type { GraphStore } from './store/graph/types.js';
 import { prepareReferenceData, syncBundleCatalogue, type ReferenceData } from './services/reference-data.js';
 
@@ -25,20 +26,30 @@ export const REG_VERSION: string = (
   createRequire(import.meta.url)('../../package.json') as { version: string }
 ).version;
 
+/** Options of `openCore`. */
+export interface OpenOptions {
+  /**
+   * Start the query index's worker at once, so that it boots while the rest of start-up runs; `serve` sets
+   * this and later calls `core.graph.open()` to load it. Commands that only read rows leave it off.
+   */
+  readonly index?: boolean;
+}
+
 /**
  * Opens the data directory (taking its single-writer lock), applies migrations, prepares the reference bundles
- * and records their catalogue. The query index is not loaded here: `serve` calls `core.graph.open()`.
+ * and records their catalogue. The query index is loaded by `core.graph.open()`.
  */
-export async function openCore(config: Config, log: Logger): Promise<Core> {
+export async function openCore(config: Config, log: Logger, options: OpenOptions = {}): Promise<Core> {
   if (config.graph.kind !== 'embedded') {
     throw new InternalError(
       'the external SPARQL graph store is not available in this version; unset REG_SPARQL_ENDPOINT',
     );
   }
   const db = openDatabase(config.dataDir);
+  const index = options.index === true ? new IndexClient() : undefined;
   try {
     const reference = prepareReferenceData(config.baseIri);
-    const graph = new EmbeddedGraphStore(db, reference.bundles, log);
+    const graph = new EmbeddedGraphStore(db, reference.bundles, log, index);
     const core: Core = {
       config,
       log,
@@ -55,6 +66,7 @@ export async function openCore(config: Config, log: Logger): Promise<Core> {
     await syncBundleCatalogue(core);
     return core;
   } catch (error) {
+    await index?.close();
     db.close();
     throw error;
   }

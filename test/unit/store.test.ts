@@ -191,3 +191,39 @@ describe('records under another base IRI', () => {
     expect(lines.join('')).toContain('"example":"http://old.test/thing/x"');
   });
 });
+
+describe('record counts', () => {
+  it('stay equal to a full count through inserts, replacements, kind changes and deletions', async () => {
+    const core = await fresh();
+    const bundleQuads = core.reference.bundles.reduce((sum, bundle) => sum + bundle.tripleCount, 0);
+    const truth = () =>
+      core.db
+        .prepare(
+          "SELECT count(*) AS records, coalesce(sum(quad_count), 0) AS quads FROM graph.record WHERE kind = 'software'",
+        )
+        .get() as {
+        records: number;
+        quads: number;
+      };
+    const all = () =>
+      (core.db.prepare('SELECT coalesce(sum(quad_count), 0) AS n FROM graph.record').get() as { n: number })
+        .n;
+    await core.graph.commit(
+      [record(core, 'a', 'A'), record(core, 'b', 'B'), record(core, 'c', 'C')],
+      () => undefined,
+    );
+    await core.graph.commit(
+      [{ ...record(core, 'a', 'A2'), quads: record(core, 'a', 'A2').quads.slice(0, 1) }],
+      () => undefined,
+    );
+    await core.graph.commit([{ ...record(core, 'b', 'B'), kind: 'release' }], () => undefined);
+    await core.graph.commit(
+      [{ graph: GRAPHS.local, subject: record(core, 'c', 'C').subject, quads: null }],
+      () => undefined,
+    );
+    expect((await core.graph.countByKind(GRAPHS.local)).get('software')).toBe(truth().records);
+    expect(truth()).toEqual({ records: 1, quads: 1 });
+    expect((await core.graph.countByKind(GRAPHS.local)).get('release')).toBe(1);
+    expect(await core.graph.countQuads()).toBe(bundleQuads + all());
+  });
+});

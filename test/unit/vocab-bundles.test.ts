@@ -6,7 +6,7 @@ import { Parser } from 'n3';
 import * as ox from 'oxigraph';
 import { describe, expect, it } from 'vitest';
 import { GRAPHS } from '../../src/core/ns.js';
-import { buildBundles, bundleDigest, type Bundle } from '../../src/core/vocab/bundles.js';
+import { buildBundles, bundleDigest, writeBundlesCache, type Bundle } from '../../src/core/vocab/bundles.js';
 import { catalogueNTriples, parseCatalogue } from '../../src/core/vocab/catalogue.js';
 
 const BASE = 'https://reg.example.org';
@@ -180,5 +180,23 @@ describe('bundle catalogue', () => {
       .join('\n');
     expect(parseCatalogue(text).size).toBe(0);
     expect(() => catalogueNTriples(bundle, 'yesterday')).toThrow(/ISO timestamp/);
+  });
+});
+
+describe('build-time bundle cache', () => {
+  it('gives byte-identical bundles, and is ignored once its source changed', () => {
+    const dir = pathToFileURL(`${mkdtempSync(join(tmpdir(), 'reg-cache-'))}/`);
+    expect(writeBundlesCache(dir)).toBe(5);
+    const fresh = buildBundles('http://cache.test', { cache: null });
+    const cached = buildBundles('http://cache.test', { cache: dir });
+    expect(cached).toEqual(fresh);
+    // A cache entry whose source digest no longer matches is not used.
+    const indexFile = new URL('index.json', dir);
+    const index = JSON.parse(readFileSync(indexFile, 'utf8')) as { sources: Record<string, string> };
+    index.sources.edam = '0'.repeat(64);
+    writeFileSync(indexFile, JSON.stringify(index));
+    writeFileSync(new URL('edam.nt', dir), '<http://stale.test/x> <http://stale.test/p> "stale" .\n');
+    const edam = buildBundles('http://cache.test', { cache: dir }).find((bundle) => bundle.name === 'edam');
+    expect(edam?.ntriples).toBe(fresh.find((bundle) => bundle.name === 'edam')?.ntriples);
   });
 });

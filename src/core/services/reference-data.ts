@@ -14,10 +14,16 @@ export interface ReferenceData {
   readonly index: ReferenceIndex;
 }
 
-/** Builds the bundles and their term index; cheap enough to run at every start. */
+/** Builds the bundles; their term index is built on first use, off the start-up path. */
 export function prepareReferenceData(baseIri: string): ReferenceData {
   const bundles = buildBundles(baseIri);
-  return { bundles, index: ReferenceIndex.fromBundles(bundles) };
+  let index: ReferenceIndex | undefined;
+  return {
+    bundles,
+    get index() {
+      return (index ??= ReferenceIndex.fromBundles(bundles));
+    },
+  };
 }
 
 /**

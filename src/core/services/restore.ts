@@ -5,7 +5,7 @@ import { BadRequestError, MalformedInputError } from '../errors.js';
 import { GRAPHS, RDF } from '../ns.js';
 import { kindOfTypes } from '../records/kinds.js';
 import { appendAudit } from '../store/audit.js';
-import { mergeRecord, RestoreStage } from '../store/graph/restore-stage.js';
+import { mergeRecord } from '../store/graph/record-merge.js';
 import { factory, ownerOf, quadToLine, type Quad } from '../store/nquads.js';
 import { parseCatalogue } from '../vocab/catalogue.js';
 import type { Core } from '../core.js';
@@ -26,9 +26,11 @@ const PROGRESS_EVERY = 50_000;
 const RDF_TYPE = RDF('type');
 
 /**
- * Loads an N-Quads file into a stopped registry. The whole input is parsed and staged inside one transaction:
- * a malformed line aborts with its line number and nothing is written. Blank nodes are replaced by IRIs under
- * the record that refers to them (records never share blank nodes), and reference bundle graphs are skipped.
+ * Loads an N-Quads file into a stopped registry, inside one transaction: a malformed line aborts with its line
+ * number and nothing is written. Consecutive quads of one record (as `reg dump` writes them) are merged as a
+ * group; a record whose quads are scattered is merged once per run, which gives the same result. Blank nodes
+ * are replaced by IRIs under the record that refers to them (records never share blank nodes), reference
+ * bundle graphs are skipped, and a catalogue entry is taken over only when it matches this package's bundle.
  */
 export async function restoreNQuads(
   core: Core,
@@ -38,58 +40,68 @@ export async function restoreNQuads(
   if (!fs.existsSync(file)) throw new BadRequestError(`cannot read ${file}: no such file`);
   const bundleGraphs = new Map(core.reference.bundles.map((bundle) => [bundle.graph, bundle]));
   const now = new Date().toISOString();
-  let read = 0;
-  let reference = 0;
+  const totals = { read: 0, new: 0, reference: 0, records: 0 };
+  const merge = (graph: string, owner: string, lines: readonly string[], replace = false): void => {
+    const added = mergeRecord(
+      core.db,
+      { graph, subject: owner, lines, kind: kindOfLines(owner, lines), replace },
+      now,
+    );
+    totals.new += added;
+    if (added > 0) totals.records++;
+  };
   const blankQuads: Quad[] = [];
-  const stage = new RestoreStage(core.db);
+  const catalogue = new Map<string, string[]>();
+  let run: { graph: string; owner: string; lines: string[] } | undefined;
   core.db.exec('BEGIN');
   try {
     for await (const quad of parseFile(file)) {
-      read++;
-      if (read % PROGRESS_EVERY === 0) onProgress(read);
-      if (bundleGraphs.has(quad.graph.value)) {
-        reference++;
-      } else if (hasBlankNode(quad)) {
-        blankQuads.push(quad);
-      } else {
-        stage.add(quad.graph.value, ownerOf(quad.subject.value), quadToLine(quad));
-      }
-    }
-    for (const quad of skolemise(blankQuads, core.config.baseIri)) {
-      stage.add(quad.graph.value, ownerOf(quad.subject.value), quadToLine(quad));
-    }
-    let fresh = 0;
-    let records = 0;
-    for (const group of stage.groups()) {
-      const isCatalogue = group.graph === GRAPHS.catalogue;
-      if (isCatalogue && !catalogueMatches(group.owner, group.lines, bundleGraphs.get(group.owner)?.digest))
+      if (++totals.read % PROGRESS_EVERY === 0) onProgress(totals.read);
+      const graph = quad.graph.value;
+      if (bundleGraphs.has(graph)) {
+        totals.reference++;
         continue;
-      const added = mergeRecord(
-        core.db,
-        {
-          graph: group.graph,
-          subject: group.owner,
-          lines: group.lines,
-          kind: kindOfLines(group.owner, group.lines),
-          replace: isCatalogue,
-        },
-        now,
-      );
-      fresh += added;
-      if (added > 0) records++;
+      }
+      if (hasBlankNode(quad)) {
+        blankQuads.push(quad);
+        continue;
+      }
+      const owner = ownerOf(quad.subject.value);
+      if (graph === GRAPHS.catalogue) {
+        catalogue.set(owner, [...(catalogue.get(owner) ?? []), quadToLine(quad)]);
+        continue;
+      }
+      if (run === undefined || run.graph !== graph || run.owner !== owner) {
+        if (run !== undefined) merge(run.graph, run.owner, run.lines);
+        run = { graph, owner, lines: [] };
+      }
+      run.lines.push(quadToLine(quad));
     }
-    stage.clear();
+    if (run !== undefined) merge(run.graph, run.owner, run.lines);
+    const skolemised = new Map<string, string[]>();
+    for (const quad of skolemise(blankQuads, core.config.baseIri)) {
+      const key = `${quad.graph.value}\n${ownerOf(quad.subject.value)}`;
+      skolemised.set(key, [...(skolemised.get(key) ?? []), quadToLine(quad)]);
+    }
+    for (const [key, lines] of skolemised) {
+      const [graph = '', owner = ''] = key.split('\n');
+      merge(graph, owner, lines);
+    }
+    for (const [owner, lines] of catalogue) {
+      if (catalogueMatches(owner, lines, bundleGraphs.get(owner)?.digest))
+        merge(GRAPHS.catalogue, owner, lines, true);
+    }
     appendAudit(core.db, {
       actor: null,
       actorKind: 'system',
       action: 'restore',
       target: null,
-      detail: `${fresh} new of ${read} quads from ${file}`,
+      detail: `${totals.new} new of ${totals.read} quads from ${file}`,
       at: now,
     });
     core.db.exec('COMMIT');
-    onProgress(read);
-    return { read, new: fresh, reference, records };
+    onProgress(totals.read);
+    return totals;
   } catch (error) {
     core.db.exec('ROLLBACK');
     throw error;

@@ -10,6 +10,7 @@ import { edamLines } from './edam-bundle.js';
 import { euroscivocLines } from './euroscivoc-bundle.js';
 import { keywordLines } from './keyword-bundle.js';
 import { joinSortedLines } from './ntriples.js';
+import { DEFAULT_CACHE_DIR, readCachedBundle, writeBundleCache } from './bundle-cache.js';
 import { spdxLines } from './spdx-bundle.js';
 import { readTsv } from './tsv.js';
 import { turtleLines } from './turtle-bundle.js';
@@ -38,6 +39,8 @@ export interface Bundle {
 export interface BuildBundlesOptions {
   /** Package root holding `shapes/` and `vocab/` (default: this package's root). */
   readonly root?: URL;
+  /** Build-time cache of the base-independent bundles (default: `dist/bundles/`); `null` disables it. */
+  readonly cache?: URL | null;
 }
 
 /** File name the keyword bundle records as its source: the list lives in code, not in a file of its own. */
@@ -50,24 +53,12 @@ export function buildBundles(baseIri: string, options: BuildBundlesOptions = {})
   // The same relative depth reaches the package root from src/core/vocab and from dist/core/vocab.
   const root = options.root ?? new URL('../../../', import.meta.url);
   const read = (path: string): string => readFileSync(new URL(path, root), 'utf8');
-  const tsv = (file: string) => readTsv(read(`vocab/${file}`), file);
 
-  const specs: { name: BundleName; source: string; lines: () => string[] }[] = [
-    {
-      name: 'shapes',
-      source: 'registry-shapes.ttl',
-      lines: () => turtleLines(read('shapes/registry-shapes.ttl'), 'shapes', 'registry-shapes.ttl'),
-    },
-    { name: 'vocab', source: 'vocab.ttl', lines: () => turtleLines(read('shapes/vocab.ttl'), 'vocab', 'vocab.ttl') },
-    { name: 'edam', source: 'edam.tsv', lines: () => edamLines(tsv('edam.tsv')) },
-    { name: 'euroscivoc', source: 'euroscivoc.tsv', lines: () => euroscivocLines(tsv('euroscivoc.tsv')) },
-    { name: 'spdx', source: 'spdx-licenses.tsv', lines: () => spdxLines(tsv('spdx-licenses.tsv')) },
-    { name: 'keywords', source: KEYWORD_BUNDLE_SOURCE, lines: () => keywordLines(base) },
-  ];
-
-  return specs.map(({ name, source, lines }) => {
+  const cache = options.cache === undefined ? DEFAULT_CACHE_DIR : options.cache;
+  return bundleSpecs(read, base).map(({ name, source, sourceText, lines }) => {
     const graph = GRAPHS[name];
-    const { text, count } = joinSortedLines(lines());
+    const cached = cache === null || sourceText === undefined ? undefined : readCachedBundle(cache, BUNDLE_LAYOUT_VERSION, name, sourceText());
+    const { text, count } = cached === undefined ? joinSortedLines(lines()) : { text: cached, count: countLines(cached) };
     return Object.freeze({
       name,
       graph,
@@ -77,6 +68,47 @@ export function buildBundles(baseIri: string, options: BuildBundlesOptions = {})
       digest: bundleDigest(name, graph, base, text),
     });
   });
+}
+
+interface BundleSpec {
+  readonly name: BundleName;
+  readonly source: string;
+  /** The text the bundle is built from, for bundles that do not depend on the base IRI (and so can be cached). */
+  readonly sourceText?: () => string;
+  readonly lines: () => string[];
+}
+
+function bundleSpecs(read: (path: string) => string, base: string): BundleSpec[] {
+  const fromFile = (name: BundleName, path: string, build: (text: string) => string[]): BundleSpec => {
+    const file = path.slice(path.lastIndexOf('/') + 1);
+    let text: string | undefined;
+    const sourceText = (): string => (text ??= read(path));
+    return { name, source: file, sourceText, lines: () => build(sourceText()) };
+  };
+  return [
+    fromFile('shapes', 'shapes/registry-shapes.ttl', (text) => turtleLines(text, 'shapes', 'registry-shapes.ttl')),
+    fromFile('vocab', 'shapes/vocab.ttl', (text) => turtleLines(text, 'vocab', 'vocab.ttl')),
+    fromFile('edam', 'vocab/edam.tsv', (text) => edamLines(readTsv(text, 'edam.tsv'))),
+    fromFile('euroscivoc', 'vocab/euroscivoc.tsv', (text) => euroscivocLines(readTsv(text, 'euroscivoc.tsv'))),
+    fromFile('spdx', 'vocab/spdx-licenses.tsv', (text) => spdxLines(readTsv(text, 'spdx-licenses.tsv'))),
+    { name: 'keywords', source: KEYWORD_BUNDLE_SOURCE, lines: () => keywordLines(base) },
+  ];
+}
+
+/** Builds the base-independent bundles from source and writes them to the build-time cache. */
+export function writeBundlesCache(dir: URL = DEFAULT_CACHE_DIR, root: URL = new URL('../../../', import.meta.url)): number {
+  const read = (path: string): string => readFileSync(new URL(path, root), 'utf8');
+  const entries = bundleSpecs(read, 'http://cache.invalid').flatMap((spec) =>
+    spec.sourceText === undefined ? [] : [{ name: spec.name, sourceText: spec.sourceText(), ntriples: joinSortedLines(spec.lines()).text }],
+  );
+  writeBundleCache(dir, BUNDLE_LAYOUT_VERSION, entries);
+  return entries.length;
+}
+
+function countLines(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+  return count;
 }
 
 /** Computes a bundle digest; exported so that a loader can recompute it for content it holds. */

@@ -22,15 +22,19 @@ const LOAD_CHUNK_BYTES = 1 << 20;
  */
 export class EmbeddedGraphStore implements GraphStore {
   readonly kind = 'embedded' as const;
-  private index: IndexClient | undefined;
   private isReady = false;
   private rebuilding: Promise<void> | undefined;
   private bundleQuads: number | undefined;
 
+  /**
+   * @param index a query index already started (its worker boots while the caller does other start-up work);
+   *   when absent, `open()` starts one.
+   */
   constructor(
     private readonly db: Database,
     private readonly bundles: readonly BundleGraph[],
     private readonly log: Logger,
+    private index: IndexClient | undefined = undefined,
   ) {}
 
   get ready(): boolean {
@@ -46,25 +50,28 @@ export class EmbeddedGraphStore implements GraphStore {
 
   private async loadIndex(index: IndexClient): Promise<void> {
     const started = Date.now();
-    for (const bundle of this.bundles) {
-      await index.request({ op: 'loadGraph', ntriples: bundle.ntriples, graph: bundle.graph });
-    }
-    // Overlap reading the next chunk from SQLite with the worker loading the current one.
-    let inFlight: Promise<unknown> = Promise.resolve();
+    // Two chunks in flight keep the worker busy while the next chunk is read from SQLite.
+    const inFlight: Promise<unknown>[] = [];
+    const send = async (nquads: string): Promise<void> => {
+      if (inFlight.length >= 2) await inFlight.shift();
+      inFlight.push(index.request({ op: 'load', nquads }));
+    };
     let chunk: string[] = [];
     let size = 0;
     for (const row of iterateRecords(this.db, { batch: 2000 })) {
       chunk.push(row.nquads);
       size += row.nquads.length;
       if (size >= LOAD_CHUNK_BYTES) {
-        await inFlight;
-        inFlight = index.request({ op: 'load', nquads: chunk.join('') });
+        await send(chunk.join(''));
         chunk = [];
         size = 0;
       }
     }
-    await inFlight;
-    if (chunk.length > 0) await index.request({ op: 'load', nquads: chunk.join('') });
+    if (chunk.length > 0) await send(chunk.join(''));
+    for (const bundle of this.bundles) {
+      inFlight.push(index.request({ op: 'loadGraph', ntriples: bundle.ntriples, graph: bundle.graph }));
+    }
+    await Promise.all(inFlight);
     this.log.debug('query index loaded', { ms: Date.now() - started });
   }
 
@@ -103,7 +110,7 @@ export class EmbeddedGraphStore implements GraphStore {
           continue;
         }
         const nquads = canonicalText(write.quads.map(quadToLine));
-        if (before?.nquads === nquads) continue;
+        if (before?.nquads === nquads && (write.kind === undefined || write.kind === before.kind)) continue;
         const quadCount = nquads.length === 0 ? 0 : nquads.split('\n').length - 1;
         writeRecord(
           this.db,

