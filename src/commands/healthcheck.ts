@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
-import { parseListen } from '../core/config/parse.js';
-import { UnavailableError } from '../core/errors.js';
+import { parseListen, type ListenAddress } from '../core/config/parse.js';
+import { ConfigError, UnavailableError } from '../core/errors.js';
 import { RegCommand } from '../cli/base-command.js';
 
 /** What the health check saw, printed under --json. */
@@ -49,7 +49,13 @@ health checks, so it needs no other setting.`;
 }
 
 function localUrl(listen: string | undefined): string {
-  const { host, port } = parseListen(listen === undefined || listen.trim() === '' ? '0.0.0.0:8080' : listen);
+  let address: ListenAddress;
+  try {
+    address = parseListen(listen === undefined || listen.trim() === '' ? '0.0.0.0:8080' : listen);
+  } catch (error) {
+    throw new ConfigError(`REG_LISTEN ${(error as Error).message}.`);
+  }
+  const { host, port } = address;
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }

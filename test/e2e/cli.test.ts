@@ -73,3 +73,11 @@ describe('reg config', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'config', exit_code: 3 } });
   });
 });
+
+describe('reg healthcheck', () => {
+  it('refuses a malformed REG_LISTEN naming the variable', async () => {
+    const result = await runReg(['healthcheck'], { REG_LISTEN: 'localhost:http' });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^reg: REG_LISTEN must be host:port/);
+  });
+});

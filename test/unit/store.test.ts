@@ -227,3 +227,13 @@ describe('record counts', () => {
     expect(await core.graph.countQuads()).toBe(bundleQuads + all());
   });
 });
+
+describe('closing', () => {
+  it('ends a query index load in progress instead of leaving it pending', async () => {
+    const core = await openCore(testConfig(), silentLogger, { index: true });
+    const loading = core.graph.open();
+    await core.close();
+    await expect(loading).rejects.toThrow(/closed/);
+    expect(core.graph.ready).toBe(false);
+  });
+});

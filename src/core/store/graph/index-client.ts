@@ -22,6 +22,7 @@ export class IndexClient {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: Error | undefined;
+  private readonly fail: (error: Error) => void;
   /** Resolves once the worker has started. */
   readonly started: Promise<void>;
 
@@ -46,15 +47,17 @@ export class IndexClient {
             : new Error(reply.message),
         );
     });
-    const fail = (error: Error): void => {
-      this.failure = error;
+    this.fail = (error: Error): void => {
+      this.failure ??= error;
       failStart(error);
       for (const waiter of this.pending.values()) waiter.reject(error);
       this.pending.clear();
     };
-    this.worker.on('error', fail);
+    // Nobody may be waiting on `started` (commands that never load the index); that is not an error.
+    this.started.catch(() => undefined);
+    this.worker.on('error', this.fail);
     this.worker.on('exit', (code) =>
-      fail(new UnavailableError(`the query index stopped (exit code ${code})`)),
+      this.fail(new UnavailableError(`the query index stopped (exit code ${code})`)),
     );
   }
 
@@ -73,9 +76,10 @@ export class IndexClient {
     return this.failure !== undefined;
   }
 
-  /** Stops the worker. */
+  /** Stops the worker; requests still waiting are rejected rather than left pending. */
   async close(): Promise<void> {
     this.worker.removeAllListeners('exit');
+    this.fail(new UnavailableError('the query index was closed'));
     await this.worker.terminate();
   }
 }
