@@ -1,9 +1,12 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
-/** Ends the run with one plain line, `N passed, N failed, N skipped`, that any log reader understands. */
+/**
+ * Ends the run with one plain line, `N passed, N failed, N skipped`, that any log reader understands. An error
+ * outside any test (an unhandled rejection) fails the run, so it counts as a failure here too.
+ */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    const counts = { passed: 0, failed: 0, skipped: 0 };
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+    const counts = { passed: 0, failed: unhandledErrors.length, skipped: 0 };
     for (const module of modules) {
       for (const test of module.children.allTests()) {
         const state = test.result().state;

@@ -231,9 +231,9 @@ describe('record counts', () => {
 describe('closing', () => {
   it('ends a query index load in progress instead of leaving it pending', async () => {
     const core = await openCore(testConfig(), silentLogger, { index: true });
-    const loading = core.graph.open();
+    const loading = expect(core.graph.open()).rejects.toThrow(/closed/);
     await core.close();
-    await expect(loading).rejects.toThrow(/closed/);
+    await loading;
     expect(core.graph.ready).toBe(false);
   });
 });

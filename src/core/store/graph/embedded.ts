@@ -52,9 +52,14 @@ export class EmbeddedGraphStore implements GraphStore {
     const started = Date.now();
     // Two chunks in flight keep the worker busy while the next chunk is read from SQLite.
     const inFlight: Promise<unknown>[] = [];
+    const track = (request: Promise<unknown>): void => {
+      // Failures surface through the await below; this only stops a second failure going unhandled.
+      request.catch(() => undefined);
+      inFlight.push(request);
+    };
     const send = async (nquads: string): Promise<void> => {
       if (inFlight.length >= 2) await inFlight.shift();
-      inFlight.push(index.request({ op: 'load', nquads }));
+      track(index.request({ op: 'load', nquads }));
     };
     let chunk: string[] = [];
     let size = 0;
@@ -69,7 +74,7 @@ export class EmbeddedGraphStore implements GraphStore {
     }
     if (chunk.length > 0) await send(chunk.join(''));
     for (const bundle of this.bundles) {
-      inFlight.push(index.request({ op: 'loadGraph', ntriples: bundle.ntriples, graph: bundle.graph }));
+      track(index.request({ op: 'loadGraph', ntriples: bundle.ntriples, graph: bundle.graph }));
     }
     await Promise.all(inFlight);
     this.log.debug('query index loaded', { ms: Date.now() - started });
