@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Config } from './config/index.js';
 import { InternalError } from './errors.js';
 import type { Logger } from './log.js';
+import { Memo } from './memo.js';
 import { openDatabase, type Database } from './store/database.js';
 import { EmbeddedGraphStore } from './store/graph/embedded.js';
 import { IndexClient } from './store/graph/index-client.js';
@@ -17,6 +18,8 @@ export interface Core {
   readonly reference: ReferenceData;
   readonly startedAt: Date;
   readonly version: string;
+  /** Cached read results, stale after any commit. */
+  readonly memo: Memo;
   /** Closes the stores and releases the data directory. */
   close(): Promise<void>;
 }
@@ -58,6 +61,7 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
       reference,
       startedAt: new Date(),
       version: REG_VERSION,
+      memo: new Memo(),
       close: async () => {
         await graph.close();
         db.close();

@@ -6,6 +6,7 @@ import { authenticate, payloadLimit, requestId } from './middleware.js';
 import { problemResponse } from './problem.js';
 import { adminRoutes } from './routes/admin.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
+import { softwareRoutes } from './routes/software.js';
 import { sparqlRoutes } from './routes/sparql.js';
 
 /** Builds the HTTP application over an opened core. */
@@ -28,5 +29,6 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.route('/', wellKnownRoutes());
   app.route('/', sparqlRoutes());
   app.route('/', adminRoutes());
+  app.route('/', softwareRoutes());
   return app;
 }

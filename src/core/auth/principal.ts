@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ForbiddenError, UnauthorizedError } from '../errors.js';
+import { UnauthorizedError } from '../errors.js';
 import { ROOT_SUBJECT } from '../ns.js';
 import type { ActorKind } from '../store/audit.js';
 import type { Config } from '../config/index.js';
@@ -15,6 +15,8 @@ export interface Principal {
   readonly subject: string;
   readonly displayName: string | null;
   readonly roles: readonly Role[];
+  /** Scopes the credential carries (`register:software`, `advertise:produce`, ...). */
+  readonly scopes: readonly string[];
 }
 
 /** The caller that presented no credential. */
@@ -25,6 +27,7 @@ export const ANONYMOUS: Principal = Object.freeze<Principal>({
   subject: 'anonymous',
   displayName: null,
   roles: [],
+  scopes: [],
 });
 
 const ROOT: Principal = Object.freeze<Principal>({
@@ -34,6 +37,15 @@ const ROOT: Principal = Object.freeze<Principal>({
   subject: ROOT_SUBJECT,
   displayName: 'bootstrap admin',
   roles: ['admin'],
+  scopes: [
+    'register:software',
+    'register:instance',
+    'advertise:produce',
+    'advertise:consume',
+    'read:private',
+    'subscribe:artifacts',
+    'admin:*',
+  ],
 });
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
@@ -52,10 +64,4 @@ export function resolveCredential(config: Config, header: string | undefined): P
   // Comparing digests keeps the comparison constant-time whatever the lengths.
   if (root !== undefined && timingSafeEqual(digest(match[1]), digest(root))) return ROOT;
   throw new UnauthorizedError('token is unknown, revoked or expired');
-}
-
-/** Refuses callers that are not administrators. */
-export function requireAdmin(principal: Principal): void {
-  if (!principal.authenticated) throw new UnauthorizedError();
-  if (!principal.roles.includes('admin')) throw new ForbiddenError('admin role required');
 }

@@ -1,4 +1,5 @@
 import { GRAPHS } from '../ns.js';
+import { createValidator, type RecordValidator } from '../validate/index.js';
 import { appendAudit } from '../store/audit.js';
 import { ownerOf, parseNQuads, toNQuads } from '../store/nquads.js';
 import { recordsOutside } from '../store/graph/record-table.js';
@@ -8,20 +9,28 @@ import { catalogueNTriples, parseCatalogue } from '../vocab/catalogue.js';
 import { ReferenceIndex } from '../vocab/reference-index.js';
 import type { Core } from '../core.js';
 
-/** The reference bundles of this package under one base IRI, and the in-memory index of their terms. */
+/** The reference bundles of this package under one base IRI, the index of their terms and the shapes validator. */
 export interface ReferenceData {
   readonly bundles: readonly Bundle[];
   readonly index: ReferenceIndex;
+  /** The SHACL validator, compiled once from the shapes bundle on first use. */
+  readonly validator: RecordValidator;
 }
 
 /** Builds the bundles; their term index is built on first use, off the start-up path. */
 export function prepareReferenceData(baseIri: string): ReferenceData {
   const bundles = buildBundles(baseIri);
   let index: ReferenceIndex | undefined;
+  let validator: RecordValidator | undefined;
   return {
     bundles,
     get index() {
       return (index ??= ReferenceIndex.fromBundles(bundles));
+    },
+    get validator() {
+      const shapes = bundles.find((bundle) => bundle.graph === GRAPHS.shapes);
+      if (shapes === undefined) throw new Error('the shapes bundle is missing');
+      return (validator ??= createValidator(shapes.ntriples));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { requireAdmin } from '../../core/auth/principal.js';
+import { requireAdmin } from '../../core/auth/policy.js';
 import { BadRequestError } from '../../core/errors.js';
 import { listAuditEntries } from '../../core/services/audit.js';
 import { dumpDataset } from '../../core/services/dump.js';

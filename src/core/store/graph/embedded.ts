@@ -25,6 +25,7 @@ export class EmbeddedGraphStore implements GraphStore {
   private isReady = false;
   private rebuilding: Promise<void> | undefined;
   private bundleQuads: number | undefined;
+  private commits = 0;
 
   /**
    * @param index a query index already started (its worker boots while the caller does other start-up work);
@@ -36,6 +37,10 @@ export class EmbeddedGraphStore implements GraphStore {
     private readonly log: Logger,
     private index: IndexClient | undefined = undefined,
   ) {}
+
+  get generation(): number {
+    return this.commits;
+  }
 
   get ready(): boolean {
     return this.isReady && this.index !== undefined && !this.index.failed;
@@ -127,6 +132,7 @@ export class EmbeddedGraphStore implements GraphStore {
       }
       return ops();
     });
+    this.commits++;
     await this.publish(removed.join(''), added.join(''));
     return result;
   }

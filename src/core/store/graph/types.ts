@@ -33,6 +33,8 @@ export interface GraphStore {
   readonly kind: 'embedded' | 'sparql';
   /** Whether SPARQL queries can be answered now. */
   readonly ready: boolean;
+  /** A number that changes with every commit, for invalidating cached reads. */
+  readonly generation: number;
   /** Builds the query view; resolves when `ready`. */
   open(): Promise<void>;
   /** The canonical N-Quads of one record, from the durable store. */

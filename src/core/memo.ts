@@ -1,0 +1,26 @@
+/**
+ * A bounded memo of read results keyed by string and stamped with the store's write generation: any commit
+ * makes every entry stale, so a cached read is never older than the last write.
+ */
+export class Memo {
+  private readonly entries = new Map<string, { generation: number; value: unknown }>();
+
+  constructor(private readonly capacity = 5000) {}
+
+  /** The value stored under `key` at `generation`, or undefined. */
+  get<T>(key: string, generation: number): T | undefined {
+    const entry = this.entries.get(key);
+    return entry !== undefined && entry.generation === generation ? (entry.value as T) : undefined;
+  }
+
+  /** Stores a value; when full, the oldest entries make room. */
+  set(key: string, generation: number, value: unknown): void {
+    if (this.entries.size >= this.capacity) {
+      for (const oldest of this.entries.keys()) {
+        this.entries.delete(oldest);
+        if (this.entries.size < this.capacity * 0.9) break;
+      }
+    }
+    this.entries.set(key, { generation, value });
+  }
+}

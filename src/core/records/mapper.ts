@@ -1,0 +1,308 @@
+import type * as RDF from '@rdfjs/types';
+import type { FieldError } from '../errors.js';
+import { PROV, RDF as RDFNS, SCHEMA, XSD } from '../ns.js';
+import { factory, type Quad } from '../store/nquads.js';
+import type { FieldSpec, NodeSpec, RecordSpec, ScalarField } from './schema.js';
+
+const namedNode = (iri: string): RDF.NamedNode => factory.namedNode(iri);
+const literal = (value: string, datatype?: RDF.NamedNode): RDF.Literal => factory.literal(value, datatype);
+const makeQuad = (s: RDF.Quad_Subject, p: RDF.Quad_Predicate, o: RDF.Quad_Object, g: RDF.Quad_Graph): Quad =>
+  factory.quad(s, p, o, g);
+const RDF_TYPE = RDFNS('type');
+
+/** JSON values as they arrive in a request body. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+
+/** Agent kinds and the class each is typed with. */
+export const AGENT_CLASSES: Readonly<Record<string, string>> = {
+  person: PROV('Person'),
+  organization: PROV('Organization'),
+  software: PROV('SoftwareAgent'),
+};
+const AGENT_FIELDS = new Set(['iri', 'name', 'kind', 'identifier', 'homepage', 'email', 'version']);
+
+/** What mapping a JSON record gave: its quads, the problems found, and where each owned node sits in JSON. */
+export interface MappedRecord {
+  readonly quads: Quad[];
+  readonly errors: FieldError[];
+  /** JSON path of each owned node by IRI, for naming validation results. */
+  readonly locate: Map<string, string>;
+}
+
+/** Whether a string is an absolute IRI the N-Quads syntax can carry. */
+export function isAbsoluteIri(value: string): boolean {
+  if (!/^[a-z][a-z0-9+.-]*:[^\s<>"{}|\\^`]+$/i.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Maps a JSON record to quads in `graph`. With `trusted`, registry-only fields are taken too (the services
+ * set them); otherwise they are ignored. Unknown members are reported, derived ones ignored.
+ */
+export function recordToQuads(
+  spec: RecordSpec,
+  iri: string,
+  json: JsonObject,
+  graph: string,
+  trusted = false,
+): MappedRecord {
+  const out: MappedRecord = { quads: [], errors: [], locate: new Map() };
+  const ignored = new Set(['iri', 'id', ...spec.derived]);
+  writeNode(spec, iri, iri, json, '', { out, graph: namedNode(graph), trusted, ignored });
+  return out;
+}
+
+interface Context {
+  readonly out: MappedRecord;
+  readonly graph: RDF.NamedNode;
+  readonly trusted: boolean;
+  readonly ignored: ReadonlySet<string>;
+}
+
+function writeNode(
+  spec: NodeSpec,
+  record: string,
+  node: string,
+  json: JsonObject,
+  path: string,
+  ctx: Context,
+): void {
+  const subject = namedNode(node);
+  const add = (predicate: string, object: RDF.Quad['object']): void => {
+    ctx.out.quads.push(makeQuad(subject, namedNode(predicate), object, ctx.graph));
+  };
+  for (const type of spec.types) add(RDF_TYPE, namedNode(type));
+  if (
+    spec.typeWhen !== undefined &&
+    json[spec.typeWhen.field] !== undefined &&
+    json[spec.typeWhen.field] !== null
+  ) {
+    add(RDF_TYPE, namedNode(spec.typeWhen.type));
+  }
+  const known = new Map(spec.fields.map((field) => [field.json, field]));
+  for (const key of Object.keys(json)) {
+    if (!known.has(key) && !(path === '' && ctx.ignored.has(key))) {
+      ctx.out.errors.push({ field: `${path}${key}`, message: `${path}${key} is not a field of this record` });
+    }
+  }
+  for (const field of spec.fields) {
+    const value = json[field.json];
+    if (value === undefined || value === null || (field.registry === true && !ctx.trusted)) continue;
+    const name = `${path}${field.json}`;
+    const values = field.many === true ? value : [value];
+    if (!Array.isArray(values)) {
+      ctx.out.errors.push({ field: name, message: `${name} must be a list` });
+      continue;
+    }
+    values.forEach((item, index) => {
+      const at = field.many === true ? `${name}[${index}]` : name;
+      writeValue(field, record, item, at, index, add, ctx);
+    });
+  }
+}
+
+function writeValue(
+  field: FieldSpec,
+  record: string,
+  item: Json,
+  at: string,
+  index: number,
+  add: (predicate: string, object: RDF.Quad['object']) => void,
+  ctx: Context,
+): void {
+  if (field.type === 'node' || field.type === 'agent') {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      ctx.out.errors.push({ field: at, message: `${at} must be an object` });
+      return;
+    }
+    const fragment = field.many === true ? `${field.fragment}-${index}` : field.fragment;
+    if (field.type === 'node') {
+      const node = `${record}#${fragment}`;
+      ctx.out.locate.set(node, at);
+      add(field.predicate, namedNode(node));
+      writeNode(field.node, record, node, item, `${at}.`, ctx);
+    } else {
+      const agent = writeAgent(record, fragment, item, at, ctx);
+      if (agent !== undefined) add(field.predicate, namedNode(agent));
+    }
+    return;
+  }
+  const object = scalarTerm(field, item, at, ctx.out.errors);
+  if (object !== undefined) add(field.predicate, object);
+}
+
+function scalarTerm(
+  field: ScalarField,
+  item: Json,
+  at: string,
+  errors: FieldError[],
+): RDF.Quad['object'] | undefined {
+  const fail = (what: string): undefined => {
+    errors.push({ field: at, message: `${at} must be ${what}` });
+    return undefined;
+  };
+  switch (field.type) {
+    case 'string':
+      return typeof item === 'string' ? literal(item) : fail('a string');
+    case 'iri':
+      return typeof item === 'string' && isAbsoluteIri(item)
+        ? namedNode(item)
+        : fail('an absolute IRI (URL)');
+    case 'boolean':
+      return typeof item === 'boolean'
+        ? literal(String(item), namedNode(XSD('boolean')))
+        : fail('true or false');
+    case 'integer':
+      return typeof item === 'number' && Number.isSafeInteger(item)
+        ? literal(String(item), namedNode(XSD('integer')))
+        : fail('a whole number');
+    case 'date':
+      return typeof item === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(item) && !Number.isNaN(Date.parse(item))
+        ? literal(item, namedNode(XSD('date')))
+        : fail('a date (YYYY-MM-DD)');
+    case 'dateTime': {
+      const time = typeof item === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(item) ? Date.parse(item) : NaN;
+      return Number.isNaN(time)
+        ? fail('a timestamp (ISO 8601, e.g. 2026-01-31T12:00:00Z)')
+        : literal(new Date(time).toISOString(), namedNode(XSD('dateTime')));
+    }
+  }
+}
+
+function writeAgent(
+  record: string,
+  fragment: string,
+  json: JsonObject,
+  at: string,
+  ctx: Context,
+): string | undefined {
+  for (const key of Object.keys(json)) {
+    if (!AGENT_FIELDS.has(key))
+      ctx.out.errors.push({ field: `${at}.${key}`, message: `${at}.${key} is not a field of an agent` });
+  }
+  const identifier = typeof json.identifier === 'string' ? json.identifier : undefined;
+  const node = identifier !== undefined && isAbsoluteIri(identifier) ? identifier : `${record}#${fragment}`;
+  ctx.out.locate.set(node, at);
+  const subject = namedNode(node);
+  const add = (predicate: string, object: RDF.Quad['object']): void => {
+    ctx.out.quads.push(makeQuad(subject, namedNode(predicate), object, ctx.graph));
+  };
+  add(RDF_TYPE, namedNode(PROV('Agent')));
+  const kind = json.kind;
+  if (kind !== undefined && kind !== null) {
+    const cls = typeof kind === 'string' ? AGENT_CLASSES[kind] : undefined;
+    if (cls === undefined) {
+      ctx.out.errors.push({
+        field: `${at}.kind`,
+        message: `${at}.kind must be one of ${Object.keys(AGENT_CLASSES).join(', ')}`,
+      });
+    } else add(RDF_TYPE, namedNode(cls));
+  }
+  const scalars: [string, ScalarField][] = [
+    ['name', { json: 'name', predicate: SCHEMA('name'), type: 'string' }],
+    ['homepage', { json: 'homepage', predicate: SCHEMA('url'), type: 'iri' }],
+    ['email', { json: 'email', predicate: SCHEMA('email'), type: 'string' }],
+    ['version', { json: 'version', predicate: SCHEMA('softwareVersion'), type: 'string' }],
+  ];
+  if (identifier !== undefined && node !== identifier)
+    scalars.push(['identifier', { json: 'identifier', predicate: SCHEMA('identifier'), type: 'string' }]);
+  for (const [key, field] of scalars) {
+    const value = json[key];
+    if (value === undefined || value === null) continue;
+    const object = scalarTerm(field, value, `${at}.${key}`, ctx.out.errors);
+    if (object !== undefined) add(field.predicate, object);
+  }
+  return node;
+}
+
+/** Quads grouped by subject and predicate, for reading records back. */
+export type SubjectIndex = Map<string, Map<string, RDF.Term[]>>;
+
+/** Indexes quads by subject and predicate. */
+export function indexQuads(quads: Iterable<Quad>): SubjectIndex {
+  const index: SubjectIndex = new Map();
+  for (const quad of quads) {
+    let byPredicate = index.get(quad.subject.value);
+    if (byPredicate === undefined)
+      index.set(quad.subject.value, (byPredicate = new Map<string, RDF.Term[]>()));
+    const objects = byPredicate.get(quad.predicate.value);
+    if (objects === undefined) byPredicate.set(quad.predicate.value, [quad.object]);
+    else objects.push(quad.object);
+  }
+  return index;
+}
+
+/** Reads a node back into JSON from the same description that wrote it. Absent fields are omitted. */
+export function nodeToJson(spec: NodeSpec, node: string, index: SubjectIndex): JsonObject {
+  const byPredicate: Map<string, RDF.Term[]> = index.get(node) ?? new Map<string, RDF.Term[]>();
+  const json: JsonObject = {};
+  for (const field of spec.fields) {
+    let objects = byPredicate.get(field.predicate) ?? [];
+    for (const legacy of field.legacy ?? [])
+      if (objects.length === 0) objects = byPredicate.get(legacy) ?? [];
+    if (objects.length === 0) continue;
+    const values = readValues(field, objects, index);
+    if (values.length === 0) continue;
+    json[field.json] = field.many === true ? values : (values[0] ?? null);
+  }
+  return json;
+}
+
+function readValues(field: FieldSpec, objects: readonly RDF.Term[], index: SubjectIndex): Json[] {
+  if (field.type === 'node') {
+    return sortByPosition(objects.map((term) => term.value)).map((node) =>
+      nodeToJson(field.node, node, index),
+    );
+  }
+  if (field.type === 'agent')
+    return sortByPosition(objects.map((term) => term.value)).map((agent) => agentToJson(agent, index));
+  const values = objects.map((term) => scalarValue(field, term));
+  if (field.values !== undefined) {
+    const order = field.values;
+    const rank = (value: Json): number => (typeof value === 'string' ? order.indexOf(value) : -1);
+    return [...new Set(values)].sort((a, b) => rank(a) - rank(b));
+  }
+  return field.many === true ? [...new Set(values)].sort() : values;
+}
+
+function scalarValue(field: ScalarField, term: RDF.Term): Json {
+  if (field.type === 'boolean') return term.value === 'true';
+  if (field.type === 'integer') return Number(term.value);
+  return term.value;
+}
+
+/** Orders owned nodes by the index at the end of their fragment (`#download-2` after `#download-1`). */
+function sortByPosition(nodes: string[]): string[] {
+  const position = (iri: string): number => Number(/-(\d+)$/.exec(iri)?.[1] ?? 0);
+  return [...new Set(nodes)].sort((a, b) => position(a) - position(b) || a.localeCompare(b));
+}
+
+/** Reads an agent node: name, kind, identifier, homepage, email, version. */
+export function agentToJson(agent: string, index: SubjectIndex): JsonObject {
+  const byPredicate = index.get(agent) ?? new Map<string, RDF.Term[]>();
+  const first = (predicate: string): string | undefined => byPredicate.get(predicate)?.[0]?.value;
+  const json: JsonObject = { iri: agent };
+  const name = first(SCHEMA('name'));
+  if (name !== undefined) json.name = name;
+  const types = new Set((byPredicate.get(RDF_TYPE) ?? []).map((term) => term.value));
+  const kind = Object.entries(AGENT_CLASSES).find(([, cls]) => types.has(cls))?.[0];
+  if (kind !== undefined) json.kind = kind;
+  const identifier = first(SCHEMA('identifier')) ?? (agent.includes('#') ? undefined : agent);
+  if (identifier !== undefined) json.identifier = identifier;
+  for (const [key, predicate] of [
+    ['homepage', SCHEMA('url')],
+    ['email', SCHEMA('email')],
+    ['version', SCHEMA('softwareVersion')],
+  ] as const) {
+    const value = first(predicate);
+    if (value !== undefined) json[key] = value;
+  }
+  return json;
+}

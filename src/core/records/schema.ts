@@ -1,0 +1,63 @@
+/**
+ * The declarative description of records: which JSON field maps to which predicate, with which value type
+ * and cardinality. The mapper turns JSON into quads and quads back into JSON from these tables only, so no
+ * endpoint carries its own mapping.
+ */
+
+/** Value types of scalar fields. */
+export type ScalarType = 'string' | 'iri' | 'boolean' | 'integer' | 'date' | 'dateTime';
+
+interface FieldBase {
+  /** JSON member name. */
+  readonly json: string;
+  /** Predicate IRI linking the node to the value. */
+  readonly predicate: string;
+  /** A list in JSON (any number of values in RDF). */
+  readonly many?: boolean;
+  /** Written by the registry only; ignored when a payload sends it. */
+  readonly registry?: boolean;
+  /** Retired predicates read as fallbacks when the current one is absent. */
+  readonly legacy?: readonly string[];
+}
+
+/** A field whose value is a literal or an IRI. */
+export interface ScalarField extends FieldBase {
+  readonly type: ScalarType;
+  /** Allowed values; lists are presented in this order. */
+  readonly values?: readonly string[];
+}
+
+/** A field whose value is an owned sub-resource `<record>#<fragment>` described by its own node spec. */
+export interface NodeField extends FieldBase {
+  readonly type: 'node';
+  /** Fragment of the node IRI; lists append `-<index>`. */
+  readonly fragment: string;
+  readonly node: NodeSpec;
+}
+
+/** A field whose value is an agent: its identifier IRI when it has one, else the owned fragment. */
+export interface AgentField extends FieldBase {
+  readonly type: 'agent';
+  readonly fragment: string;
+}
+
+/** One field of a node. */
+export type FieldSpec = ScalarField | NodeField | AgentField;
+
+/** A node: its rdf:types and fields. */
+export interface NodeSpec {
+  readonly types: readonly string[];
+  readonly fields: readonly FieldSpec[];
+  /** A type written only when a field is present (e.g. dcat:DataService with an endpoint). */
+  readonly typeWhen?: { readonly type: string; readonly field: string };
+}
+
+/** A record kind: a node minted at `{base}/<path>/<id>`. */
+export interface RecordSpec extends NodeSpec {
+  /** Kind name stored beside the record and used in counts. */
+  readonly kind: string;
+  /** Path segment of minted IRIs. */
+  readonly path: string;
+  /** JSON members a client may send back from a read that are derived and silently ignored on write. */
+  readonly derived: readonly string[];
+}

@@ -1,0 +1,82 @@
+import { BadRequestError } from '../errors.js';
+import { GRAPHS, PEER_GRAPH_PREFIX, REG } from '../ns.js';
+import type { Core } from '../core.js';
+import { sparqlIri, sparqlString } from './sparql-text.js';
+
+/** Default and largest page sizes of record lists. */
+export const PAGE = { default: 25, max: 200 } as const;
+
+/** A record list query: the class of its items plus SPARQL patterns over `?s`, inside the record's graph. */
+export interface ListQuery {
+  readonly type: string;
+  readonly patterns: readonly string[];
+  readonly limit?: number | undefined;
+  readonly cursor?: string | undefined;
+  /** `local`, a peer id, or undefined for every registry. */
+  readonly registry?: string | undefined;
+  /** Keep withdrawn records (they are left out of lists by default). */
+  readonly withdrawn?: boolean;
+}
+
+/** One page of record IRIs with the graph each lives in. */
+export interface ListPage {
+  readonly items: readonly { readonly iri: string; readonly graph: string }[];
+  readonly total: number;
+  readonly next_cursor?: string;
+}
+
+/** Clamps a requested page size to 1–200 (default 25). */
+export function pageSize(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return PAGE.default;
+  if (!/^\d+$/.test(raw)) throw new BadRequestError(`limit must be a whole number, got "${raw}"`);
+  return Math.min(PAGE.max, Math.max(1, Number(raw)));
+}
+
+function graphFilter(registry: string | undefined): string {
+  if (registry === undefined || registry === '')
+    return `FILTER(?g = <${GRAPHS.local}> || STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))`;
+  if (registry === 'local') return `FILTER(?g = <${GRAPHS.local}>)`;
+  if (!/^[A-Za-z0-9._-]+$/.test(registry))
+    throw new BadRequestError(`registry must be "local" or a peer id, got "${registry}"`);
+  return `FILTER(?g = <${PEER_GRAPH_PREFIX}${registry}>)`;
+}
+
+function where(query: ListQuery): string {
+  const live = query.withdrawn === true ? '' : `FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true }`;
+  return `GRAPH ?g { ?s a <${query.type}> . ${live} ${query.patterns.join(' ')} } ${graphFilter(query.registry)}`;
+}
+
+/** Lists records newest first (descending IRI; minted ids are time-ordered), with the filtered total. */
+export async function listRecords(core: Core, query: ListQuery): Promise<ListPage> {
+  const limit = query.limit ?? PAGE.default;
+  const after = query.cursor === undefined ? '' : `FILTER(STR(?s) < ${sparqlString(query.cursor)})`;
+  const rows = await core.graph.select(
+    `SELECT DISTINCT ?s ?g WHERE { ${where(query)} ${after} } ORDER BY DESC(STR(?s)) LIMIT ${limit + 1}`,
+  );
+  const count = await core.graph.select(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(query)} }`);
+  const items = rows
+    .slice(0, limit)
+    .map((row) => ({ iri: row.s?.value ?? '', graph: row.g?.value ?? GRAPHS.local }));
+  const last = items.at(-1);
+  const total = Number(count[0]?.n?.value ?? 0);
+  return rows.length > limit && last !== undefined
+    ? { items, total, next_cursor: last.iri }
+    : { items, total };
+}
+
+/** Counts the values of `predicate` over the records a list query selects (at most 25 values, most frequent first). */
+export async function facetCounts(
+  core: Core,
+  query: ListQuery,
+  predicate: string,
+): Promise<{ value: string; count: number }[]> {
+  const rows = await core.graph.select(
+    `SELECT ?v (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where({ ...query, patterns: [...query.patterns, `?s <${predicate}> ?v .`] })} } GROUP BY ?v ORDER BY DESC(?n) STR(?v) LIMIT 25`,
+  );
+  return rows.map((row) => ({ value: row.v?.value ?? '', count: Number(row.n?.value ?? 0) }));
+}
+
+/** A pattern requiring `?s <predicate> <iri>`, checking the IRI. */
+export function iriPattern(predicate: string, iri: string, what: string): string {
+  return `?s <${predicate}> ${sparqlIri(iri, what)} .`;
+}

@@ -1,0 +1,181 @@
+import type { Principal } from '../auth/principal.js';
+import { BadRequestError, NotFoundError, RegError } from '../errors.js';
+import { GRAPHS, PEER_GRAPH_PREFIX, RDF } from '../ns.js';
+import { isObject, mergePatch } from '../records/json.js';
+import { indexQuads, nodeToJson, type JsonObject, type SubjectIndex } from '../records/mapper.js';
+import type { FieldSpec, RecordSpec } from '../records/schema.js';
+import { parseNQuads } from '../store/nquads.js';
+import type { ValidationResult } from '../validate/index.js';
+import type { Quad } from '../store/nquads.js';
+import type { Core } from '../core.js';
+import { writeRecord } from './write-path.js';
+
+/** A record read back from the store: its JSON (as the mapper reads it) and its quads indexed by subject. */
+export interface StoredRecord {
+  readonly iri: string;
+  readonly graph: string;
+  readonly json: JsonObject;
+  readonly index: SubjectIndex;
+  readonly tombstoned: boolean;
+}
+
+/** Reads a record of `spec` by IRI from the local graph; undefined when there is none of that kind. */
+export async function readStored(
+  core: Core,
+  spec: RecordSpec,
+  iri: string,
+  graph: string = GRAPHS.local,
+): Promise<StoredRecord | undefined> {
+  const text = await core.graph.readRecord(graph, iri);
+  if (text === undefined) return undefined;
+  const index = indexQuads(parseNQuads(text));
+  const types = index.get(iri)?.get(RDF('type')) ?? [];
+  if (!types.some((term) => term.value === spec.types[0])) return undefined;
+  const json = nodeToJson(spec, iri, index);
+  return { iri, graph, json, index, tombstoned: json.tombstoned === true };
+}
+
+/** Reads a record or answers 404 naming it. */
+export async function requireStored(core: Core, spec: RecordSpec, iri: string): Promise<StoredRecord> {
+  const stored = await readStored(core, spec, iri);
+  if (stored === undefined) throw new NotFoundError(`no ${spec.kind} ${iri}`);
+  return stored;
+}
+
+/** Checks that a request body is a JSON object. */
+export function requireObject(body: unknown, what = 'request body'): JsonObject {
+  if (!isObject(body)) throw new BadRequestError(`${what} must be a JSON object`);
+  return body;
+}
+
+/** Drops registry-only members (at any depth) from caller input: no payload may set them. */
+export function withoutRegistryFields(fields: readonly FieldSpec[], input: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(input)) {
+    const field = fields.find((candidate) => candidate.json === key);
+    if (field?.registry === true) continue;
+    if (field?.type === 'node' && value !== null) {
+      out[key] =
+        field.many === true && Array.isArray(value)
+          ? value.map((item) => (isObject(item) ? withoutRegistryFields(field.node.fields, item) : item))
+          : isObject(value)
+            ? withoutRegistryFields(field.node.fields, value)
+            : value;
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/** What a create or an edit needs besides the record itself. */
+export interface EditOptions {
+  readonly principal: Principal;
+  readonly action: string;
+  readonly requestId?: string;
+  readonly codeRules?: (
+    quads: readonly Quad[],
+    candidate: JsonObject,
+  ) => Promise<ValidationResult[]> | ValidationResult[];
+}
+
+/** Creates a record at `iri` from caller input plus registry-set members; returns the IRI. */
+export async function createRecord(
+  core: Core,
+  spec: RecordSpec,
+  iri: string,
+  input: JsonObject,
+  registry: JsonObject,
+  options: EditOptions,
+): Promise<string> {
+  const now = new Date().toISOString();
+  const candidate: JsonObject = {
+    ...withoutRegistryFields(spec.fields, input),
+    ...registry,
+    created: now,
+    modified: now,
+  };
+  await writeRecord(core, {
+    spec,
+    iri,
+    candidate,
+    action: options.action,
+    principal: options.principal,
+    ...codeRulesFor(options, candidate),
+    ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+  });
+  return iri;
+}
+
+/**
+ * Applies a JSON merge patch to a stored record (absent keeps, `null` clears) and writes the merged whole,
+ * which is validated again in full; `created` is kept.
+ */
+export async function patchRecord(
+  core: Core,
+  spec: RecordSpec,
+  stored: StoredRecord,
+  patch: JsonObject,
+  registry: JsonObject,
+  options: EditOptions,
+): Promise<void> {
+  if (stored.tombstoned)
+    throw new RegError(
+      'tombstoned',
+      410,
+      'Record is tombstoned',
+      `${stored.iri} is withdrawn and cannot be edited`,
+    );
+  const merged = mergePatch(stored.json, withoutRegistryFields(spec.fields, patch));
+  const candidate: JsonObject = { ...merged, ...registry, modified: new Date().toISOString() };
+  if (stored.json.created !== undefined) candidate.created = stored.json.created;
+  await writeRecord(core, {
+    spec,
+    iri: stored.iri,
+    candidate,
+    action: options.action,
+    principal: options.principal,
+    ...codeRulesFor(options, candidate),
+    ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+  });
+}
+
+function codeRulesFor(
+  options: EditOptions,
+  candidate: JsonObject,
+): { codeRules?: (quads: readonly Quad[]) => Promise<ValidationResult[]> | ValidationResult[] } {
+  const rules = options.codeRules;
+  return rules === undefined ? {} : { codeRules: (quads) => rules(quads, candidate) };
+}
+
+/**
+ * Withdraws a record: it keeps resolving, marked `tombstoned`, but leaves lists and counts. Withdrawing is
+ * never blocked by the record's content (a record citing a retired term can still be withdrawn).
+ */
+export async function tombstoneRecord(
+  core: Core,
+  spec: RecordSpec,
+  stored: StoredRecord,
+  principal: Principal,
+  requestId?: string,
+): Promise<void> {
+  if (stored.tombstoned) return;
+  const now = new Date().toISOString();
+  await writeRecord(core, {
+    spec,
+    iri: stored.iri,
+    candidate: { ...stored.json, tombstoned: true, tombstoned_at: now, modified: now },
+    action: 'tombstone',
+    principal,
+    kind: `${spec.kind}:withdrawn`,
+    validate: false,
+    ...(requestId === undefined ? {} : { requestId }),
+  });
+}
+
+/** The registry a record comes from, as record JSON reports it. */
+export function originOf(graph: string): JsonObject {
+  if (graph.startsWith(PEER_GRAPH_PREFIX))
+    return { kind: 'peer', peer_id: graph.slice(PEER_GRAPH_PREFIX.length) };
+  return { kind: 'local' };
+}

@@ -1,0 +1,57 @@
+import { Hono, type Context } from 'hono';
+import {
+  createSoftware,
+  declareSoftwareCapability,
+  getSoftware,
+  listSoftware,
+  updateSoftware,
+  withdrawSoftware,
+  type SoftwareListParams,
+} from '../../core/services/software.js';
+import type { AppEnv } from '../env.js';
+import { readJson } from '../body.js';
+
+const LIST_PARAMS = [
+  'q',
+  'kind',
+  'topic',
+  'keyword',
+  'license',
+  'publisher',
+  'produces',
+  'consumes',
+  'registry',
+  'limit',
+  'cursor',
+] as const;
+
+/** `/api/v1/software`: register, read, list, edit and withdraw software, and declare its capability. */
+export function softwareRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
+  app.get('/api/v1/software', async (c) => {
+    const params: SoftwareListParams = {};
+    for (const name of LIST_PARAMS) {
+      const value = c.req.query(name);
+      if (value !== undefined) params[name] = value;
+    }
+    return c.json(await listSoftware(c.get('core'), params));
+  });
+  app.post('/api/v1/software', async (c) =>
+    c.json(await createSoftware(...who(c), await readJson(c), c.get('requestId')), 201),
+  );
+  app.get('/api/v1/software/:id', async (c) => c.json(await getSoftware(c.get('core'), c.req.param('id'))));
+  app.patch('/api/v1/software/:id', async (c) =>
+    c.json(await updateSoftware(...who(c), c.req.param('id'), await readJson(c), c.get('requestId'))),
+  );
+  app.delete('/api/v1/software/:id', async (c) => {
+    await withdrawSoftware(...who(c), c.req.param('id'), c.get('requestId'));
+    return c.body(null, 204);
+  });
+  app.put('/api/v1/software/:id/capability', async (c) =>
+    c.json(
+      await declareSoftwareCapability(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')),
+    ),
+  );
+  return app;
+}
