@@ -6,7 +6,11 @@ import { authenticate, payloadLimit, requestId } from './middleware.js';
 import { problemResponse } from './problem.js';
 import { adminRoutes } from './routes/admin.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
+import { instanceRoutes } from './routes/instances.js';
+import { recordRoutes } from './routes/records.js';
+import { releaseRoutes } from './routes/releases.js';
 import { softwareRoutes } from './routes/software.js';
+import { vocabRoutes } from './routes/vocab.js';
 import { sparqlRoutes } from './routes/sparql.js';
 
 /** Builds the HTTP application over an opened core. */
@@ -30,5 +34,10 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.route('/', sparqlRoutes());
   app.route('/', adminRoutes());
   app.route('/', softwareRoutes());
+  app.route('/', releaseRoutes());
+  app.route('/', instanceRoutes());
+  app.route('/', vocabRoutes());
+  // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
+  app.route('/', recordRoutes());
   return app;
 }
