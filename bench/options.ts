@@ -6,14 +6,20 @@ export interface Options {
   readonly sizes: readonly number[];
   /** Repetitions of each start-up measurement; the median is reported. */
   readonly runs: number;
+  /** Which parts to run. */
+  readonly parts: readonly ('startup' | 'records')[];
+  /** Seconds of load per throughput figure. */
+  readonly seconds: number;
 }
 
 /** A bad command line: reported with the usage, without a stack trace. */
 export class UsageError extends Error {}
 
-export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3]
-  --sizes  dataset sizes in quads (k = thousand, M = million); default 10k,100k,1M
-  --runs   repetitions of each start-up measurement, median reported; default 3`;
+export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records] [--seconds 5]
+  --sizes    dataset sizes in quads (k = thousand, M = million); default 10k,100k,1M
+  --runs     repetitions of each start-up measurement, median reported; default 3
+  --parts    startup (start-up, restore, dump by size) and/or records (record API reads and writes); default both
+  --seconds  seconds of load per throughput figure; default 5`;
 
 /** Parses `--sizes` and `--runs`; null for `--help`; throws with the usage on anything else. */
 export function parseOptions(argv: readonly string[]): Options | null {
@@ -22,6 +28,8 @@ export function parseOptions(argv: readonly string[]): Options | null {
     options: {
       sizes: { type: 'string', default: '10k,100k,1M' },
       runs: { type: 'string', default: '3' },
+      parts: { type: 'string', default: 'startup,records' },
+      seconds: { type: 'string', default: '5' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -31,7 +39,19 @@ export function parseOptions(argv: readonly string[]): Options | null {
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1)
     throw new UsageError(`--runs must be a positive integer\n${USAGE}`);
-  return { sizes: [...new Set(sizes)].sort((a, b) => a - b), runs };
+  const parts = values.parts.split(',').map((part) => part.trim());
+  for (const part of parts) {
+    if (part !== 'startup' && part !== 'records') throw new UsageError(`unknown part "${part}"\n${USAGE}`);
+  }
+  const seconds = Number(values.seconds);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError(`--seconds must be a positive number\n${USAGE}`);
+  return {
+    sizes: [...new Set(sizes)].sort((a, b) => a - b),
+    runs,
+    parts: parts as ('startup' | 'records')[],
+    seconds,
+  };
 }
 
 /** Parses `10k`, `1M`, `250000` into a number of quads. */

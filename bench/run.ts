@@ -4,7 +4,8 @@ import path from 'node:path';
 import { measureStartBaselines } from './baseline-start.js';
 import { findAnomalies } from './checks.js';
 import { sizeFigures, targets } from './figures.js';
-import { parseOptions, sizeLabel, USAGE, UsageError } from './options.js';
+import { parseOptions, sizeLabel, USAGE, UsageError, type Options } from './options.js';
+import { benchRecords, renderRecords } from './records-bench.js';
 import { note } from './progress.js';
 import { ROOT } from './reg-cli.js';
 import { runServe } from './reg-serve.js';
@@ -19,6 +20,26 @@ import { Workspace } from './workspace.js';
  * Exits non-zero only when something fails to run, never for a missed target.
  */
 
+/** Start-up, restore and dump figures by dataset size, printed as they are measured. */
+async function runStartup(options: Options, space: Workspace): Promise<Record<string, unknown>> {
+  note(
+    `workspace ${space.dir}; sizes ${options.sizes.map(sizeLabel).join(', ')}; ${options.runs} runs per start-up figure`,
+  );
+  note('start-up floors: node -e, bare node:http, reg --version');
+  const start = await measureStartBaselines(Math.max(options.runs, 5), space.freshDir('scratch'));
+  note('reg serve on empty data directories');
+  const emptyStart = await repeat(options.runs, (run) => runServe(space.freshDir(`empty-${run}`)));
+  const sizes: SizeResult[] = [];
+  for (const quads of options.sizes) sizes.push(await benchSize(space, quads, options.runs));
+  const figures = sizes.map((size) => sizeFigures(size, start));
+  const goals = targets(sizes, emptyStart);
+  const anomalies = findAnomalies(sizes, emptyStart);
+  process.stdout.write(`${renderReport({ start, emptyStart, sizes, figures, targets: goals })}\n`);
+  if (anomalies.length > 0)
+    process.stdout.write(`\nAnomalies\n${anomalies.map((text) => `  ${text}`).join('\n')}\n`);
+  return { start, emptyStart, sizes, figures, targets: goals, anomalies };
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   if (options === null) {
@@ -28,48 +49,28 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   const space = new Workspace();
   try {
-    note(
-      `workspace ${space.dir}; sizes ${options.sizes.map(sizeLabel).join(', ')}; ${options.runs} runs per start-up figure`,
-    );
-    note('start-up floors: node -e, bare node:http, reg --version');
-    const start = await measureStartBaselines(Math.max(options.runs, 5), space.freshDir('scratch'));
-    note('reg serve on empty data directories');
-    const emptyStart = await repeat(options.runs, (run) => runServe(space.freshDir(`empty-${run}`)));
-
-    const sizes: SizeResult[] = [];
-    for (const quads of options.sizes) sizes.push(await benchSize(space, quads, options.runs));
-
-    const figures = sizes.map((size) => sizeFigures(size, start));
-    const goals = targets(sizes, emptyStart);
-    const anomalies = findAnomalies(sizes, emptyStart);
-    const machine = {
+    const machine = () => ({
       node: process.version,
       platform: `${os.type()} ${os.release()}`,
       cpus: os.cpus().length,
       memoryGb: os.totalmem() / 2 ** 30,
       loadAverage: { before: loadBefore, after: os.loadavg()[0]! },
-    };
-    process.stdout.write(`${renderReport({ start, emptyStart, sizes, figures, targets: goals })}\n`);
+    });
+    const results: Record<string, unknown> = { measuredAt: new Date().toISOString(), options };
+    if (options.parts.includes('startup')) Object.assign(results, await runStartup(options, space));
+    if (options.parts.includes('records')) {
+      const records = await benchRecords(space, options.seconds);
+      process.stdout.write(`\n${renderRecords(records)}\n`);
+      results.records = records;
+    }
+    const host = machine();
+    results.machine = host;
     process.stdout.write(
-      `\nmachine: ${machine.cpus} CPUs, node ${machine.node}, 1-min load average ${machine.loadAverage.before.toFixed(2)} before, ` +
-        `${machine.loadAverage.after.toFixed(2)} after (other work on the machine skews the figures)\n`,
+      `\nmachine: ${host.cpus} CPUs, node ${host.node}, 1-min load average ${host.loadAverage.before.toFixed(2)} before, ` +
+        `${host.loadAverage.after.toFixed(2)} after (other work on the machine skews the figures)\n`,
     );
-    if (anomalies.length > 0)
-      process.stdout.write(`\nAnomalies\n${anomalies.map((text) => `  ${text}`).join('\n')}\n`);
-
     const file = path.join(ROOT, '.bench', 'results.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const results = {
-      measuredAt: new Date().toISOString(),
-      machine,
-      options,
-      start,
-      emptyStart,
-      sizes,
-      figures,
-      targets: goals,
-      anomalies,
-    };
     fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     process.stdout.write(`\nfigures written to ${path.relative(process.cwd(), file)}\n`);
   } finally {

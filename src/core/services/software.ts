@@ -18,6 +18,7 @@ import {
   tombstoneRecord,
   type StoredRecord,
 } from './records.js';
+import { memoised } from './memoised.js';
 import { sparqlString } from './sparql-text.js';
 import { describeTerm, describeTerms, presentCapability } from './terms.js';
 
@@ -35,7 +36,7 @@ export function withEmptyLists(spec: RecordSpec, json: JsonObject): JsonObject {
 }
 
 /** Counts derived from other records: deployments and releases of a software, and its newest release. */
-async function softwareCounts(core: Core, iri: string): Promise<JsonObject> {
+export async function softwareCounts(core: Core, iri: string): Promise<JsonObject> {
   if (!core.graph.ready) return {};
   const key = `software-counts ${iri}`;
   const cached = core.memo.get<JsonObject>(key, core.graph.generation);
@@ -147,7 +148,10 @@ export async function createSoftware(
 
 /** Reads one software record by id or IRI; withdrawn records still resolve, marked `tombstoned`. */
 export async function getSoftware(core: Core, id: string): Promise<JsonObject> {
-  return presentSoftware(core, await requireStored(core, SOFTWARE, softwareIri(core, id)));
+  const iri = softwareIri(core, id);
+  return memoised(core, `software ${iri}`, async () =>
+    presentSoftware(core, await requireStored(core, SOFTWARE, iri)),
+  );
 }
 
 /** Edits a software record with a JSON merge patch (curator). */
@@ -285,6 +289,10 @@ function softwareFilters(params: SoftwareListParams): string[] {
 
 /** Lists software newest first, with paging, filters and facets (licence, kind, topic with labels). */
 export async function listSoftware(core: Core, params: SoftwareListParams): Promise<JsonObject> {
+  return memoised(core, `software-list ${JSON.stringify(params)}`, () => listSoftwareNow(core, params));
+}
+
+async function listSoftwareNow(core: Core, params: SoftwareListParams): Promise<JsonObject> {
   const query: ListQuery = {
     type: REG('Software'),
     patterns: softwareFilters(params),
