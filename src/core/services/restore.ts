@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import N3 from 'n3';
 import { BadRequestError, MalformedInputError } from '../errors.js';
-import { GRAPHS, RDF } from '../ns.js';
+import { GRAPHS, RDF, REG, XSD } from '../ns.js';
 import { kindOfTypes } from '../records/kinds.js';
 import { appendAudit } from '../store/audit.js';
 import { mergeRecord } from '../store/graph/record-merge.js';
@@ -163,5 +163,15 @@ function kindOfLines(owner: string, lines: readonly string[]): string | null {
   const types = lines
     .filter((line) => line.startsWith(prefix))
     .map((line) => line.slice(prefix.length, line.indexOf('>', prefix.length)));
-  return kindOfTypes(types);
+  const kind = kindOfTypes(types);
+  // Withdrawn records are counted apart, as the write path stores them.
+  const withdrawn = lines.includes(
+    `<${owner}> <${REG('tombstoned')}> "true"^^<${XSD('boolean')}> <${graphOf(lines)}> .`,
+  );
+  return kind !== null && withdrawn ? `${kind}:withdrawn` : kind;
+}
+
+function graphOf(lines: readonly string[]): string {
+  const first = lines[0] ?? '';
+  return first.slice(first.lastIndexOf(' <') + 2, first.lastIndexOf('>'));
 }
