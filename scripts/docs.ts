@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from '@oclif/core';
 import { SETTINGS } from '../src/core/config/settings.js';
 import { EXIT_DESCRIPTIONS } from '../src/cli/exit-codes.js';
+import { ClientCommand } from '../src/cli/client/client-command.js';
+import { CLIENT_FILES, CLIENT_SETTINGS } from '../src/cli/client/profile.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const COMMANDS_DIR = path.join(ROOT, 'src', 'commands');
@@ -20,6 +22,13 @@ interface FlagInfo {
   required?: boolean;
   type: string;
   default?: string;
+  options?: readonly string[];
+}
+
+interface ArgInfo {
+  name: string;
+  description?: string;
+  required: boolean;
 }
 
 interface CommandInfo {
@@ -27,29 +36,48 @@ interface CommandInfo {
   summary: string;
   description: string;
   examples: string[];
+  args: ArgInfo[];
   flags: FlagInfo[];
+  client: boolean;
 }
 
+// Commands in topic directories (src/commands/software/list.ts) have ids with the topic separator: "software list".
+function commandFiles(dir: string, prefix: string[] = []): { id: string; file: string }[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isDirectory()) return commandFiles(path.join(dir, entry.name), [...prefix, entry.name]);
+    if (!entry.name.endsWith('.ts')) return [];
+    return [{ id: [...prefix, entry.name.replace(/\.ts$/, '')].join(' '), file: path.join(dir, entry.name) }];
+  });
+}
+
+/** The file-name form of a command id: "software list" → "software-list". */
+const slug = (id: string): string => id.replace(/ /g, '-');
+
 async function loadCommands(): Promise<CommandInfo[]> {
-  const files = fs
-    .readdirSync(COMMANDS_DIR)
-    .filter((file) => file.endsWith('.ts'))
-    .sort();
+  const files = commandFiles(COMMANDS_DIR).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const commands: CommandInfo[] = [];
-  for (const file of files) {
-    const id = file.replace(/\.ts$/, '');
-    const module = (await import(path.join(COMMANDS_DIR, file))) as { default: Command.Class };
+  for (const { id, file } of files) {
+    const module = (await import(file)) as { default: Command.Class };
     const command = module.default;
-    const flags = Object.entries({ ...(command.flags ?? {}) }).map(([name, flag]) => ({
+    const args = Object.entries({ ...(command.args ?? {}) }).map(([name, arg]) => ({
       name,
-      ...(flag.char === undefined ? {} : { char: flag.char }),
-      ...(flag.description === undefined ? {} : { description: flag.description }),
-      ...(flag.required === true ? { required: true } : {}),
-      type: flag.type,
-      ...('default' in flag && flag.default !== undefined
-        ? { default: JSON.stringify(flag.default as unknown) }
-        : {}),
+      ...(arg.description === undefined ? {} : { description: arg.description }),
+      required: arg.required === true,
     }));
+    // A command's own flags first, then those of its base class (the connection flags of client commands).
+    const flags = Object.entries({ ...(command.flags ?? {}), ...(command.baseFlags ?? {}) }).map(
+      ([name, flag]) => ({
+        name,
+        ...(flag.char === undefined ? {} : { char: flag.char }),
+        ...(flag.description === undefined ? {} : { description: flag.description }),
+        ...(flag.required === true ? { required: true } : {}),
+        ...('options' in flag && flag.options !== undefined ? { options: flag.options } : {}),
+        type: flag.type,
+        ...('default' in flag && flag.default !== undefined
+          ? { default: JSON.stringify(flag.default as unknown) }
+          : {}),
+      }),
+    );
     flags.push({
       name: 'json',
       description: 'print the result (or the error) as one JSON object on standard output',
@@ -64,7 +92,9 @@ async function loadCommands(): Promise<CommandInfo[]> {
           .replace(/<%= config\.bin %>/g, 'reg')
           .replace(/<%= command\.id %>/g, id),
       ),
+      args,
       flags,
+      client: command.prototype instanceof ClientCommand,
     });
   }
   return commands;
@@ -77,27 +107,36 @@ const roff = (text: string): string =>
     .replace(/-/g, '\\-');
 
 function flagUsage(flag: FlagInfo): string {
-  const value = flag.type === 'boolean' ? '' : ` <${flag.name === 'nquads' ? 'file' : 'value'}>`;
+  const file = flag.name === 'nquads' || flag.name === 'file' || flag.name === 'token-file';
+  const value = flag.type === 'boolean' ? '' : ` <${file ? 'file' : 'value'}>`;
   return `${flag.char === undefined ? '' : `-${flag.char}, `}--${flag.name}${value}`;
 }
 
+const oneOf = (flag: FlagInfo): string =>
+  flag.options === undefined ? '' : ` (one of: ${flag.options.join(', ')})`;
+
+const argUsage = (arg: ArgInfo): string => (arg.required ? `<${arg.name}>` : `[<${arg.name}>]`);
+
 function manPage(command: CommandInfo): string {
   const lines = [
-    `.TH REG-${command.id.toUpperCase()} 1 "" "reg" "reg manual"`,
+    `.TH REG-${slug(command.id).toUpperCase()} 1 "" "reg" "reg manual"`,
     '.SH NAME',
-    `reg\\-${command.id} \\- ${roff(command.summary)}`,
+    `reg\\-${roff(slug(command.id))} \\- ${roff(command.summary)}`,
     '.SH SYNOPSIS',
     `.B reg ${command.id}`,
+    ...command.args.map((arg) => roff(argUsage(arg))),
     ...command.flags.map((flag) => `[${roff(flagUsage(flag))}]`),
     '.SH DESCRIPTION',
     ...command.description.split('\n').map(roff),
-    '.SH OPTIONS',
   ];
+  if (command.args.length > 0) lines.push('.SH ARGUMENTS');
+  for (const arg of command.args) lines.push('.TP', `.B ${roff(argUsage(arg))}`, roff(arg.description ?? ''));
+  lines.push('.SH OPTIONS');
   for (const flag of command.flags) {
     lines.push('.TP', `.B ${roff(flagUsage(flag))}`);
     lines.push(
       roff(
-        `${flag.description ?? ''}${flag.required === true ? ' (required)' : ''}${flag.default === undefined ? '' : ` (default: ${flag.default})`}`,
+        `${flag.description ?? ''}${oneOf(flag)}${flag.required === true ? ' (required)' : ''}${flag.default === undefined ? '' : ` (default: ${flag.default})`}`,
       ),
     );
   }
@@ -118,6 +157,12 @@ function manPage(command: CommandInfo): string {
       );
     }
   }
+  if (command.client) {
+    lines.push('.SH ENVIRONMENT');
+    for (const setting of CLIENT_SETTINGS)
+      lines.push('.TP', `.B ${roff(setting.name)}`, roff(setting.summary));
+    lines.push('.SH FILES', ...CLIENT_FILES.split('\n').map(roff));
+  }
   lines.push('.SH EXIT STATUS');
   for (const [code, meaning] of EXIT_DESCRIPTIONS) lines.push('.TP', `.B ${code}`, roff(meaning));
   lines.push('.SH EXAMPLES');
@@ -137,9 +182,10 @@ function overviewPage(commands: CommandInfo[]): string {
     '.SH COMMANDS',
   ];
   for (const command of commands) lines.push('.TP', `.B ${command.id}`, roff(command.summary));
+  lines.push('.SH FILES', ...CLIENT_FILES.split('\n').map(roff));
   lines.push('.SH EXIT STATUS');
   for (const [code, meaning] of EXIT_DESCRIPTIONS) lines.push('.TP', `.B ${code}`, roff(meaning));
-  lines.push('.SH SEE ALSO', commands.map((command) => `reg\\-${command.id}(1)`).join(', '));
+  lines.push('.SH SEE ALSO', commands.map((command) => `reg\\-${roff(slug(command.id))}(1)`).join(', '));
   return `${lines.join('\n')}\n`;
 }
 
@@ -148,14 +194,15 @@ function readmeSection(commands: CommandInfo[]): string {
   for (const command of commands) {
     parts.push(`### \`reg ${command.id}\``, '', command.summary, '', command.description, '', '```');
     parts.push(
-      `reg ${command.id} ${command.flags.map((flag) => `[${flagUsage(flag)}]`).join(' ')}`,
+      `reg ${[command.id, ...command.args.map(argUsage), ...command.flags.map((flag) => `[${flagUsage(flag)}]`)].join(' ')}`,
       '```',
       '',
     );
     parts.push(
+      ...command.args.map((arg) => `- \`${argUsage(arg)}\`: ${arg.description ?? ''}`),
       ...command.flags.map(
         (flag) =>
-          `- \`${flagUsage(flag)}\`: ${flag.description ?? ''}${flag.required === true ? ' (required)' : ''}`,
+          `- \`${flagUsage(flag)}\`: ${flag.description ?? ''}${oneOf(flag)}${flag.required === true ? ' (required)' : ''}`,
       ),
       '',
     );
@@ -169,6 +216,8 @@ function readmeSection(commands: CommandInfo[]): string {
     ...EXIT_DESCRIPTIONS.map(([code, meaning]) => `| ${code} | ${meaning} |`),
     '',
   );
+  parts.push('#### Client connection', '', CLIENT_FILES, '', '| variable | meaning |', '|---|---|');
+  parts.push(...CLIENT_SETTINGS.map((s) => `| \`${s.name}\` | ${s.summary} |`), '');
   parts.push('#### Settings', '', '| variable | default | meaning |', '|---|---|---|');
   parts.push(
     ...SETTINGS.map(
@@ -186,7 +235,7 @@ export async function renderDocs(): Promise<Map<string, string>> {
   const commands = await loadCommands();
   const files = new Map<string, string>();
   files.set('man/reg.1', overviewPage(commands));
-  for (const command of commands) files.set(`man/reg-${command.id}.1`, manPage(command));
+  for (const command of commands) files.set(`man/reg-${slug(command.id)}.1`, manPage(command));
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const start = readme.indexOf(README_START);
   const end = readme.indexOf(README_END);

@@ -1,4 +1,5 @@
 import { RegError } from '../core/errors.js';
+import { ApiError } from './client/errors.js';
 
 /** Exit codes of every `reg` command, as documented in the man pages. */
 export const EXIT = {
@@ -9,6 +10,12 @@ export const EXIT = {
   locked: 4,
   input: 5,
   unhealthy: 6,
+  notFound: 7,
+  refused: 8,
+  unauthorized: 9,
+  unreachable: 10,
+  profile: 11,
+  serverError: 12,
 } as const;
 
 /** Descriptions of the exit codes, for the generated documentation. */
@@ -20,11 +27,30 @@ export const EXIT_DESCRIPTIONS: ReadonlyArray<readonly [number, string]> = [
   [EXIT.locked, 'the data directory is in use by another process'],
   [EXIT.input, 'the input file is malformed or unreadable; nothing was written'],
   [EXIT.unhealthy, 'the registry did not answer ready (healthcheck)'],
+  [EXIT.notFound, 'the registry has no such record (HTTP 404, 410)'],
+  [EXIT.refused, 'the registry refused the request or its data (HTTP 400, 409, 413, 415, 422 and other 4xx)'],
+  [EXIT.unauthorized, 'the credential is missing, unknown or not allowed to do this (HTTP 401, 403)'],
+  [EXIT.unreachable, 'the registry could not be reached or did not answer in time'],
+  [
+    EXIT.profile,
+    'the connection profile is unusable (unknown profile, bad URL, unreadable token or config file)',
+  ],
+  [EXIT.serverError, 'the registry failed or asked to retry later (HTTP 5xx, 429)'],
 ];
+
+/** The exit code for an HTTP error status answered by a registry. */
+export function exitCodeForStatus(status: number): number {
+  if (status === 404 || status === 410) return EXIT.notFound;
+  if (status === 401 || status === 403) return EXIT.unauthorized;
+  if (status === 429 || status >= 500) return EXIT.serverError;
+  if (status >= 400) return EXIT.refused;
+  return EXIT.failure;
+}
 
 /** The exit code for an error thrown by a command. */
 export function exitCodeFor(error: unknown): number {
   if (!(error instanceof RegError)) return EXIT.failure;
+  if (error instanceof ApiError) return exitCodeForStatus(error.status);
   switch (error.code) {
     case 'config':
       return EXIT.config;
@@ -35,6 +61,12 @@ export function exitCodeFor(error: unknown): number {
       return EXIT.input;
     case 'unavailable':
       return EXIT.unhealthy;
+    case 'unreachable':
+      return EXIT.unreachable;
+    case 'profile':
+      return EXIT.profile;
+    case 'usage':
+      return EXIT.usage;
     default:
       return EXIT.failure;
   }

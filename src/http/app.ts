@@ -1,5 +1,9 @@
 import { Hono } from 'hono';
 import type { Core } from '../core/core.js';
+import { getInstance } from '../core/services/instances.js';
+import { getRelease } from '../core/services/releases.js';
+import { getSoftware } from '../core/services/software.js';
+import { getType } from '../core/services/types.js';
 import { NotFoundError } from '../core/errors.js';
 import type { AppEnv } from './env.js';
 import { authenticate, payloadLimit, requestId } from './middleware.js';
@@ -9,6 +13,7 @@ import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { instanceRoutes } from './routes/instances.js';
 import { recordRoutes } from './routes/records.js';
 import { releaseRoutes } from './routes/releases.js';
+import { softwareExtraRoutes } from './routes/software-extras.js';
 import { softwareRoutes } from './routes/software.js';
 import { vocabRoutes } from './routes/vocab.js';
 import { sparqlRoutes } from './routes/sparql.js';
@@ -34,10 +39,14 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.route('/', sparqlRoutes());
   app.route('/', adminRoutes());
   app.route('/', softwareRoutes());
+  app.route('/', softwareExtraRoutes());
   app.route('/', releaseRoutes());
   app.route('/', instanceRoutes());
   app.route('/', vocabRoutes());
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
-  app.route('/', recordRoutes());
+  app.route(
+    '/',
+    recordRoutes({ software: getSoftware, release: getRelease, instance: getInstance, type: getType }),
+  );
   return app;
 }

@@ -1,4 +1,4 @@
-import { DCAT, PROV, REG, VOID } from '../ns.js';
+import { DCAT, DCT, PROV, REG, VOID } from '../ns.js';
 
 /** The kind of record each class marks, used to count records without reading their content. */
 const KIND_BY_CLASS: ReadonlyMap<string, string> = new Map([
@@ -6,6 +6,7 @@ const KIND_BY_CLASS: ReadonlyMap<string, string> = new Map([
   [REG('Release'), 'release'],
   [REG('Instance'), 'instance'],
   [REG('ArtifactType'), 'type'],
+  [DCT('LicenseDocument'), 'license'],
   [DCAT('Dataset'), 'artifact'],
   [PROV('Activity'), 'run'],
   [VOID('Dataset'), 'bundle'],

@@ -7,6 +7,7 @@ import type { RecordWrite } from '../store/graph/types.js';
 import { buildBundles, type Bundle } from '../vocab/bundles.js';
 import { catalogueNTriples, parseCatalogue } from '../vocab/catalogue.js';
 import { ReferenceIndex } from '../vocab/reference-index.js';
+import { buildTermCatalogue, type BundledCatalogue } from '../vocab/term-catalogue.js';
 import type { Core } from '../core.js';
 
 /** The reference bundles of this package under one base IRI, the index of their terms and the shapes validator. */
@@ -15,6 +16,8 @@ export interface ReferenceData {
   readonly index: ReferenceIndex;
   /** The SHACL validator, compiled once from the shapes bundle on first use. */
   readonly validator: RecordValidator;
+  /** The searchable catalogue of bundled terms, built on first use. */
+  readonly catalogue: BundledCatalogue;
 }
 
 /** Builds the bundles; their term index is built on first use, off the start-up path. */
@@ -22,6 +25,7 @@ export function prepareReferenceData(baseIri: string): ReferenceData {
   const bundles = buildBundles(baseIri);
   let index: ReferenceIndex | undefined;
   let validator: RecordValidator | undefined;
+  let catalogue: BundledCatalogue | undefined;
   return {
     bundles,
     get index() {
@@ -31,6 +35,9 @@ export function prepareReferenceData(baseIri: string): ReferenceData {
       const shapes = bundles.find((bundle) => bundle.graph === GRAPHS.shapes);
       if (shapes === undefined) throw new Error('the shapes bundle is missing');
       return (validator ??= createValidator(shapes.ntriples));
+    },
+    get catalogue() {
+      return (catalogue ??= buildTermCatalogue(bundles, this.index));
     },
   };
 }

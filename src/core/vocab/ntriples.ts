@@ -92,3 +92,12 @@ function escapeString(value: string): string {
 function uchar(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
+
+/** Undoes N-Triples escapes (`\\n`, `\\"`, `\\uXXXX`, ...) in a literal's or an IRI's text. */
+export function unescapeNTriples(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text.replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)/g, (_, esc: string) => {
+    if (esc.length > 1) return String.fromCodePoint(parseInt(esc.slice(1), 16));
+    return ({ t: '\t', b: '\b', n: '\n', r: '\r', f: '\f' } as Record<string, string>)[esc] ?? esc;
+  });
+}

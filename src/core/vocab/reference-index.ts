@@ -5,6 +5,7 @@
  */
 import { DCT, OWL, RDF, RDFS, SKOS } from '../ns.js';
 import type { Bundle } from './bundles.js';
+import { unescapeNTriples } from './ntriples.js';
 
 /** What the bundles say about one IRI. */
 export interface HeldTerm {
@@ -117,7 +118,7 @@ function readLine(line: string, graph: string, drafts: Map<string, Draft>): void
   if (predicateEnd < 0) return;
   const predicate = line.slice(subjectEnd + 3, predicateEnd);
   if (!WANTED.has(predicate)) return;
-  const subject = unescapeIri(line.slice(1, subjectEnd));
+  const subject = unescapeNTriples(line.slice(1, subjectEnd));
   const object = line.slice(predicateEnd + 2, line.length - 2);
   let draft = drafts.get(subject);
   if (draft === undefined) {
@@ -134,7 +135,7 @@ function readLine(line: string, graph: string, drafts: Map<string, Draft>): void
     return;
   }
   if (!object.startsWith('<')) return;
-  const iri = unescapeIri(object.slice(1, -1));
+  const iri = unescapeNTriples(object.slice(1, -1));
   if (predicate === P_TYPE) draft.classes.add(iri);
   else if (predicate === P_REPLACED) draft.replacedBy.add(iri);
   else draft.seeAlso.add(iri);
@@ -170,20 +171,9 @@ function parseLiteral(object: string): { value: string; lang: string } | undefin
   const close = object.lastIndexOf('"');
   if (close <= 0) return undefined;
   const suffix = object.slice(close + 1);
-  return { value: unescapeString(object.slice(1, close)), lang: suffix.startsWith('@') ? suffix.slice(1) : '' };
+  return { value: unescapeNTriples(object.slice(1, close)), lang: suffix.startsWith('@') ? suffix.slice(1) : '' };
 }
 
-function unescapeString(text: string): string {
-  if (!text.includes('\\')) return text;
-  return text.replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)/g, (_, esc: string) => {
-    if (esc.length > 1) return String.fromCodePoint(parseInt(esc.slice(1), 16));
-    return ({ t: '\t', b: '\b', n: '\n', r: '\r', f: '\f' } as Record<string, string>)[esc] ?? esc;
-  });
-}
-
-function unescapeIri(text: string): string {
-  return text.includes('\\') ? unescapeString(text) : text;
-}
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -1,7 +1,62 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import {
+  createInstance,
+  declareInstanceCapability,
+  getInstance,
+  listInstanceArtifacts,
+  listInstanceRuns,
+  listInstances,
+  updateInstance,
+  withdrawInstance,
+  type InstanceListParams,
+} from '../../core/services/instances.js';
 import type { AppEnv } from '../env.js';
+import { readJson } from '../body.js';
 
-/** Routes of this area; filled in by the record API. */
+const LIST_PARAMS = [
+  'q',
+  'software',
+  'release',
+  'health',
+  'availability',
+  'registry',
+  'limit',
+  'cursor',
+] as const;
+
+/** `/api/v1/instances`: register, read, list, edit and withdraw deployments, and declare their capability. */
 export function instanceRoutes(): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+  const app = new Hono<AppEnv>();
+  const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
+  app.get('/api/v1/instances', async (c) => {
+    const params: InstanceListParams = {};
+    for (const name of LIST_PARAMS) {
+      const value = c.req.query(name);
+      if (value !== undefined) params[name] = value;
+    }
+    return c.json(await listInstances(c.get('core'), params));
+  });
+  app.post('/api/v1/instances', async (c) =>
+    c.json(await createInstance(...who(c), await readJson(c), c.get('requestId')), 201),
+  );
+  app.get('/api/v1/instances/:id', async (c) => c.json(await getInstance(c.get('core'), c.req.param('id'))));
+  app.patch('/api/v1/instances/:id', async (c) =>
+    c.json(await updateInstance(...who(c), c.req.param('id'), await readJson(c), c.get('requestId'))),
+  );
+  app.delete('/api/v1/instances/:id', async (c) => {
+    await withdrawInstance(...who(c), c.req.param('id'), c.get('requestId'));
+    return c.body(null, 204);
+  });
+  app.put('/api/v1/instances/:id/capability', async (c) =>
+    c.json(
+      await declareInstanceCapability(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')),
+    ),
+  );
+  app.get('/api/v1/instances/:id/runs', async (c) =>
+    c.json(await listInstanceRuns(c.get('core'), c.req.param('id'))),
+  );
+  app.get('/api/v1/instances/:id/artifacts', async (c) =>
+    c.json(await listInstanceArtifacts(c.get('core'), c.req.param('id'))),
+  );
+  return app;
 }

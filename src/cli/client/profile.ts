@@ -1,0 +1,256 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { cosmiconfig } from 'cosmiconfig';
+import { ProfileError } from './errors.js';
+
+/** Where the registry URL used when nothing names one points: the address `npm start` serves. */
+export const DEFAULT_URL = 'http://localhost:8080';
+
+/** Seconds a request may take before the registry counts as unreachable, unless a profile says otherwise. */
+export const DEFAULT_TIMEOUT = 30;
+
+/** The environment variables client commands read, for the generated documentation. */
+export const CLIENT_SETTINGS: ReadonlyArray<{ readonly name: string; readonly summary: string }> = [
+  { name: 'REG_URL', summary: 'base URL of the registry (overrides the config file, overridden by --url)' },
+  { name: 'REG_TOKEN', summary: 'bearer token sent to the registry (overridden by --token or --token-file)' },
+  { name: 'REG_TOKEN_FILE', summary: 'file holding the token, read instead of REG_TOKEN' },
+  { name: 'REG_PROFILE', summary: 'named profile of the config file to use (overridden by --profile)' },
+];
+
+/** How the config file is found, for the generated documentation. */
+export const CLIENT_FILES = `The connection profile (url, token or token_file, timeout) is read from the first reg config file
+found by cosmiconfig, from the working directory up to the home directory and then ~/.config/reg/ (on
+Linux): package.json "reg", .regrc, .regrc.json, .regrc.yaml, .regrc.js, .regrc.mjs, .regrc.ts,
+reg.config.js, reg.config.mjs, reg.config.ts and the like. Named profiles go under "profiles", with
+"default" naming the usual one; REG_* variables override the file and flags override both. A token_file
+is relative to the config file. Without any URL the client uses ${DEFAULT_URL}.`;
+
+/** Where a setting of the resolved profile came from, so messages can say which one to fix. */
+export type SettingSource = 'flag' | 'env' | 'file' | 'default';
+
+/** A connection to one registry: its base URL and the token to present, never printed. */
+export interface Profile {
+  readonly url: string;
+  readonly token: string | undefined;
+  readonly timeout: number;
+  /** The named profile used, when the config file has named profiles. */
+  readonly name: string | undefined;
+  /** The config file read, if one was found. */
+  readonly configFile: string | undefined;
+  readonly sources: { readonly url: SettingSource; readonly token: SettingSource | undefined };
+}
+
+/** The connection flags of a client command, as parsed. */
+export interface ProfileFlags {
+  readonly url?: string | undefined;
+  readonly token?: string | undefined;
+  readonly 'token-file'?: string | undefined;
+  readonly profile?: string | undefined;
+  readonly timeout?: number | undefined;
+}
+
+/** Where to look for the config file; tests pin both ends of the upward search. */
+export interface SearchOptions {
+  readonly cwd?: string;
+  readonly stopDir?: string;
+}
+
+/** One layer of settings (config file, environment or flags); later layers override earlier ones. */
+interface Layer {
+  readonly url?: string | undefined;
+  readonly token?: string | undefined;
+  readonly tokenFile?: string | undefined;
+  readonly timeout?: number | undefined;
+}
+
+const PROFILE_KEYS = new Set(['url', 'token', 'token_file', 'timeout']);
+
+/**
+ * Resolves the connection profile: the config file found by cosmiconfig (module `reg`), then `REG_URL`,
+ * `REG_TOKEN` and `REG_TOKEN_FILE`, then the flags, each overriding the one before.
+ */
+export async function resolveProfile(
+  flags: ProfileFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  search: SearchOptions = {},
+): Promise<Profile> {
+  const found = await findConfig(search);
+  const wanted = nonEmpty(flags.profile) ?? nonEmpty(env.REG_PROFILE);
+  const file = found === undefined ? undefined : selectProfile(found.config, found.filepath, wanted);
+  if (found === undefined && wanted !== undefined) {
+    throw new ProfileError(`profile "${wanted}" was asked for, but no reg config file was found`, [
+      'put the profiles in .regrc.json (or another cosmiconfig place) in this directory, a parent or ~/.config/reg/',
+    ]);
+  }
+  const fileLayer = file?.layer ?? {};
+  const envLayer = layerOf(
+    { url: env.REG_URL, token: env.REG_TOKEN, tokenFile: env.REG_TOKEN_FILE },
+    'REG_TOKEN and REG_TOKEN_FILE',
+  );
+  const flagLayer = layerOf(
+    { url: flags.url, token: flags.token, tokenFile: flags['token-file'], timeout: flags.timeout },
+    '--token and --token-file',
+  );
+  const layers = [
+    ['file', fileLayer],
+    ['env', envLayer],
+    ['flag', flagLayer],
+  ] as const;
+  let url: [string, SettingSource] = [DEFAULT_URL, 'default'];
+  let token: [Layer, SettingSource] | undefined;
+  let timeout = DEFAULT_TIMEOUT;
+  for (const [source, layer] of layers) {
+    if (layer.url !== undefined) url = [layer.url, source];
+    if (layer.token !== undefined || layer.tokenFile !== undefined) token = [layer, source];
+    if (layer.timeout !== undefined) timeout = layer.timeout;
+  }
+  // A token file named in the config file is relative to that file; one named by a flag or variable, to the cwd.
+  const cwd = search.cwd ?? process.cwd();
+  const base = token?.[1] === 'file' && found !== undefined ? path.dirname(found.filepath) : cwd;
+  return {
+    url: checkUrl(url[0], url[1]),
+    token: token === undefined ? undefined : readToken(token[0], base),
+    timeout,
+    name: file?.name,
+    configFile: found?.filepath,
+    sources: { url: url[1], token: token?.[1] },
+  };
+}
+
+async function findConfig(search: SearchOptions): Promise<{ config: unknown; filepath: string } | undefined> {
+  // The global strategy walks up from the cwd to the home directory (or stopDir), then ~/.config/reg/.
+  const explorer = cosmiconfig(
+    'reg',
+    search.stopDir === undefined ? { searchStrategy: 'global' } : { stopDir: search.stopDir },
+  );
+  try {
+    const result = await explorer.search(search.cwd ?? process.cwd());
+    return result === null || result.isEmpty === true ? undefined : result;
+  } catch (error) {
+    const where = (error as { filepath?: unknown }).filepath;
+    throw new ProfileError(
+      `the reg config file ${typeof where === 'string' ? `${where} ` : ''}cannot be read: ${firstLine(error)}`,
+    );
+  }
+}
+
+function selectProfile(
+  config: unknown,
+  filepath: string,
+  wanted: string | undefined,
+): { layer: Layer; name: string | undefined } {
+  if (!isObject(config)) throw new ProfileError(`${filepath} must hold an object (url, token or profiles)`);
+  const profiles = config.profiles;
+  if (profiles !== undefined && !isObject(profiles)) {
+    throw new ProfileError(`${filepath}: "profiles" must be an object of named profiles`);
+  }
+  const names = Object.keys(profiles ?? {});
+  const fallback = typeof config.default === 'string' ? config.default : undefined;
+  const name = wanted ?? fallback ?? (config.url === undefined && names.length === 1 ? names[0] : undefined);
+  if (name === undefined) {
+    if (names.length > 0 && config.url === undefined) {
+      throw new ProfileError(`${filepath} defines the profiles ${names.join(', ')} but none is chosen`, [
+        'pass --profile <name>, set REG_PROFILE, or set "default" in the file',
+      ]);
+    }
+    return { layer: fileLayer(config, filepath), name: undefined };
+  }
+  const chosen = profiles?.[name];
+  if (!isObject(chosen)) {
+    throw new ProfileError(
+      `${filepath} has no profile "${name}"${names.length > 0 ? ` (it has: ${names.join(', ')})` : ''}`,
+    );
+  }
+  return { layer: fileLayer(chosen, `${filepath} profile "${name}"`), name };
+}
+
+function fileLayer(entry: Record<string, unknown>, where: string): Layer {
+  for (const key of Object.keys(entry)) {
+    if (!PROFILE_KEYS.has(key) && key !== 'profiles' && key !== 'default') {
+      throw new ProfileError(`${where}: unknown key "${key}" (known: url, token, token_file, timeout)`);
+    }
+  }
+  const text = (key: string): string | undefined => {
+    const value = entry[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'string') throw new ProfileError(`${where}: "${key}" must be a string`);
+    return nonEmpty(value);
+  };
+  const timeout = entry.timeout;
+  if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) {
+    throw new ProfileError(`${where}: "timeout" must be a positive number of seconds`);
+  }
+  return layerOf({ url: text('url'), token: text('token'), tokenFile: text('token_file'), timeout }, where);
+}
+
+function layerOf(layer: Layer, both: string): Layer {
+  const cleaned = {
+    url: nonEmpty(layer.url),
+    token: nonEmpty(layer.token),
+    tokenFile: nonEmpty(layer.tokenFile),
+    timeout: layer.timeout,
+  };
+  if (cleaned.token !== undefined && cleaned.tokenFile !== undefined) {
+    throw new ProfileError(`${both} both give a token: use one of them`);
+  }
+  return cleaned;
+}
+
+function readToken(layer: Layer, base: string): string {
+  if (layer.token !== undefined) return layer.token;
+  const file = path.resolve(base, layer.tokenFile ?? '');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ProfileError(`the token file ${file} cannot be read: ${firstLine(error)}`);
+  }
+  const token = text.trim();
+  if (token === '' || /\s/.test(token)) {
+    throw new ProfileError(`the token file ${file} must hold one token on one line`);
+  }
+  return token;
+}
+
+function checkUrl(raw: string, source: SettingSource): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ProfileError(`the registry URL from ${describeSource(source)} is not a URL: "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ProfileError(
+      `the registry URL from ${describeSource(source)} must be http(s), got "${url.protocol}"`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ProfileError(
+      `the registry URL from ${describeSource(source)} must not carry credentials; give the token separately`,
+    );
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+/** Names a setting source in a sentence ("the config file", "REG_URL" …). */
+export function describeSource(source: SettingSource): string {
+  switch (source) {
+    case 'flag':
+      return '--url';
+    case 'env':
+      return 'REG_URL';
+    case 'file':
+      return 'the config file';
+    case 'default':
+      return 'the default';
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value.trim() === '' ? undefined : value.trim();
+
+const firstLine = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';

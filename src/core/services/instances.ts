@@ -1,0 +1,352 @@
+import type { Principal } from '../auth/principal.js';
+import { requireCurator, requireCuratorOrScope } from '../auth/policy.js';
+import { BadRequestError, RegError } from '../errors.js';
+import { DCT, GRAPHS, RDFS, REG, SH } from '../ns.js';
+import { expandId, idOf, mintIri } from '../records/ids.js';
+import { isObject } from '../records/json.js';
+import { isAbsoluteIri, type JsonObject } from '../records/mapper.js';
+import { AVAILABILITY, INSTANCE, RELEASE, SOFTWARE } from '../records/specs.js';
+import type { ValidationResult } from '../validate/index.js';
+import type { Quad } from '../store/nquads.js';
+import type { Core } from '../core.js';
+import { iriPattern, listRecords, pageSize } from './listing.js';
+import { memoised } from './memoised.js';
+import {
+  createRecord,
+  originOf,
+  patchRecord,
+  readStored,
+  requireObject,
+  requireStored,
+  tombstoneRecord,
+  type StoredRecord,
+} from './records.js';
+import { readRelated, releaseIri, softwareName } from './releases.js';
+import { softwareCounts, softwareIri, withEmptyLists } from './software.js';
+import { sparqlString } from './sparql-text.js';
+import { presentCapability } from './terms.js';
+
+/** Health values of a deployment; a deployment never probed reads `unknown`. */
+export const HEALTH = ['up', 'down', 'unknown'] as const;
+
+/** Expands a deployment id or IRI. */
+export function instanceIri(core: Core, id: string): string {
+  return expandId(core.config.baseIri, INSTANCE.path, id, 'instance');
+}
+
+/** Expands bare ids in `software` and `release`; a value that is neither an id nor an IRI is left for validation to name. */
+function expandReferences(core: Core, input: JsonObject): JsonObject {
+  const out = { ...input };
+  for (const [field, path] of [
+    ['software', SOFTWARE.path],
+    ['release', RELEASE.path],
+  ] as const) {
+    const value = out[field];
+    if (typeof value !== 'string') continue;
+    try {
+      out[field] = expandId(core.config.baseIri, path, value, field);
+    } catch {
+      // Kept verbatim: the mapper refuses it as "must be an absolute IRI", naming the field.
+    }
+  }
+  return out;
+}
+
+/** The 422 of an endpoint on a software that cannot be hosted; it has its own problem type. */
+function notDeployable(software: string): RegError {
+  const message = `endpoint_url: <${software}> is not deployable (deployable: false), so a deployment of it cannot carry an endpoint; leave endpoint_url out`;
+  return new RegError('not-deployable', 422, 'Endpoint on software that cannot be hosted', message, {
+    errors: [{ field: 'endpoint_url', message }],
+    extra: { field: 'endpoint_url' },
+  });
+}
+
+type Refuse = (field: 'software' | 'release', value: string, message: string, component?: string) => void;
+
+/** The named software must be held, and not withdrawn unless the record already named it. */
+async function checkSoftware(
+  core: Core,
+  ref: unknown,
+  before: unknown,
+  refuse: Refuse,
+): Promise<StoredRecord | undefined> {
+  if (typeof ref !== 'string' || !isAbsoluteIri(ref)) return undefined;
+  const software = await readStored(core, SOFTWARE, ref);
+  if (software === undefined)
+    refuse('software', ref, `software: <${ref}> is not a software this registry holds; register it first.`);
+  else if (software.tombstoned && ref !== before)
+    refuse('software', ref, `software: <${ref}> is withdrawn, so no deployment of it can be added.`);
+  return software;
+}
+
+/** The named release must be held, be a release of the deployment's software, and not be newly withdrawn. */
+async function checkRelease(
+  core: Core,
+  ref: unknown,
+  software: unknown,
+  before: unknown,
+  refuse: Refuse,
+): Promise<void> {
+  if (typeof ref !== 'string' || !isAbsoluteIri(ref)) return;
+  const release = await readStored(core, RELEASE, ref);
+  const owner = release?.json.software;
+  if (release === undefined)
+    refuse('release', ref, `release: <${ref}> is not a release this registry holds.`);
+  else if (typeof software === 'string' && owner !== software)
+    refuse(
+      'release',
+      ref,
+      `release: <${ref}> is a release of <${typeof owner === 'string' ? owner : 'another software'}>, not of <${software}>.`,
+      SH('SPARQLConstraintComponent'),
+    );
+  else if (release.tombstoned && ref !== before)
+    refuse('release', ref, `release: <${ref}> is withdrawn, so a deployment cannot be set to run it.`);
+}
+
+/**
+ * Code rules of a deployment, reported with the shape results: its software and release references hold, and a
+ * `deployable: false` software refuses an endpoint (thrown as its own `not-deployable` problem). `before` is the
+ * stored record on an edit, so a withdrawal after the fact does not block edits of other fields.
+ */
+function instanceRules(core: Core, iri: string, before?: JsonObject) {
+  return async (_quads: readonly Quad[], candidate: JsonObject): Promise<ValidationResult[]> => {
+    const results: ValidationResult[] = [];
+    const refuse: Refuse = (field, value, message, component = SH('ClassConstraintComponent')) => {
+      const path = field === 'software' ? REG('instanceOf') : REG('runsRelease');
+      results.push({
+        severity: 'violation',
+        field,
+        message,
+        focusNode: iri,
+        path,
+        value,
+        valueType: 'iri',
+        component,
+      });
+    };
+    const software = await checkSoftware(core, candidate.software, before?.software, refuse);
+    await checkRelease(core, candidate.release, candidate.software, before?.release, refuse);
+    if (software?.json.deployable === false && candidate.endpoint_url !== undefined)
+      throw notDeployable(software.iri);
+    return results;
+  };
+}
+
+/** Versions a deployment is compared by: its release's, and the newest release of its software. */
+async function versionsOf(core: Core, json: JsonObject, graph: string): Promise<JsonObject> {
+  const out: JsonObject = {};
+  if (typeof json.release === 'string') {
+    const version = (await readRelated(core, RELEASE, json.release, graph))?.json.version;
+    if (typeof version === 'string') out.release_version = version;
+  }
+  if (typeof json.software === 'string' && graph === GRAPHS.local) {
+    const latest = (await softwareCounts(core, json.software)).latest_release;
+    if (isObject(latest) && typeof latest.version === 'string') out.latest_version = latest.version;
+  }
+  // Versions may repeat across releases, so "outdated" compares versions, not release IRIs.
+  if (
+    out.release_version !== undefined &&
+    out.latest_version !== undefined &&
+    out.release_version !== out.latest_version
+  )
+    out.outdated = true;
+  return out;
+}
+
+/** The deployment record as the API returns it: stored fields, names and versions, health and activity signals. */
+export async function presentInstance(core: Core, stored: StoredRecord): Promise<JsonObject> {
+  const { tombstoned: _t, tombstoned_at: _at, ...json } = withEmptyLists(INSTANCE, stored.json);
+  const name = await softwareName(core, json.software, stored.graph);
+  const capability = await presentCapability(core, json.capability, stored.iri, 'instance');
+  const out: JsonObject = {
+    iri: stored.iri,
+    id: idOf(stored.iri),
+    ...json,
+    ...(name === undefined ? {} : { software_name: name }),
+    ...(await versionsOf(core, json, stored.graph)),
+    health: json.health ?? 'unknown',
+    ...(capability === undefined ? {} : { capability }),
+    // Runs, artifacts and tokens are not recorded yet; the counts are part of the shape already.
+    runs_30d: 0,
+    failures_30d: 0,
+    artifact_count: 0,
+    token_count: 0,
+    origin: originOf(stored.graph),
+  };
+  if (stored.tombstoned) out.tombstoned = true;
+  return out;
+}
+
+/** Reads one deployment by id or IRI; a withdrawn one still resolves, marked `tombstoned`. */
+export async function getInstance(core: Core, id: string): Promise<JsonObject> {
+  const iri = instanceIri(core, id);
+  return memoised(core, `instance ${iri}`, async () =>
+    presentInstance(core, await requireStored(core, INSTANCE, iri)),
+  );
+}
+
+/** Registers a deployment (curator role or `register:instance`); registry-kept fields in the body are ignored. */
+export async function createInstance(
+  core: Core,
+  principal: Principal,
+  body: unknown,
+  requestId?: string,
+): Promise<JsonObject> {
+  requireCuratorOrScope(principal, 'register:instance');
+  const input = expandReferences(core, requireObject(body));
+  const iri = mintIri(core.config.baseIri, INSTANCE.path);
+  await createRecord(
+    core,
+    INSTANCE,
+    iri,
+    input,
+    {},
+    {
+      principal,
+      action: 'instance.create',
+      codeRules: instanceRules(core, iri),
+      ...(requestId === undefined ? {} : { requestId }),
+    },
+  );
+  return presentInstance(core, await requireStored(core, INSTANCE, iri));
+}
+
+/** Edits a deployment with a JSON merge patch (curator); the merged record is validated again in full. */
+export async function updateInstance(
+  core: Core,
+  principal: Principal,
+  id: string,
+  body: unknown,
+  requestId?: string,
+): Promise<JsonObject> {
+  requireCurator(principal);
+  const patch = expandReferences(core, requireObject(body));
+  const stored = await requireStored(core, INSTANCE, instanceIri(core, id));
+  await patchRecord(
+    core,
+    INSTANCE,
+    stored,
+    patch,
+    {},
+    {
+      principal,
+      action: 'instance.update',
+      codeRules: instanceRules(core, stored.iri, stored.json),
+      ...(requestId === undefined ? {} : { requestId }),
+    },
+  );
+  return presentInstance(core, await requireStored(core, INSTANCE, stored.iri));
+}
+
+/** Withdraws a deployment (curator). */
+export async function withdrawInstance(
+  core: Core,
+  principal: Principal,
+  id: string,
+  requestId?: string,
+): Promise<void> {
+  requireCurator(principal);
+  const stored = await requireStored(core, INSTANCE, instanceIri(core, id));
+  await tombstoneRecord(core, INSTANCE, stored, principal, requestId);
+}
+
+/** Replaces the declared capability of a deployment (curator); the IRIs are held to the vocabulary rule. */
+export async function declareInstanceCapability(
+  core: Core,
+  principal: Principal,
+  id: string,
+  body: unknown,
+  requestId?: string,
+): Promise<JsonObject> {
+  requireCurator(principal);
+  const capability = requireObject(body);
+  const stored = await requireStored(core, INSTANCE, instanceIri(core, id));
+  await patchRecord(
+    core,
+    INSTANCE,
+    stored,
+    { capability: { produces: capability.produces ?? [], consumes: capability.consumes ?? [] } },
+    {},
+    {
+      principal,
+      action: 'capability.declare',
+      codeRules: instanceRules(core, stored.iri, stored.json),
+      ...(requestId === undefined ? {} : { requestId }),
+    },
+  );
+  const updated = await requireStored(core, INSTANCE, stored.iri);
+  return (await presentCapability(core, updated.json.capability, stored.iri, 'instance')) ?? {};
+}
+
+/** The runs a deployment performed; none are recorded yet, so an existing deployment lists none. */
+export async function listInstanceRuns(core: Core, id: string): Promise<JsonObject> {
+  await requireStored(core, INSTANCE, instanceIri(core, id));
+  return { items: [], total: 0 };
+}
+
+/** The artifacts a deployment's runs touched; none are recorded yet, so an existing deployment lists none. */
+export async function listInstanceArtifacts(core: Core, id: string): Promise<JsonObject> {
+  await requireStored(core, INSTANCE, instanceIri(core, id));
+  return { items: [], total: 0 };
+}
+
+/** Query parameters of the deployment list. */
+export type InstanceListParams = Partial<
+  Record<'q' | 'software' | 'release' | 'health' | 'availability' | 'registry' | 'limit' | 'cursor', string>
+>;
+
+function oneOf(name: string, value: string, allowed: readonly string[]): string {
+  if (!allowed.includes(value))
+    throw new BadRequestError(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return sparqlString(value);
+}
+
+function instanceFilters(core: Core, params: InstanceListParams): string[] {
+  const patterns: string[] = [];
+  if (params.software !== undefined)
+    patterns.push(iriPattern(REG('instanceOf'), softwareIri(core, params.software), 'software'));
+  if (params.release !== undefined)
+    patterns.push(iriPattern(REG('runsRelease'), releaseIri(core, params.release), 'release'));
+  if (params.health !== undefined) {
+    // A deployment that was never probed holds no health value and reads `unknown`.
+    patterns.push(
+      `OPTIONAL { ?s <${REG('health')}> ?health } FILTER(COALESCE(STR(?health), "unknown") = ${oneOf('health', params.health, HEALTH)})`,
+    );
+  }
+  if (params.availability !== undefined)
+    patterns.push(
+      `?s <${REG('availability')}> ${oneOf('availability', params.availability, AVAILABILITY)} .`,
+    );
+  if (params.q !== undefined && params.q.trim() !== '') {
+    patterns.push(
+      `?s <${RDFS('label')}> ?label . OPTIONAL { ?s <${DCT('description')}> ?about }
+       FILTER(CONTAINS(LCASE(CONCAT(STR(?label), " ", COALESCE(STR(?about), ""))), LCASE(${sparqlString(params.q.trim())})))`,
+    );
+  }
+  return patterns;
+}
+
+/** Lists deployments newest first, with paging and filters (software, release, health, availability, q, registry). */
+export async function listInstances(core: Core, params: InstanceListParams): Promise<JsonObject> {
+  return memoised(core, `instance-list ${JSON.stringify(params)}`, () => listInstancesNow(core, params));
+}
+
+async function listInstancesNow(core: Core, params: InstanceListParams): Promise<JsonObject> {
+  const page = await listRecords(core, {
+    type: REG('Instance'),
+    patterns: instanceFilters(core, params),
+    limit: pageSize(params.limit),
+    cursor: params.cursor,
+    registry: params.registry,
+  });
+  const items: JsonObject[] = [];
+  for (const item of page.items) {
+    const stored = await readStored(core, INSTANCE, item.iri, item.graph);
+    if (stored !== undefined) items.push(await presentInstance(core, stored));
+  }
+  return {
+    items,
+    total: page.total,
+    ...(page.next_cursor === undefined ? {} : { next_cursor: page.next_cursor }),
+  };
+}

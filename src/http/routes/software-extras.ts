@@ -1,0 +1,26 @@
+import { Hono } from 'hono';
+import { fetchApiDoc } from '../../core/services/api-doc.js';
+import { exportCatalogue } from '../../core/services/export-catalogue.js';
+import type { AppEnv } from '../env.js';
+
+/**
+ * `/api/v1/software/:id/api-doc` (one declared API description, fetched by the registry and passed through
+ * with its upstream content type) and `/api/v1/software/:id/export/catalogue` (the tool catalogue shape).
+ */
+export function softwareExtraRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get('/api/v1/software/:id/api-doc', async (c) => {
+    const doc = await fetchApiDoc(c.get('core'), c.req.param('id'), c.req.query('n'));
+    // The bytes come from another origin: never let a browser run them as this registry's page.
+    return c.body(new Uint8Array(doc.body), 200, {
+      'content-type': doc.content_type,
+      'content-security-policy': "sandbox; default-src 'none'",
+      'x-content-type-options': 'nosniff',
+      link: `<${doc.final_url}>; rel="via"`,
+    });
+  });
+  app.get('/api/v1/software/:id/export/catalogue', async (c) =>
+    c.json(await exportCatalogue(c.get('core'), c.req.param('id'))),
+  );
+  return app;
+}
