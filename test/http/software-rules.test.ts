@@ -161,6 +161,23 @@ describe('software write rules', () => {
     }
   });
 
+  it('matches keywords against the keyword list, keeping others verbatim', async () => {
+    const created = await json(
+      await send('POST', '/api/v1/software', {
+        name: 'kw',
+        keywords: ['shacl', 'SHACL Shapes', 'rml', 'pizza-ontology', ' ', 'RDF'],
+      }),
+    );
+    expect(created.keywords.sort()).toEqual(['Mappings', 'RDF Graphs', 'SHACL', 'pizza-ontology']);
+    for (const keyword of ['shacl', 'SHACL%20shapes', 'rdf-graphs', 'pizza-ontology']) {
+      const found = await json(await app.request(`/api/v1/software?keyword=${keyword}`));
+      expect(
+        found.items.map((item: { iri: string }) => item.iri),
+        keyword,
+      ).toContain(created.iri);
+    }
+  });
+
   it('filters and pages the list', async () => {
     for (const name of ['alpha search', 'beta search', 'gamma other']) {
       await send('POST', '/api/v1/software', { name, kinds: ['cli'], keywords: ['Needle'] });

@@ -5,6 +5,7 @@ import { resolveCredential } from '../../src/core/auth/principal.js';
 import { GRAPHS } from '../../src/core/ns.js';
 import { restoreNQuads } from '../../src/core/services/restore.js';
 import { createSoftware, withdrawSoftware } from '../../src/core/services/software.js';
+import { createType } from '../../src/core/services/types.js';
 import { openTestCore, ROOT_TOKEN, tempDir } from '../helpers.js';
 
 describe('restore', () => {
@@ -28,6 +29,38 @@ describe('restore', () => {
       const kinds = await target.graph.countByKind(GRAPHS.local);
       expect(kinds.get('software')).toBe(1);
       expect(kinds.get('software:withdrawn')).toBe(1);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('restore of records whose IRI has a fragment', () => {
+  it('keeps an adopted term such as vocab#Thing as its own record', async () => {
+    const source = await openTestCore({}, true);
+    const root = resolveCredential(source.config, `Bearer ${ROOT_TOKEN}`);
+    const adopted = await createType(source, root, {
+      iri: 'https://example.org/vocab#Thing',
+      label: 'Thing',
+    });
+    const file = path.join(tempDir(), 'dump.nq');
+    const chunks: string[] = [];
+    for await (const chunk of source.graph.dump()) chunks.push(chunk);
+    fs.writeFileSync(file, chunks.join(''));
+    await source.close();
+
+    const target = await openTestCore({}, true);
+    try {
+      await restoreNQuads(target, file);
+      expect(await target.graph.readRecord(GRAPHS.local, 'https://example.org/vocab#Thing')).toContain(
+        '"Thing"',
+      );
+      expect(await target.graph.readRecord(GRAPHS.local, 'https://example.org/vocab')).toBeUndefined();
+      const created = await createSoftware(target, root, {
+        name: 'uses it',
+        capability: { produces: [adopted.iri as string] },
+      });
+      expect((created.capability as { produces: { iri: string }[] }).produces[0]!.iri).toBe(adopted.iri);
     } finally {
       await target.close();
     }

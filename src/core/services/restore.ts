@@ -6,6 +6,7 @@ import { GRAPHS, RDF, REG, XSD } from '../ns.js';
 import { kindOfTypes } from '../records/kinds.js';
 import { appendAudit } from '../store/audit.js';
 import { mergeRecord } from '../store/graph/record-merge.js';
+import { readRecord } from '../store/graph/record-table.js';
 import { factory, ownerOf, quadToLine, type Quad } from '../store/nquads.js';
 import { parseCatalogue } from '../vocab/catalogue.js';
 import type { Core } from '../core.js';
@@ -50,6 +51,23 @@ export async function restoreNQuads(
     totals.new += added;
     if (added > 0) totals.records++;
   };
+  // `<x#frag>` belongs to record `<x>` only when there is such a record; otherwise (an adopted term such as
+  // `vocab#Thing`) each subject is a record of its own, as the write path stored it.
+  const mergeRun = (graph: string, owner: string, lines: readonly string[]): void => {
+    if (
+      lines.some((line) => line.startsWith(`<${owner}> `)) ||
+      readRecord(core.db, graph, owner) !== undefined
+    ) {
+      merge(graph, owner, lines);
+      return;
+    }
+    const bySubject = new Map<string, string[]>();
+    for (const line of lines) {
+      const subject = line.slice(1, line.indexOf('> '));
+      bySubject.set(subject, [...(bySubject.get(subject) ?? []), line]);
+    }
+    for (const [subject, group] of bySubject) merge(graph, subject, group);
+  };
   const blankQuads: Quad[] = [];
   const catalogue = new Map<string, string[]>();
   let run: { graph: string; owner: string; lines: string[] } | undefined;
@@ -72,12 +90,12 @@ export async function restoreNQuads(
         continue;
       }
       if (run === undefined || run.graph !== graph || run.owner !== owner) {
-        if (run !== undefined) merge(run.graph, run.owner, run.lines);
+        if (run !== undefined) mergeRun(run.graph, run.owner, run.lines);
         run = { graph, owner, lines: [] };
       }
       run.lines.push(quadToLine(quad));
     }
-    if (run !== undefined) merge(run.graph, run.owner, run.lines);
+    if (run !== undefined) mergeRun(run.graph, run.owner, run.lines);
     const skolemised = new Map<string, string[]>();
     for (const quad of skolemise(blankQuads, core.config.baseIri)) {
       const key = `${quad.graph.value}\n${ownerOf(quad.subject.value)}`;
@@ -85,7 +103,7 @@ export async function restoreNQuads(
     }
     for (const [key, lines] of skolemised) {
       const [graph = '', owner = ''] = key.split('\n');
-      merge(graph, owner, lines);
+      mergeRun(graph, owner, lines);
     }
     for (const [owner, lines] of catalogue) {
       if (catalogueMatches(owner, lines, bundleGraphs.get(owner)?.digest))

@@ -5,6 +5,7 @@ import { expandId, idOf, mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
 import { SOFTWARE } from '../records/specs.js';
+import { matchKeywordFilter, normaliseKeywords } from '../vocab/keywords.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Core } from '../core.js';
 import { facetCounts, iriPattern, listRecords, pageSize, type ListQuery } from './listing.js';
@@ -120,6 +121,20 @@ function issuerRule(core: Core): (quads: unknown, candidate: JsonObject) => Vali
   };
 }
 
+/**
+ * Matches keywords against the registry's keyword list: a match is stored as the list's preferred label
+ * (`shacl shapes` becomes `SHACL`), anything else verbatim; blanks and repeats are dropped.
+ */
+function withMatchedKeywords(input: JsonObject): JsonObject {
+  const keywords = input.keywords;
+  if (
+    !Array.isArray(keywords) ||
+    !keywords.every((keyword): keyword is string => typeof keyword === 'string')
+  )
+    return input;
+  return { ...input, keywords: normaliseKeywords(keywords).labels };
+}
+
 /** Registers a software record (curator role or `register:software`). */
 export async function createSoftware(
   core: Core,
@@ -128,7 +143,7 @@ export async function createSoftware(
   requestId?: string,
 ): Promise<JsonObject> {
   requireCuratorOrScope(principal, 'register:software');
-  const input = requireObject(body);
+  const input = withMatchedKeywords(requireObject(body));
   const iri = mintIri(core.config.baseIri, SOFTWARE.path);
   await createRecord(
     core,
@@ -163,7 +178,7 @@ export async function updateSoftware(
   requestId?: string,
 ): Promise<JsonObject> {
   requireCurator(principal);
-  const patch = requireObject(body);
+  const patch = withMatchedKeywords(requireObject(body));
   const stored = await requireStored(core, SOFTWARE, softwareIri(core, id));
   await patchRecord(
     core,
@@ -260,8 +275,10 @@ function softwareFilters(params: SoftwareListParams): string[] {
     patterns.push(`?s <${SCHEMA('applicationCategory')}> ${sparqlString(params.kind)} .`);
   if (params.topic !== undefined) patterns.push(iriPattern(DCT('subject'), params.topic, 'topic'));
   if (params.keyword !== undefined) {
+    // A keyword of the list is stored as its preferred label, so an alias or slug finds it too.
+    const keyword = matchKeywordFilter(params.keyword)?.label ?? params.keyword;
     patterns.push(
-      `?s <${SCHEMA('keywords')}> ?keyword . FILTER(LCASE(STR(?keyword)) = LCASE(${sparqlString(params.keyword)}))`,
+      `?s <${SCHEMA('keywords')}> ?keyword . FILTER(LCASE(STR(?keyword)) = LCASE(${sparqlString(keyword)}))`,
     );
   }
   if (params.license !== undefined)
