@@ -5,11 +5,10 @@ import {
   getInstance,
   listInstanceArtifacts,
   listInstanceRuns,
-  listInstances,
   updateInstance,
   withdrawInstance,
-  type InstanceListParams,
 } from '../../core/services/instances.js';
+import { listInstances, type InstanceListParams } from '../../core/services/instance-list.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 
