@@ -199,15 +199,14 @@ describe('record counts', () => {
     const truth = () =>
       core.db
         .prepare(
-          "SELECT count(*) AS records, coalesce(sum(quad_count), 0) AS quads FROM graph.record WHERE kind = 'software'",
+          "SELECT count(*) AS records, coalesce(sum(quad_count), 0) AS quads FROM record WHERE kind = 'software'",
         )
         .get() as {
         records: number;
         quads: number;
       };
     const all = () =>
-      (core.db.prepare('SELECT coalesce(sum(quad_count), 0) AS n FROM graph.record').get() as { n: number })
-        .n;
+      (core.db.prepare('SELECT coalesce(sum(quad_count), 0) AS n FROM record').get() as { n: number }).n;
     await core.graph.commit(
       [record(core, 'a', 'A'), record(core, 'b', 'B'), record(core, 'c', 'C')],
       () => undefined,

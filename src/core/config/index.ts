@@ -291,7 +291,9 @@ export function redactConfig(config: Config): Record<string, unknown> {
     ...rest,
     listen: `${config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host}:${config.listen.port}`,
     graph:
-      graph.kind === 'embedded' ? { kind: 'embedded', path: path.join(config.dataDir, 'graph.db') } : graph,
+      graph.kind === 'embedded'
+        ? { kind: 'embedded', path: path.join(config.dataDir, 'registry.db') }
+        : graph,
     root_token_set: secrets.rootToken !== undefined,
     forge_token_set: secrets.forgeToken !== undefined,
     sparql_credential: graph.kind === 'sparql' ? graph.credential : 'none',

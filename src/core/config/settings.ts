@@ -39,7 +39,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     name: 'REG_DATA_DIR',
     kind: 'path',
     fallback: './data',
-    summary: 'directory holding graph.db and ops.db',
+    summary: 'directory holding registry.db (records and operational data)',
   },
   { name: 'REG_LISTEN', kind: 'listen', fallback: '0.0.0.0:8080', summary: 'address the HTTP server binds' },
   {

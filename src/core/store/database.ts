@@ -10,10 +10,10 @@ export type Statement = BetterSqlite3.Statement;
 /** Values SQLite columns hold. */
 export type SqlValue = string | number | bigint | Buffer | null;
 
-/** One SQLite connection over the data directory: `ops.db` as `main`, `graph.db` attached as `graph`. */
+/** The one SQLite connection over the data directory's `registry.db`: records and operational data. */
 export interface Database {
   readonly dataDir: string;
-  /** Runs `work` in one transaction that commits atomically across both files, or rolls back if it throws. */
+  /** Runs `work` in one transaction that commits atomically, or rolls back if it throws. */
   transaction<T>(work: () => T): T;
   /** Prepares (and caches) a statement. */
   prepare(sql: string): Statement;
@@ -24,27 +24,29 @@ export interface Database {
 
 const PID_FILE = 'reg.pid';
 
+/** The file holding the registry's records and its operational data. */
+export const DATABASE_FILE = 'registry.db';
+
 /**
  * Opens the data directory for exclusive use by this process. The lock is SQLite's own exclusive lock,
  * held for the connection's lifetime (locking_mode=EXCLUSIVE) and released by the OS if the process dies,
- * so a crashed registry never leaves a stale lock behind. A rollback journal (not WAL) is used because only
- * then does SQLite commit a transaction across attached files atomically.
+ * so a crashed registry never leaves a stale lock behind. Records and operational data share one file in WAL
+ * mode with synchronous=FULL, so one act commits atomically with a single fsync (see docs/decisions).
  */
 export function openDatabase(dataDir: string): Database {
   fs.mkdirSync(dataDir, { recursive: true });
-  const opsPath = path.join(dataDir, 'ops.db');
-  const graphPath = path.join(dataDir, 'graph.db');
+  const file = path.join(dataDir, DATABASE_FILE);
   let db: BetterSqlite3.Database;
   try {
-    db = new BetterSqlite3(opsPath, { timeout: 0 });
+    db = new BetterSqlite3(file, { timeout: 0 });
   } catch (error) {
-    throw new InternalError(`cannot open ${opsPath}: ${(error as Error).message}`, { cause: error });
+    throw new InternalError(`cannot open ${file}: ${(error as Error).message}`, { cause: error });
   }
   try {
     db.pragma('locking_mode = EXCLUSIVE');
-    db.prepare('ATTACH DATABASE ? AS graph').run(graphPath);
-    // Taking a write lock on both files now, rather than at the first write, makes a second process fail at
-    // open time instead of at some later commit.
+    db.pragma('journal_mode = WAL');
+    // Taking the write lock now, rather than at the first write, makes a second process fail at open time
+    // instead of at some later commit.
     db.exec('BEGIN EXCLUSIVE; COMMIT;');
   } catch (error) {
     db.close();
@@ -53,10 +55,7 @@ export function openDatabase(dataDir: string): Database {
       cause: error,
     });
   }
-  db.pragma('main.journal_mode = TRUNCATE');
-  db.pragma('graph.journal_mode = TRUNCATE');
-  db.pragma('main.synchronous = FULL');
-  db.pragma('graph.synchronous = FULL');
+  db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   fs.writeFileSync(path.join(dataDir, PID_FILE), `${process.pid}\n`);

@@ -1,24 +1,22 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
-/** One numbered schema change of one of the two database files. */
+/** One numbered schema change. */
 interface Migration {
   readonly id: number;
   readonly name: string;
-  readonly schema: 'main' | 'graph';
   readonly sql: string;
 }
 
 /**
- * Every schema change, in order. Each file records the highest id applied in its `user_version`; an entry is
- * never edited once released, only followed by a new one.
+ * Every schema change, in order. The database records the highest id applied in its `user_version`; an entry
+ * is never edited once released, only followed by a new one.
  */
 const MIGRATIONS: readonly Migration[] = [
   {
     id: 1,
     name: 'graph records',
-    schema: 'graph',
     sql: `
-      CREATE TABLE graph.record (
+      CREATE TABLE record (
         id INTEGER PRIMARY KEY,
         graph TEXT NOT NULL,
         subject TEXT NOT NULL,
@@ -29,32 +27,31 @@ const MIGRATIONS: readonly Migration[] = [
         updated_at TEXT NOT NULL,
         UNIQUE (graph, subject)
       );
-      CREATE INDEX graph.record_kind ON record (kind, graph);`,
+      CREATE INDEX record_kind ON record (kind, graph);`,
   },
   {
     id: 2,
     name: 'record counts kept by triggers',
-    schema: 'graph',
     // Counting by scanning a million-row table takes ~100 ms of the only thread; these totals are O(1).
     sql: `
-      CREATE TABLE graph.record_stats (
+      CREATE TABLE record_stats (
         graph TEXT NOT NULL,
         kind TEXT NOT NULL,
         records INTEGER NOT NULL,
         quads INTEGER NOT NULL,
         PRIMARY KEY (graph, kind)
       );
-      INSERT INTO graph.record_stats (graph, kind, records, quads)
-        SELECT graph, coalesce(kind, ''), count(*), sum(quad_count) FROM graph.record GROUP BY 1, 2;
-      CREATE TRIGGER graph.record_stats_insert AFTER INSERT ON record BEGIN
+      INSERT INTO record_stats (graph, kind, records, quads)
+        SELECT graph, coalesce(kind, ''), count(*), sum(quad_count) FROM record GROUP BY 1, 2;
+      CREATE TRIGGER record_stats_insert AFTER INSERT ON record BEGIN
         INSERT INTO record_stats (graph, kind, records, quads) VALUES (new.graph, coalesce(new.kind, ''), 1, new.quad_count)
           ON CONFLICT (graph, kind) DO UPDATE SET records = records + 1, quads = quads + excluded.quads;
       END;
-      CREATE TRIGGER graph.record_stats_delete AFTER DELETE ON record BEGIN
+      CREATE TRIGGER record_stats_delete AFTER DELETE ON record BEGIN
         UPDATE record_stats SET records = records - 1, quads = quads - old.quad_count
           WHERE graph = old.graph AND kind = coalesce(old.kind, '');
       END;
-      CREATE TRIGGER graph.record_stats_update AFTER UPDATE OF graph, kind, quad_count ON record BEGIN
+      CREATE TRIGGER record_stats_update AFTER UPDATE OF graph, kind, quad_count ON record BEGIN
         UPDATE record_stats SET records = records - 1, quads = quads - old.quad_count
           WHERE graph = old.graph AND kind = coalesce(old.kind, '');
         INSERT INTO record_stats (graph, kind, records, quads) VALUES (new.graph, coalesce(new.kind, ''), 1, new.quad_count)
@@ -62,9 +59,8 @@ const MIGRATIONS: readonly Migration[] = [
       END;`,
   },
   {
-    id: 1,
+    id: 3,
     name: 'audit log',
-    schema: 'main',
     sql: `
       CREATE TABLE audit (
         id INTEGER PRIMARY KEY,
@@ -80,9 +76,8 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_action ON audit (action, id);`,
   },
   {
-    id: 2,
+    id: 4,
     name: 'peers',
-    schema: 'main',
     sql: `
       CREATE TABLE peer (
         id TEXT PRIMARY KEY,
@@ -98,18 +93,13 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Applies every migration newer than each file's recorded version, each in its own transaction. */
+/** Applies every migration newer than the recorded version, each in its own transaction. */
 export function applyMigrations(db: BetterSqlite3.Database): void {
-  for (const schema of ['main', 'graph'] as const) {
-    const current = db.pragma(`${schema}.user_version`, { simple: true }) as number;
-    const pending = MIGRATIONS.filter((m) => m.schema === schema && m.id > current).sort(
-      (a, b) => a.id - b.id,
-    );
-    for (const migration of pending) {
-      db.transaction(() => {
-        db.exec(migration.sql);
-        db.pragma(`${schema}.user_version = ${migration.id}`);
-      })();
-    }
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (const migration of MIGRATIONS.filter((m) => m.id > current)) {
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.id}`);
+    })();
   }
 }

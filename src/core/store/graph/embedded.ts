@@ -17,7 +17,7 @@ import type { Binding, BundleGraph, GraphStore, QueryForm, RecordWrite, SparqlRe
 const LOAD_CHUNK_BYTES = 1 << 20;
 
 /**
- * The embedded graph store: SQLite (`graph.db`, one row per record) is the truth; an in-memory oxigraph index in
+ * The embedded graph store: SQLite (`registry.db`, one row per record) is the truth; an in-memory oxigraph index in
  * a worker thread answers SPARQL and is rebuilt from the rows at every start.
  */
 export class EmbeddedGraphStore implements GraphStore {

@@ -4,7 +4,7 @@ import type { IndexEnvelope, IndexReply, IndexRequest } from './index-protocol.j
 
 /*
  * The oxigraph query index, alone in a worker thread: its calls are synchronous and a large load or scan would
- * otherwise stall HTTP. It holds no truth; the main thread rebuilds it from graph.db whenever it fails.
+ * otherwise stall HTTP. It holds no truth; the main thread rebuilds it from the stored records whenever it fails.
  */
 
 const port = parentPort;

@@ -33,7 +33,7 @@ const toRow = (raw: RawRow): RecordRow => ({
 
 /** Reads one record, or undefined when it does not exist. */
 export function readRecord(db: Database, graph: string, subject: string): RecordRow | undefined {
-  const raw = db.prepare('SELECT * FROM graph.record WHERE graph = ? AND subject = ?').get(graph, subject) as
+  const raw = db.prepare('SELECT * FROM record WHERE graph = ? AND subject = ?').get(graph, subject) as
     RawRow | undefined;
   return raw === undefined ? undefined : toRow(raw);
 }
@@ -45,7 +45,7 @@ export function writeRecord(
   now: string,
 ): void {
   db.prepare(
-    `INSERT INTO graph.record (graph, subject, nquads, quad_count, kind, version, updated_at)
+    `INSERT INTO record (graph, subject, nquads, quad_count, kind, version, updated_at)
      VALUES (@graph, @subject, @nquads, @quadCount, @kind, 1, @now)
      ON CONFLICT (graph, subject) DO UPDATE SET nquads = excluded.nquads, quad_count = excluded.quad_count,
        kind = coalesce(excluded.kind, record.kind), version = record.version + 1, updated_at = excluded.updated_at`,
@@ -54,7 +54,7 @@ export function writeRecord(
 
 /** Deletes a record; must run inside a transaction. */
 export function deleteRecord(db: Database, graph: string, subject: string): void {
-  db.prepare('DELETE FROM graph.record WHERE graph = ? AND subject = ?').run(graph, subject);
+  db.prepare('DELETE FROM record WHERE graph = ? AND subject = ?').run(graph, subject);
 }
 
 /**
@@ -68,10 +68,8 @@ export function* iterateRecords(
   const batch = options.batch ?? 500;
   const page =
     options.graph === undefined
-      ? db.prepare(
-          'SELECT * FROM graph.record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?',
-        )
-      : db.prepare('SELECT * FROM graph.record WHERE graph = ? AND subject > ? ORDER BY subject LIMIT ?');
+      ? db.prepare('SELECT * FROM record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?')
+      : db.prepare('SELECT * FROM record WHERE graph = ? AND subject > ? ORDER BY subject LIMIT ?');
   // Subjects are never empty, so ('', '') precedes every row, the default graph's included.
   let cursor: [string, string] = [options.graph ?? '', ''];
   for (;;) {
@@ -85,7 +83,7 @@ export function* iterateRecords(
 
 /** Total quads held in records. */
 export function countRecordQuads(db: Database): number {
-  const row = db.prepare('SELECT coalesce(sum(quads), 0) AS n FROM graph.record_stats').get() as {
+  const row = db.prepare('SELECT coalesce(sum(quads), 0) AS n FROM record_stats').get() as {
     n: number;
   };
   return row.n;
@@ -94,7 +92,7 @@ export function countRecordQuads(db: Database): number {
 /** Number of records of each kind in one graph. */
 export function countRecordsByKind(db: Database, graph: string): Map<string, number> {
   const rows = db
-    .prepare("SELECT kind, records FROM graph.record_stats WHERE graph = ? AND kind <> '' AND records > 0")
+    .prepare("SELECT kind, records FROM record_stats WHERE graph = ? AND kind <> '' AND records > 0")
     .all(graph) as { kind: string; records: number }[];
   return new Map(rows.map((row) => [row.kind, row.records]));
 }
@@ -102,7 +100,7 @@ export function countRecordsByKind(db: Database, graph: string): Map<string, num
 /** The distinct graph names that hold records. */
 export function recordGraphs(db: Database): string[] {
   return (
-    db.prepare('SELECT DISTINCT graph FROM graph.record_stats WHERE records > 0 ORDER BY graph').all() as {
+    db.prepare('SELECT DISTINCT graph FROM record_stats WHERE records > 0 ORDER BY graph').all() as {
       graph: string;
     }[]
   ).map((r) => r.graph);
@@ -116,7 +114,7 @@ export function recordsOutside(
 ): { count: number; example: string | null } {
   const row = db
     .prepare(
-      `SELECT count(*) AS count, min(subject) AS example FROM graph.record
+      `SELECT count(*) AS count, min(subject) AS example FROM record
        WHERE graph = ? AND substr(subject, 1, length(?)) <> ?`,
     )
     .get(graph, prefix, prefix) as { count: number; example: string | null };
