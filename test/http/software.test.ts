@@ -86,6 +86,16 @@ describe('software', () => {
   });
 
   it('refuses invalid records with every violation named by field, and writes nothing', async () => {
+    const countSoftware = async () =>
+      Number(
+        (
+          await core.graph.select(
+            'SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:reg:local> { ?s a <https://w3id.org/reg/ns#Software> } }',
+          )
+        )[0]!.n!.value,
+      );
+    const before = await countSoftware();
+    const audited = (await json(await app.request('/api/v1/audit', { headers: auth }))).items.length;
     const response = await send('POST', '/api/v1/software', {
       kinds: ['spaceship'],
       homepage: 'not a url',
@@ -99,10 +109,8 @@ describe('software', () => {
     const fields = body.errors.map((e: { field: string }) => e.field).sort();
     expect(fields).toEqual(['capability.produces', 'homepage', 'kinds', 'license', 'name', 'topics']);
     expect(body.report_media_type).toBe('text/turtle');
-    const count = await core.graph.select(
-      'SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:reg:local> { ?s a <https://w3id.org/reg/ns#Software> } }',
-    );
-    const before = Number(count[0]!.n!.value);
-    expect((await json(await app.request('/api/v1/software'))).total).toBeLessThanOrEqual(before);
+    expect(body.report).toContain('sh:ValidationReport');
+    expect(await countSoftware()).toBe(before);
+    expect((await json(await app.request('/api/v1/audit', { headers: auth }))).items.length).toBe(audited);
   });
 });
