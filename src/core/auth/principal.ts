@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../errors.js';
 import { ROOT_SUBJECT } from '../ns.js';
 import type { ActorKind } from '../store/audit.js';
+import { SCOPES } from './scopes.js';
 import type { Config } from '../config/index.js';
 
 /** A role a principal may hold. */
@@ -37,15 +38,7 @@ const ROOT: Principal = Object.freeze<Principal>({
   subject: ROOT_SUBJECT,
   displayName: 'bootstrap admin',
   roles: ['admin'],
-  scopes: [
-    'register:software',
-    'register:instance',
-    'advertise:produce',
-    'advertise:consume',
-    'read:private',
-    'subscribe:artifacts',
-    'admin:*',
-  ],
+  scopes: [...SCOPES],
 });
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();

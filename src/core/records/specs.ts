@@ -1,5 +1,8 @@
 import { CODEMETA, DCAT, DCT, PROV, RDFS, REG, SCHEMA } from '../ns.js';
+import { SCOPES } from '../auth/scopes.js';
 import type { FieldSpec, NodeSpec, RecordSpec } from './schema.js';
+
+export { SCOPES };
 
 /** Software kinds, in the order `kinds` is presented. */
 export const SOFTWARE_KINDS = ['service', 'library', 'cli', 'desktop', 'workflow'] as const;
@@ -14,16 +17,6 @@ export const API_FORMATS = [
   'ols4',
   'postman',
   'other',
-] as const;
-/** Scopes a deployment's credential may be allowed. */
-export const SCOPES = [
-  'register:software',
-  'register:instance',
-  'advertise:produce',
-  'advertise:consume',
-  'read:private',
-  'subscribe:artifacts',
-  'admin:*',
 ] as const;
 /** Fields a repository sync may manage. */
 export const SYNC_FIELDS = [

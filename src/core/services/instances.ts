@@ -12,6 +12,7 @@ import type { Core } from '../core.js';
 import { memoised } from './memoised.js';
 import {
   createRecord,
+  declareCapability,
   originOf,
   patchRecord,
   readStored,
@@ -257,23 +258,14 @@ export async function declareInstanceCapability(
   requestId?: string,
 ): Promise<JsonObject> {
   requireCurator(principal);
-  const capability = requireObject(body);
   const stored = await requireStored(core, INSTANCE, instanceIri(core, id));
-  await patchRecord(
-    core,
-    INSTANCE,
-    stored,
-    { capability: { produces: capability.produces ?? [], consumes: capability.consumes ?? [] } },
-    {},
-    {
-      principal,
-      action: 'capability.declare',
-      codeRules: instanceRules(core, stored.iri, stored.json),
-      ...(requestId === undefined ? {} : { requestId }),
-    },
-  );
-  const updated = await requireStored(core, INSTANCE, stored.iri);
-  return (await presentCapability(core, updated.json.capability, stored.iri, 'instance')) ?? {};
+  const capability = await declareCapability(core, INSTANCE, stored, body, {
+    principal,
+    action: 'capability.declare',
+    codeRules: instanceRules(core, stored.iri, stored.json),
+    ...(requestId === undefined ? {} : { requestId }),
+  });
+  return (await presentCapability(core, capability, stored.iri, 'instance')) ?? {};
 }
 
 /** The runs a deployment performed; none are recorded yet, so an existing deployment lists none. */

@@ -179,3 +179,23 @@ export function originOf(graph: string): JsonObject {
     return { kind: 'peer', peer_id: graph.slice(PEER_GRAPH_PREFIX.length) };
   return { kind: 'local' };
 }
+
+/**
+ * Replaces a record's declared capability (what it produces and consumes) with the body's lists; the IRIs are
+ * held to the vocabulary rule like any other write. Returns the stored capability JSON.
+ */
+export async function declareCapability(
+  core: Core,
+  spec: RecordSpec,
+  stored: StoredRecord,
+  body: unknown,
+  options: EditOptions,
+): Promise<JsonObject | undefined> {
+  const capability = requireObject(body);
+  const patch: JsonObject = {
+    capability: { produces: capability.produces ?? [], consumes: capability.consumes ?? [] },
+  };
+  await patchRecord(core, spec, stored, patch, {}, options);
+  const updated = await requireStored(core, spec, stored.iri);
+  return isObject(updated.json.capability) ? updated.json.capability : undefined;
+}

@@ -11,6 +11,7 @@ import type { Core } from '../core.js';
 import { facetCounts, iriPattern, listRecords, pageSize, type ListQuery } from './listing.js';
 import {
   createRecord,
+  declareCapability,
   originOf,
   patchRecord,
   readStored,
@@ -222,22 +223,13 @@ export async function declareSoftwareCapability(
   requestId?: string,
 ): Promise<JsonObject> {
   requireCurator(principal);
-  const capability = requireObject(body);
   const stored = await requireStored(core, SOFTWARE, softwareIri(core, id));
-  await patchRecord(
-    core,
-    SOFTWARE,
-    stored,
-    { capability: { produces: capability.produces ?? [], consumes: capability.consumes ?? [] } },
-    {},
-    {
-      principal,
-      action: 'capability.declare',
-      ...(requestId === undefined ? {} : { requestId }),
-    },
-  );
-  const updated = await requireStored(core, SOFTWARE, stored.iri);
-  return (await presentCapability(core, updated.json.capability, stored.iri, 'software')) ?? {};
+  const capability = await declareCapability(core, SOFTWARE, stored, body, {
+    principal,
+    action: 'capability.declare',
+    ...(requestId === undefined ? {} : { requestId }),
+  });
+  return (await presentCapability(core, capability, stored.iri, 'software')) ?? {};
 }
 
 /** Query parameters of the software list. */
