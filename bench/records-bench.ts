@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { resolveCredential } from '../src/core/auth/principal.js';
+import { ROOT_PRINCIPAL } from '../src/core/auth/principal.js';
 import { readConfig } from '../src/core/config/index.js';
 import { openCore } from '../src/core/core.js';
 import { silentLogger } from '../src/core/log.js';
@@ -55,7 +55,7 @@ async function measureWrites(dir: string): Promise<{ median: number; p95: number
   const core = await openCore(config, silentLogger, { index: true });
   try {
     await core.graph.open();
-    const root = resolveCredential(config, `Bearer ${TOKEN}`);
+    const root = ROOT_PRINCIPAL;
     // Warm up: the first write compiles nothing (shapes are compiled once) but JITs the path.
     for (let i = 0; i < 20; i++) await createSoftware(core, root, sample(i));
     const times: number[] = [];

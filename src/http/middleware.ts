@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { resolveCredential } from '../core/auth/principal.js';
+import { resolveCredential } from '../core/auth/credentials.js';
 import type { Core } from '../core/core.js';
 import { PayloadTooLargeError, UnauthorizedError } from '../core/errors.js';
 import type { AppEnv } from './env.js';
@@ -42,7 +42,7 @@ export function payloadLimit(core: Core): MiddlewareHandler<AppEnv> {
 /** Resolves the bearer credential once into a principal, and applies the public-read switch. */
 export function authenticate(core: Core): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = resolveCredential(core.config, c.req.header('authorization'));
+    const principal = await resolveCredential(core, c.req.header('authorization'));
     c.set('principal', principal);
     const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
     if (

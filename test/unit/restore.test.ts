@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveCredential } from '../../src/core/auth/principal.js';
+import { ROOT_PRINCIPAL } from '../../src/core/auth/principal.js';
 import { GRAPHS } from '../../src/core/ns.js';
 import { restoreNQuads } from '../../src/core/services/restore.js';
 import { createSoftware, withdrawSoftware } from '../../src/core/services/software.js';
 import { createType } from '../../src/core/services/types.js';
-import { openTestCore, ROOT_TOKEN, tempDir } from '../helpers.js';
+import { openTestCore, tempDir } from '../helpers.js';
 
 describe('restore', () => {
   it('keeps record kinds, counting withdrawn records apart', async () => {
     const source = await openTestCore({}, true);
-    const root = resolveCredential(source.config, `Bearer ${ROOT_TOKEN}`);
+    const root = ROOT_PRINCIPAL;
     await createSoftware(source, root, { name: 'kept' });
     const gone = await createSoftware(source, root, { name: 'withdrawn' });
     await withdrawSoftware(source, root, gone.id as string);
@@ -38,7 +38,7 @@ describe('restore', () => {
 describe('restore of records whose IRI has a fragment', () => {
   it('keeps an adopted term such as vocab#Thing as its own record', async () => {
     const source = await openTestCore({}, true);
-    const root = resolveCredential(source.config, `Bearer ${ROOT_TOKEN}`);
+    const root = ROOT_PRINCIPAL;
     const adopted = await createType(source, root, {
       iri: 'https://example.org/vocab#Thing',
       label: 'Thing',

@@ -1,37 +1,62 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { UnauthorizedError } from '../errors.js';
 import { ROOT_SUBJECT } from '../ns.js';
 import type { ActorKind } from '../store/audit.js';
-import { SCOPES } from './scopes.js';
 import type { Config } from '../config/index.js';
+import { SCOPES } from './scopes.js';
 
 /** A role a principal may hold. */
 export type Role = 'reader' | 'curator' | 'admin';
 
+/** The kind of credential a principal presented, as `whoami` reports it. */
+export type CredentialKind = 'none' | 'root-token' | 'local-token' | 'oidc-workload' | 'oidc-human';
+
 /** Who is calling, resolved once per request from the presented credential. */
 export interface Principal {
   readonly authenticated: boolean;
-  readonly credential: 'none' | 'root-token';
+  readonly credential: CredentialKind;
+  /** How the audit log names this kind of actor. */
   readonly actorKind: ActorKind;
+  /** Stable identity: an instance IRI, `urn:reg:token:<id>`, `<issuer>|<sub>`, `urn:reg:root` or `anonymous`. */
   readonly subject: string;
   readonly displayName: string | null;
   readonly roles: readonly Role[];
-  /** Scopes the credential carries (`register:software`, `advertise:produce`, ...). */
+  /** Scopes the credential may use (`register:software`, `advertise:produce`, ...). */
   readonly scopes: readonly string[];
+  /** The deployment this credential acts as, when it acts as one; never taken from a payload. */
+  readonly instance: string | null;
+  /** The software this credential is bound to: it may register deployments of that software only. */
+  readonly software: string | null;
+  /** Issuer of an OIDC credential. */
+  readonly issuer: string | null;
+  /** Client id of an OIDC workload credential. */
+  readonly clientId: string | null;
+  /** Id of a registry API token. */
+  readonly tokenId: string | null;
 }
+
+const NOBODY = {
+  displayName: null,
+  roles: [],
+  scopes: [],
+  instance: null,
+  software: null,
+  issuer: null,
+  clientId: null,
+  tokenId: null,
+} as const;
 
 /** The caller that presented no credential. */
 export const ANONYMOUS: Principal = Object.freeze<Principal>({
+  ...NOBODY,
   authenticated: false,
   credential: 'none',
   actorKind: 'anonymous',
   subject: 'anonymous',
-  displayName: null,
-  roles: [],
-  scopes: [],
 });
 
-const ROOT: Principal = Object.freeze<Principal>({
+/** The bootstrap administrator (`REG_ROOT_TOKEN`): every role and scope, acting as no deployment. */
+export const ROOT_PRINCIPAL: Principal = Object.freeze<Principal>({
+  ...NOBODY,
   authenticated: true,
   credential: 'root-token',
   actorKind: 'root-token',
@@ -41,20 +66,17 @@ const ROOT: Principal = Object.freeze<Principal>({
   scopes: [...SCOPES],
 });
 
+/** Builds a principal from the fields that differ from an unbound, role-less one. */
+export function principal(
+  fields: Partial<Principal> & Pick<Principal, 'credential' | 'actorKind' | 'subject'>,
+): Principal {
+  return Object.freeze<Principal>({ ...NOBODY, authenticated: true, ...fields });
+}
+
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-/**
- * Resolves an Authorization header value. No header is the anonymous caller; a header that is present but
- * not a known credential is refused rather than treated as anonymous.
- */
-export function resolveCredential(config: Config, header: string | undefined): Principal {
-  if (header === undefined || header.trim() === '') return ANONYMOUS;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (match?.[1] === undefined) {
-    throw new UnauthorizedError('unrecognised credential format: send Authorization: Bearer <token>');
-  }
+/** Whether `token` is the configured root token (constant-time, whatever the lengths). */
+export function isRootToken(config: Config, token: string): boolean {
   const root = config.secrets.rootToken;
-  // Comparing digests keeps the comparison constant-time whatever the lengths.
-  if (root !== undefined && timingSafeEqual(digest(match[1]), digest(root))) return ROOT;
-  throw new UnauthorizedError('token is unknown, revoked or expired');
+  return root !== undefined && timingSafeEqual(digest(token), digest(root));
 }
