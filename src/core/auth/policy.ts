@@ -35,3 +35,33 @@ export function requireCuratorOrScope(principal: Principal, scope: string): void
     `curator role or the ${scope} scope required (has: ${principal.scopes.join(', ') || 'none'})`,
   );
 }
+
+/** Whether the principal acts as the deployment `instance`. */
+export function actsAs(principal: Principal, instance: string): boolean {
+  return principal.instance !== null && principal.instance === instance;
+}
+
+/** Refuses callers that are neither curators nor the deployment `instance` itself. */
+export function requireCuratorOrSelf(principal: Principal, instance: string): void {
+  requireAuthenticated(principal);
+  if (isCurator(principal) || actsAs(principal, instance)) return;
+  throw new ForbiddenError(`curator role required, or the credential of the deployment ${instance} itself`);
+}
+
+/** Refuses a credential bound to one software that names another (a software token, or a deployment's). */
+export function requireSoftwareBinding(principal: Principal, software: string): void {
+  if (principal.software === null || principal.software === software) return;
+  throw new ForbiddenError(
+    `this credential is bound to the software ${principal.software} and cannot act for ${software}`,
+  );
+}
+
+/** Refuses callers that are not deployments acting with `scope` (the advertising and announcing rule). */
+export function requireDeploymentScope(principal: Principal, scope: string): void {
+  requireAuthenticated(principal);
+  if (!principal.scopes.includes(scope)) {
+    throw new ForbiddenError(
+      `credential lacks the ${scope} scope (has: ${principal.scopes.join(', ') || 'none'})`,
+    );
+  }
+}

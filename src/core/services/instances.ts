@@ -1,6 +1,13 @@
 import type { Principal } from '../auth/principal.js';
-import { requireCurator, requireCuratorOrScope } from '../auth/policy.js';
-import { RegError } from '../errors.js';
+import {
+  actsAs,
+  isCurator,
+  requireCurator,
+  requireCuratorOrScope,
+  requireCuratorOrSelf,
+  requireSoftwareBinding,
+} from '../auth/policy.js';
+import { ForbiddenError, RegError } from '../errors.js';
 import { GRAPHS, REG, SH } from '../ns.js';
 import { expandId, idOf, mintIri } from '../records/ids.js';
 import { isObject } from '../records/json.js';
@@ -184,6 +191,41 @@ export async function getInstance(core: Core, id: string): Promise<JsonObject> {
   );
 }
 
+/**
+ * A software-bound credential registers deployments of its own software only: the software defaults to it, and
+ * naming another is refused (403), never silently replaced.
+ */
+function withBoundSoftware(principal: Principal, input: JsonObject): JsonObject {
+  if (principal.software === null) return input;
+  if (input.software === undefined || input.software === null)
+    return { ...input, software: principal.software };
+  if (typeof input.software === 'string') requireSoftwareBinding(principal, input.software);
+  return input;
+}
+
+/** Fields only a curator may change: a deployment must not widen its own rights or move to another software. */
+const CURATED_FIELDS = ['software', 'allowed_scopes', 'oidc_client_id', 'oidc_issuer'] as const;
+
+/**
+ * Refuses edits a caller may not make: a self-registered record is kept by the deployment itself (an edit by
+ * anyone else would be overwritten at its next announcement; curators may still withdraw it), and a deployment
+ * editing its own record may not change the fields that decide who it is and what it may do.
+ */
+function refuseEditOf(principal: Principal, stored: StoredRecord, patch: JsonObject): void {
+  const self = actsAs(principal, stored.iri);
+  if (stored.json.self_registered_by !== undefined && !self) {
+    throw new ForbiddenError(
+      `${stored.iri} registered itself and keeps its record through PUT /api/v1/instances/self; an edit here would be overwritten at its next announcement (it can still be withdrawn)`,
+    );
+  }
+  if (!self || isCurator(principal)) return;
+  for (const field of CURATED_FIELDS) {
+    if (field in patch && JSON.stringify(patch[field]) !== JSON.stringify(stored.json[field])) {
+      throw new ForbiddenError(`${field}: a deployment cannot change this on its own record; ask a curator`);
+    }
+  }
+}
+
 /** Registers a deployment (curator role or `register:instance`); registry-kept fields in the body are ignored. */
 export async function createInstance(
   core: Core,
@@ -192,7 +234,7 @@ export async function createInstance(
   requestId?: string,
 ): Promise<JsonObject> {
   requireCuratorOrScope(principal, 'register:instance');
-  const input = expandReferences(core, requireObject(body));
+  const input = withBoundSoftware(principal, expandReferences(core, requireObject(body)));
   const iri = mintIri(core.config.baseIri, INSTANCE.path);
   await createRecord(
     core,
@@ -218,9 +260,11 @@ export async function updateInstance(
   body: unknown,
   requestId?: string,
 ): Promise<JsonObject> {
-  requireCurator(principal);
+  const iri = instanceIri(core, id);
+  requireCuratorOrSelf(principal, iri);
   const patch = expandReferences(core, requireObject(body));
-  const stored = await requireStored(core, INSTANCE, instanceIri(core, id));
+  const stored = await requireStored(core, INSTANCE, iri);
+  refuseEditOf(principal, stored, patch);
   await patchRecord(
     core,
     INSTANCE,
@@ -257,8 +301,10 @@ export async function declareInstanceCapability(
   body: unknown,
   requestId?: string,
 ): Promise<JsonObject> {
-  requireCurator(principal);
-  const stored = await requireStored(core, INSTANCE, instanceIri(core, id));
+  const iri = instanceIri(core, id);
+  requireCuratorOrSelf(principal, iri);
+  const stored = await requireStored(core, INSTANCE, iri);
+  refuseEditOf(principal, stored, {});
   const capability = await declareCapability(core, INSTANCE, stored, body, {
     principal,
     action: 'capability.declare',

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js';
-import { requireCurator, requireCuratorOrScope } from '../auth/policy.js';
+import { requireCurator, requireCuratorOrScope, requireSoftwareBinding } from '../auth/policy.js';
 import { NotFoundError, RegError } from '../errors.js';
 import { DCT, GRAPHS, REG } from '../ns.js';
 import { expandId, idOf, mintIri } from '../records/ids.js';
@@ -110,6 +110,7 @@ export async function createRelease(
   requireCuratorOrScope(principal, 'register:software');
   const input = requireObject(body);
   const software = await requireStored(core, SOFTWARE, softwareIri(core, softwareId));
+  requireSoftwareBinding(principal, software.iri);
   if (software.tombstoned) {
     throw new RegError(
       'tombstoned',

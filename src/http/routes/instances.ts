@@ -9,6 +9,7 @@ import {
   withdrawInstance,
 } from '../../core/services/instances.js';
 import { listInstances, type InstanceListParams } from '../../core/services/instance-list.js';
+import { announceInstance } from '../../core/services/self-registration.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 
@@ -27,6 +28,15 @@ const LIST_PARAMS = [
 export function instanceRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
+  app.put('/api/v1/instances/self', async (c) => {
+    const result = await announceInstance(
+      c.get('core'),
+      c.get('principal'),
+      await readJson(c),
+      c.get('requestId'),
+    );
+    return c.json(result.record, result.created ? 201 : 200);
+  });
   app.get('/api/v1/instances', async (c) => {
     const params: InstanceListParams = {};
     for (const name of LIST_PARAMS) {
