@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { resolveCredential } from '../core/auth/credentials.js';
+import { requireReader } from '../core/auth/policy.js';
 import type { Core } from '../core/core.js';
-import { PayloadTooLargeError, UnauthorizedError } from '../core/errors.js';
+import { PayloadTooLargeError } from '../core/errors.js';
 import type { AppEnv } from './env.js';
 
 /** Paths anyone may read even when REG_PUBLIC_READ is false. */
@@ -45,13 +46,8 @@ export function authenticate(core: Core): MiddlewareHandler<AppEnv> {
     const principal = await resolveCredential(core, c.req.header('authorization'));
     c.set('principal', principal);
     const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
-    if (
-      reading &&
-      !principal.authenticated &&
-      !core.config.publicRead &&
-      !ALWAYS_PUBLIC.some((re) => re.test(c.req.path))
-    ) {
-      throw new UnauthorizedError('this registry does not allow anonymous reads: send a credential');
+    if (reading && !core.config.publicRead && !ALWAYS_PUBLIC.some((re) => re.test(c.req.path))) {
+      requireReader(principal);
     }
     await next();
   };

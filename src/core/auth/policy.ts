@@ -65,3 +65,14 @@ export function requireDeploymentScope(principal: Principal, scope: string): voi
     );
   }
 }
+
+/**
+ * The read rule when anonymous reads are off: any valid credential reads, except a person holding no role at
+ * all (a sign-in is not enough; the identity provider must grant at least `reader`).
+ */
+export function requireReader(principal: Principal): void {
+  if (!principal.authenticated)
+    throw new UnauthorizedError('this registry does not allow anonymous reads: send a credential');
+  if (principal.credential === 'oidc-human' && principal.roles.length === 0)
+    throw new ForbiddenError('reader role required');
+}
