@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { OidcKeyCache } from './auth/oidc-keys.js';
 import type { Config } from './config/index.js';
 import { InternalError } from './errors.js';
 import type { Logger } from './log.js';
@@ -20,6 +21,8 @@ export interface Core {
   readonly version: string;
   /** Cached read results, stale after any commit. */
   readonly memo: Memo;
+  /** Identity providers' discovery documents and signing keys, cached per issuer. */
+  readonly oidcKeys: OidcKeyCache;
   /** Closes the stores and releases the data directory. */
   close(): Promise<void>;
 }
@@ -62,6 +65,7 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
       startedAt: new Date(),
       version: REG_VERSION,
       memo: new Memo(),
+      oidcKeys: new OidcKeyCache(log),
       close: async () => {
         await graph.close();
         db.close();

@@ -17,6 +17,8 @@ import { softwareExtraRoutes } from './routes/software-extras.js';
 import { softwareRoutes } from './routes/software.js';
 import { vocabRoutes } from './routes/vocab.js';
 import { sparqlRoutes } from './routes/sparql.js';
+import { tokenRoutes } from './routes/tokens.js';
+import { whoamiRoutes } from './routes/whoami.js';
 
 /** Builds the HTTP application over an opened core. */
 export function createApp(core: Core): Hono<AppEnv> {
@@ -43,6 +45,8 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.route('/', releaseRoutes());
   app.route('/', instanceRoutes());
   app.route('/', vocabRoutes());
+  app.route('/', tokenRoutes());
+  app.route('/', whoamiRoutes());
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
   app.route(
     '/',

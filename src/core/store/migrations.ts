@@ -91,6 +91,32 @@ const MIGRATIONS: readonly Migration[] = [
         last_error TEXT
       );`,
   },
+  {
+    id: 5,
+    name: 'api tokens',
+    // Only a SHA-256 digest of the whole token is kept (docs/decisions/0002-api-tokens.md); the prefix finds the
+    // row. A token belongs to exactly one deployment or one software.
+    sql: `
+      CREATE TABLE api_token (
+        id TEXT PRIMARY KEY,
+        prefix TEXT NOT NULL UNIQUE,
+        digest BLOB NOT NULL,
+        instance_iri TEXT,
+        software_iri TEXT,
+        subject_kind TEXT NOT NULL CHECK (subject_kind IN ('instance', 'software')),
+        scopes TEXT NOT NULL,
+        label TEXT,
+        created_at TEXT NOT NULL,
+        created_by TEXT,
+        expires_at TEXT,
+        last_used_at TEXT,
+        revoked_at TEXT,
+        CHECK ((subject_kind = 'instance') = (instance_iri IS NOT NULL)),
+        CHECK ((subject_kind = 'software') = (software_iri IS NOT NULL))
+      );
+      CREATE INDEX api_token_instance ON api_token (instance_iri, created_at);
+      CREATE INDEX api_token_software ON api_token (software_iri, created_at);`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version, each in its own transaction. */

@@ -1,0 +1,132 @@
+import { Flags } from '@oclif/core';
+import type { HttpClient, JsonObject } from './http.js';
+import type { Column } from './table.js';
+
+/** A registry API token's record, as the API shows it (contract §3.4); never the secret. */
+export interface TokenRecordJson {
+  readonly id: string;
+  readonly prefix: string;
+  readonly instance_iri: string | null;
+  readonly software_iri: string | null;
+  readonly subject_kind: 'instance' | 'software';
+  readonly scopes: readonly string[];
+  readonly label: string | null;
+  readonly created_at: string;
+  readonly created_by: string | null;
+  readonly expires_at: string | null;
+  readonly last_used_at: string | null;
+  readonly revoked_at: string | null;
+}
+
+/** The answer to a mint: the token (shown this once) and its record. */
+export interface MintedTokenJson {
+  readonly token: string;
+  readonly record: TokenRecordJson;
+  readonly shown_once: true;
+  readonly usage?: string;
+}
+
+/** The tokens of one deployment or software, newest first. */
+export interface TokenListJson {
+  readonly items: TokenRecordJson[];
+  readonly total: number;
+}
+
+/** What `reg tokens revoke` prints under --json: the API answers 204, so the command reports what it did. */
+export interface RevokeResult {
+  readonly id: string;
+  readonly revoked: true;
+}
+
+/** Who the presented credential is (contract §3.6). */
+export interface WhoamiJson {
+  readonly authenticated: boolean;
+  readonly credential: string;
+  readonly subject: string;
+  readonly display_name: string | null;
+  readonly instance: string | null;
+  readonly may_register_deployments_of: string | null;
+  readonly issuer: string | null;
+  readonly scopes: readonly string[];
+  readonly roles: readonly string[];
+  readonly is_curator: boolean;
+  readonly is_admin: boolean;
+}
+
+/** The record a token belongs to: a deployment or a software, by id or IRI. */
+export interface TokenOwnerRef {
+  readonly collection: 'instances' | 'software';
+  readonly id: string;
+}
+
+/** The `--instance` / `--software` pair every tokens command takes; exactly one is required. */
+export const tokenOwnerFlags = {
+  instance: Flags.string({
+    description: 'the deployment (instance) the tokens belong to, by id or IRI',
+    exactlyOne: ['instance', 'software'],
+  }),
+  software: Flags.string({
+    description: 'the software the tokens belong to, by id or IRI',
+    exactlyOne: ['instance', 'software'],
+  }),
+};
+
+/** The owner the parsed `--instance` / `--software` flags name. */
+export function ownerOf(flags: {
+  instance?: string | undefined;
+  software?: string | undefined;
+}): TokenOwnerRef {
+  return flags.instance !== undefined
+    ? { collection: 'instances', id: flags.instance }
+    : { collection: 'software', id: flags.software ?? '' };
+}
+
+/** Whether a token works now, was revoked or has expired. */
+export function tokenState(record: TokenRecordJson, now = Date.now()): 'active' | 'revoked' | 'expired' {
+  if (record.revoked_at !== null) return 'revoked';
+  if (record.expires_at !== null && Date.parse(record.expires_at) <= now) return 'expired';
+  return 'active';
+}
+
+/** Columns of `reg tokens list`. */
+export const TOKEN_COLUMNS: readonly Column<TokenRecordJson>[] = [
+  { header: 'ID', value: (row) => row.id, min: 36 },
+  { header: 'PREFIX', value: (row) => row.prefix },
+  { header: 'STATE', value: (row) => tokenState(row) },
+  { header: 'LABEL', value: (row) => row.label ?? undefined, min: 10 },
+  { header: 'SCOPES', value: (row) => row.scopes.join(',') },
+  { header: 'CREATED', value: (row) => row.created_at },
+  { header: 'EXPIRES', value: (row) => row.expires_at ?? 'never' },
+  { header: 'LAST USED', value: (row) => row.last_used_at ?? 'never' },
+];
+
+/** Registry API tokens and the caller's identity, over HTTP. */
+export class TokenClient {
+  constructor(readonly http: HttpClient) {}
+
+  private path(owner: TokenOwnerRef, tokenId?: string): string {
+    const base = `/api/v1/${owner.collection}/${encodeURIComponent(owner.id)}/tokens`;
+    return tokenId === undefined ? base : `${base}/${encodeURIComponent(tokenId)}`;
+  }
+
+  /** Issues a token; the answer is the only time its value is shown. */
+  mint(owner: TokenOwnerRef, body: JsonObject): Promise<MintedTokenJson> {
+    return this.http.request<MintedTokenJson>('POST', this.path(owner), { body });
+  }
+
+  /** Lists the tokens of a deployment or a software, revoked ones included. */
+  list(owner: TokenOwnerRef): Promise<TokenListJson> {
+    return this.http.request<TokenListJson>('GET', this.path(owner));
+  }
+
+  /** Revokes a token; it stops working at once. */
+  async revoke(owner: TokenOwnerRef, tokenId: string): Promise<RevokeResult> {
+    await this.http.request('DELETE', this.path(owner, tokenId));
+    return { id: tokenId, revoked: true };
+  }
+
+  /** Who the presented credential is. */
+  whoami(): Promise<WhoamiJson> {
+    return this.http.request<WhoamiJson>('GET', '/api/v1/whoami');
+  }
+}

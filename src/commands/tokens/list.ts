@@ -1,0 +1,29 @@
+import { ClientCommand } from '../../cli/client/client-command.js';
+import {
+  ownerOf,
+  TOKEN_COLUMNS,
+  TokenClient,
+  tokenOwnerFlags,
+  type TokenListJson,
+} from '../../cli/client/tokens.js';
+
+export default class TokensList extends ClientCommand {
+  static override summary = 'List the API tokens of a deployment or a software, newest first.';
+  static override description = `Prints every token of the deployment (--instance) or software (--software), revoked and expired
+ones included, as a table (id, prefix, state, label, scopes, created, expires, last used); never the token
+values. last used is updated at most once a minute. Deployment tokens may be listed by an administrator, a
+curator or the deployment itself; software tokens by a curator or an administrator. Under --json the
+API's envelope (items, total).`;
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --instance 0190f5d2-8a1b-7c3d-9e4f-0123456789ab',
+    '<%= config.bin %> <%= command.id %> --software 0190f5d2-8a1b-7c3d-9e4f-0123456789ab --json',
+  ];
+  static override flags = tokenOwnerFlags;
+
+  async run(): Promise<TokenListJson> {
+    const { flags } = await this.parse(TokensList);
+    const list = await new TokenClient((await this.registry(flags)).http).list(ownerOf(flags));
+    this.printTable(list.items, TOKEN_COLUMNS, list);
+    return list;
+  }
+}

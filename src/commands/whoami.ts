@@ -1,0 +1,25 @@
+import { ClientCommand } from '../cli/client/client-command.js';
+import { TokenClient, type WhoamiJson } from '../cli/client/tokens.js';
+
+export default class Whoami extends ClientCommand {
+  static override summary = 'Show who the registry takes your credential to be.';
+  static override description = `Asks GET /api/v1/whoami with the profile's token (or none) and prints the answer: whether it
+authenticated, the kind of credential, subject and display name, the deployment it acts as, the software
+whose deployments it may register, its scopes and roles. Any registry answers it, even one closed to
+anonymous reads. A token the registry does not accept exits 9.`;
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    'REG_TOKEN=reg_0123456789ab_... <%= config.bin %> <%= command.id %> --json',
+  ];
+
+  async run(): Promise<WhoamiJson> {
+    const { flags } = await this.parse(Whoami);
+    const answer = await new TokenClient((await this.registry(flags)).http).whoami();
+    this.printRecord({
+      ...answer,
+      scopes: answer.scopes.join(' ') || 'none',
+      roles: answer.roles.join(' ') || 'none',
+    });
+    return answer;
+  }
+}

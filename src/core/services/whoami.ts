@@ -1,0 +1,37 @@
+import { isCurator } from '../auth/policy.js';
+import type { CredentialKind, Principal, Role } from '../auth/principal.js';
+
+/** Who the caller is, as `GET /api/v1/whoami` reports it (contract §3.6). */
+export interface Whoami {
+  readonly authenticated: boolean;
+  readonly credential: CredentialKind;
+  readonly subject: string;
+  readonly display_name: string | null;
+  /** The deployment the credential acts as. */
+  readonly instance: string | null;
+  /** The software whose deployments this credential may register, when it is bound to one and may register. */
+  readonly may_register_deployments_of: string | null;
+  readonly issuer: string | null;
+  readonly scopes: readonly string[];
+  readonly roles: readonly Role[];
+  readonly is_curator: boolean;
+  readonly is_admin: boolean;
+}
+
+/** Describes the principal of a request; anyone may ask, an anonymous caller included. */
+export function whoami(principal: Principal): Whoami {
+  const mayRegister = principal.software !== null && principal.scopes.includes('register:instance');
+  return {
+    authenticated: principal.authenticated,
+    credential: principal.credential,
+    subject: principal.subject,
+    display_name: principal.displayName,
+    instance: principal.instance,
+    may_register_deployments_of: mayRegister ? principal.software : null,
+    issuer: principal.issuer,
+    scopes: [...principal.scopes],
+    roles: [...principal.roles],
+    is_curator: isCurator(principal),
+    is_admin: principal.roles.includes('admin'),
+  };
+}

@@ -1,0 +1,42 @@
+import { Hono, type Context } from 'hono';
+import {
+  listInstanceTokens,
+  listSoftwareTokens,
+  mintInstanceToken,
+  mintSoftwareToken,
+  revokeInstanceToken,
+  revokeSoftwareToken,
+} from '../../core/services/tokens.js';
+import type { AppEnv } from '../env.js';
+import { readJson } from '../body.js';
+
+/** A token request may be empty: every member has a default. */
+async function readOptionalJson(c: Context<AppEnv>): Promise<unknown> {
+  return (await c.req.text()).trim() === '' ? {} : readJson(c);
+}
+
+/** `/api/v1/{instances,software}/{id}/tokens`: issue, list and revoke registry API tokens. */
+export function tokenRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal'), c.req.param('id') ?? ''] as const;
+  const options = (c: Context<AppEnv>) => ({ requestId: c.get('requestId') });
+
+  app.post('/api/v1/instances/:id/tokens', async (c) =>
+    c.json(await mintInstanceToken(...who(c), await readOptionalJson(c), options(c)), 201),
+  );
+  app.get('/api/v1/instances/:id/tokens', async (c) => c.json(await listInstanceTokens(...who(c))));
+  app.delete('/api/v1/instances/:id/tokens/:tid', async (c) => {
+    await revokeInstanceToken(...who(c), c.req.param('tid'), options(c));
+    return c.body(null, 204);
+  });
+
+  app.post('/api/v1/software/:id/tokens', async (c) =>
+    c.json(await mintSoftwareToken(...who(c), await readOptionalJson(c), options(c)), 201),
+  );
+  app.get('/api/v1/software/:id/tokens', async (c) => c.json(await listSoftwareTokens(...who(c))));
+  app.delete('/api/v1/software/:id/tokens/:tid', async (c) => {
+    await revokeSoftwareToken(...who(c), c.req.param('tid'), options(c));
+    return c.body(null, 204);
+  });
+  return app;
+}

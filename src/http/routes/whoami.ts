@@ -1,0 +1,10 @@
+import { Hono } from 'hono';
+import { whoami } from '../../core/services/whoami.js';
+import type { AppEnv } from '../env.js';
+
+/** `GET /api/v1/whoami`: who the presented credential is; reachable whatever REG_PUBLIC_READ says. */
+export function whoamiRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get('/api/v1/whoami', (c) => c.json(whoami(c.get('principal'))));
+  return app;
+}
