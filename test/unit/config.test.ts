@@ -111,8 +111,16 @@ describe('readConfig', () => {
     });
     expect(config.maxPayloadBytes).toBe(512 * 1024);
     expect(config.subscriptions.timeoutMs).toBe(30_000);
-    expect(config.oidc.workloadIssuers).toEqual(['https://a.example', 'https://b.example']);
+    expect(config.oidc.workloadIssuers).toEqual(['https://a.example/', 'https://b.example']);
     expect(config.listen).toEqual({ host: '::1', port: 9000 });
+  });
+
+  it('keeps OIDC issuers exactly as written, trailing slash included', () => {
+    const config = readConfig({ ...base, REG_OIDC_ISSUER: 'https://tenant.auth0.example/' });
+    expect(config.oidc.issuer).toBe('https://tenant.auth0.example/');
+    expect(() => readConfig({ ...base, REG_OIDC_ISSUER: 'tenant.example' })).toThrow(
+      /REG_OIDC_ISSUER must be an absolute http\(s\) URL/,
+    );
   });
 
   it('reports unknown REG_ variables', () => {

@@ -1,11 +1,11 @@
 import type { JWTPayload } from 'jose';
-import type { Config } from '../config/index.js';
 import type { Core } from '../core.js';
 import { UnauthorizedError } from '../errors.js';
 import { GRAPHS, REG } from '../ns.js';
 import { sparqlString } from '../services/sparql-text.js';
 import { principal, type Principal, type Role } from './principal.js';
 import { SCOPES } from './scopes.js';
+import { defaultIssuer } from './issuers.js';
 
 /** Claims that name the client a token was issued to, in the order they are consulted; `sub` is the fallback. */
 const CLIENT_CLAIMS = ['azp', 'client_id', 'clientId', 'sub'] as const;
@@ -90,12 +90,6 @@ export async function classifyClaims(core: Core, issuer: string, claims: JWTPayl
     issuer,
     clientId,
   });
-}
-
-/** The issuer an unpinned `oidc_client_id` is read against: the primary, else the sole workload issuer. */
-function defaultIssuer(config: Config): string | undefined {
-  const { issuer, workloadIssuers } = config.oidc;
-  return issuer ?? (workloadIssuers.length === 1 ? workloadIssuers[0] : undefined);
 }
 
 function nonEmpty(value: unknown): value is string {

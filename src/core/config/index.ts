@@ -6,6 +6,7 @@ import {
   parseByteSize,
   parseDuration,
   parseHttpUrl,
+  parseIssuer,
   parseInteger,
   parseList,
   parseListen,
@@ -239,6 +240,10 @@ function parseSetting(spec: SettingSpec, text: string, cwd: string): unknown {
       return parseHttpUrl(text);
     case 'url-list':
       return parseList(text).map(parseHttpUrl);
+    case 'issuer':
+      return parseIssuer(text);
+    case 'issuer-list':
+      return parseList(text).map(parseIssuer);
     case 'string':
     case 'secret':
       return text.trim();

@@ -101,3 +101,13 @@ export function parseListen(raw: string): ListenAddress {
   }
   return { host: match[1] ?? match[2] ?? '0.0.0.0', port };
 }
+
+/**
+ * Parses an OIDC issuer: an http(s) URL kept exactly as written (a token's `iss` must equal it byte for byte,
+ * so a trailing slash is significant and never trimmed).
+ */
+export function parseIssuer(raw: string): string {
+  const value = raw.trim();
+  parseHttpUrl(value);
+  return value;
+}

@@ -6,6 +6,8 @@
 /** The syntax a setting's value is read with. */
 export type SettingKind =
   | 'url'
+  | 'issuer'
+  | 'issuer-list'
   | 'string'
   | 'secret'
   | 'boolean'
@@ -62,7 +64,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     summary: 'largest accepted request body',
   },
   { name: 'REG_LOG_LEVEL', kind: 'string', fallback: 'info', summary: 'debug, info, warn or error' },
-  { name: 'REG_OIDC_ISSUER', kind: 'url', summary: 'primary identity provider (human sign-in and roles)' },
+  { name: 'REG_OIDC_ISSUER', kind: 'issuer', summary: 'primary identity provider (human sign-in and roles)' },
   { name: 'REG_OIDC_CLIENT_ID', kind: 'string', summary: 'client id of the web page at the primary issuer' },
   {
     name: 'REG_OIDC_AUDIENCE',
@@ -71,7 +73,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     name: 'REG_WORKLOAD_ISSUERS',
-    kind: 'url-list',
+    kind: 'issuer-list',
     fallback: '',
     summary: 'extra issuers trusted only for workloads',
   },

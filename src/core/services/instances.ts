@@ -31,6 +31,7 @@ import {
 import { readRelated, softwareName } from './releases.js';
 import { softwareCounts, withEmptyLists } from './software.js';
 import { presentCapability } from './terms.js';
+import { liveTokenCount } from './tokens.js';
 
 /** Health values of a deployment; a deployment never probed reads `unknown`. */
 export const HEALTH = ['up', 'down', 'unknown'] as const;
@@ -172,11 +173,10 @@ export async function presentInstance(core: Core, stored: StoredRecord): Promise
     ...(await versionsOf(core, json, stored.graph)),
     health: json.health ?? 'unknown',
     ...(capability === undefined ? {} : { capability }),
-    // Runs, artifacts and tokens are not recorded yet; the counts are part of the shape already.
+    // Runs and artifacts are not recorded yet; the counts are part of the shape already.
     runs_30d: 0,
     failures_30d: 0,
     artifact_count: 0,
-    token_count: 0,
     origin: originOf(stored.graph),
   };
   if (stored.tombstoned) out.tombstoned = true;
@@ -189,6 +189,17 @@ export async function getInstance(core: Core, id: string): Promise<JsonObject> {
   return memoised(core, `instance ${iri}`, async () =>
     presentInstance(core, await requireStored(core, INSTANCE, iri)),
   );
+}
+
+/**
+ * Reads one deployment for a caller: curators and the deployment itself also see how many live API tokens it
+ * has (`token_count`), which is nobody else's business.
+ */
+export async function getInstanceFor(core: Core, principal: Principal, id: string): Promise<JsonObject> {
+  const record = await getInstance(core, id);
+  const iri = typeof record.iri === 'string' ? record.iri : instanceIri(core, id);
+  if (!isCurator(principal) && !actsAs(principal, iri)) return record;
+  return { ...record, token_count: liveTokenCount(core, iri) };
 }
 
 /**
@@ -249,7 +260,7 @@ export async function createInstance(
       ...(requestId === undefined ? {} : { requestId }),
     },
   );
-  return presentInstance(core, await requireStored(core, INSTANCE, iri));
+  return getInstanceFor(core, principal, iri);
 }
 
 /** Edits a deployment with a JSON merge patch (curator); the merged record is validated again in full. */
@@ -278,7 +289,7 @@ export async function updateInstance(
       ...(requestId === undefined ? {} : { requestId }),
     },
   );
-  return presentInstance(core, await requireStored(core, INSTANCE, stored.iri));
+  return getInstanceFor(core, principal, stored.iri);
 }
 
 /** Withdraws a deployment (curator). */

@@ -1,6 +1,6 @@
 import { isCurator, requireSoftwareBinding } from '../auth/policy.js';
 import type { Principal } from '../auth/principal.js';
-import type { Config } from '../config/index.js';
+import { defaultIssuer } from '../auth/issuers.js';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
 import { DCT, GRAPHS, REG, SCHEMA } from '../ns.js';
 import { expandId, mintIri } from '../records/ids.js';
@@ -21,14 +21,6 @@ const ANNOUNCED = [
   'version',
   'software',
 ] as const;
-
-/** The issuer a binding without an explicit issuer is read against: the primary one, else the sole workload issuer. */
-export function defaultIssuer(config: Config): string | undefined {
-  return (
-    config.oidc.issuer ??
-    (config.oidc.workloadIssuers.length === 1 ? config.oidc.workloadIssuers[0] : undefined)
-  );
-}
 
 /** The outcome of an announcement: whether a record was created, and the record. */
 export interface Announcement {

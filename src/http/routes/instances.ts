@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import {
   createInstance,
   declareInstanceCapability,
-  getInstance,
+  getInstanceFor,
   listInstanceArtifacts,
   listInstanceRuns,
   updateInstance,
@@ -48,7 +48,9 @@ export function instanceRoutes(): Hono<AppEnv> {
   app.post('/api/v1/instances', async (c) =>
     c.json(await createInstance(...who(c), await readJson(c), c.get('requestId')), 201),
   );
-  app.get('/api/v1/instances/:id', async (c) => c.json(await getInstance(c.get('core'), c.req.param('id'))));
+  app.get('/api/v1/instances/:id', async (c) =>
+    c.json(await getInstanceFor(c.get('core'), c.get('principal'), c.req.param('id'))),
+  );
   app.patch('/api/v1/instances/:id', async (c) =>
     c.json(await updateInstance(...who(c), c.req.param('id'), await readJson(c), c.get('requestId'))),
   );
