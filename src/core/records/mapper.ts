@@ -103,7 +103,7 @@ function writeNode(
     }
     values.forEach((item, index) => {
       const at = field.many === true ? `${name}[${index}]` : name;
-      writeValue(field, record, item, at, index, add, ctx);
+      writeValue(field, record, node, item, at, index, add, ctx);
     });
   }
 }
@@ -111,6 +111,7 @@ function writeNode(
 function writeValue(
   field: FieldSpec,
   record: string,
+  parent: string,
   item: Json,
   at: string,
   index: number,
@@ -124,7 +125,8 @@ function writeValue(
     }
     const fragment = field.many === true ? `${field.fragment}-${index}` : field.fragment;
     if (field.type === 'node') {
-      const node = `${record}#${fragment}`;
+      // A fragment cannot nest: a node owned by an owned node is `<record>#<parent>-<fragment>`.
+      const node = parent === record ? `${record}#${fragment}` : `${parent}-${fragment}`;
       ctx.out.locate.set(node, at);
       add(field.predicate, namedNode(node));
       writeNode(field.node, record, node, item, `${at}.`, ctx);
@@ -167,6 +169,9 @@ function scalarTerm(
       return typeof item === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(item) && !Number.isNaN(Date.parse(item))
         ? literal(item, namedNode(XSD('date')))
         : fail('a date (YYYY-MM-DD)');
+    case 'json':
+      // Any JSON value, kept verbatim as an rdf:JSON literal (e.g. a whole OpenLineage event).
+      return literal(JSON.stringify(item), namedNode(RDFNS('JSON')));
     case 'dateTime': {
       const time = typeof item === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(item) ? Date.parse(item) : NaN;
       return Number.isNaN(time)
@@ -257,9 +262,10 @@ export function nodeToJson(spec: NodeSpec, node: string, index: SubjectIndex): J
 
 function readValues(field: FieldSpec, objects: readonly RDF.Term[], index: SubjectIndex): Json[] {
   if (field.type === 'node') {
-    return sortByPosition(objects.map((term) => term.value)).map((node) =>
-      nodeToJson(field.node, node, index),
-    );
+    // Owned nodes are told apart by their fragment, so two fields may share a predicate (the two producer claims).
+    const own = new RegExp(`[#-]${field.fragment}${field.many === true ? '-\\d+' : ''}$`);
+    const nodes = objects.map((term) => term.value).filter((iri) => own.test(iri));
+    return sortByPosition(nodes).map((node) => nodeToJson(field.node, node, index));
   }
   if (field.type === 'agent')
     return sortByPosition(objects.map((term) => term.value)).map((agent) => agentToJson(agent, index));
@@ -273,6 +279,13 @@ function readValues(field: FieldSpec, objects: readonly RDF.Term[], index: Subje
 }
 
 function scalarValue(field: ScalarField, term: RDF.Term): Json {
+  if (field.type === 'json') {
+    try {
+      return JSON.parse(term.value) as Json;
+    } catch {
+      return term.value;
+    }
+  }
   if (field.type === 'boolean') return term.value === 'true';
   if (field.type === 'integer') return Number(term.value);
   return term.value;

@@ -5,7 +5,7 @@
  */
 
 /** Value types of scalar fields. */
-export type ScalarType = 'string' | 'iri' | 'boolean' | 'integer' | 'date' | 'dateTime';
+export type ScalarType = 'string' | 'iri' | 'boolean' | 'integer' | 'date' | 'dateTime' | 'json';
 
 interface FieldBase {
   /** JSON member name. */

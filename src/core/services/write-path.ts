@@ -24,16 +24,28 @@ export interface RecordWriteRequest {
   readonly kind?: string;
   /** False only for writes that add registry bookkeeping to stored content, such as a withdrawal. */
   readonly validate?: boolean;
+  /** Registry-computed quads added to the record's own (e.g. `prov:actedOnBehalfOf` between producer agents). */
+  readonly extraQuads?: readonly Quad[];
   readonly requestId?: string;
 }
 
+/** A record whose quads passed validation, ready to commit. */
+export interface CheckedRecord {
+  readonly request: RecordWriteRequest;
+  readonly quads: Quad[];
+}
+
 /**
- * The write path: build the candidate's quads, validate them (shapes, vocabulary rule, code rules) and, only if
- * nothing is violated, commit them with the audit entry in one transaction. A refusal lists every violation
- * with its JSON field and writes nothing.
+ * Builds a candidate's quads and validates them (JSON types, shapes, vocabulary rule, code rules). Returns the
+ * quads and every result; nothing is written. `prefix` names the record in a payload of several (`artifacts[2].`).
  */
-export async function writeRecord(core: Core, request: RecordWriteRequest): Promise<Quad[]> {
+export async function checkRecord(
+  core: Core,
+  request: RecordWriteRequest,
+  prefix = '',
+): Promise<{ quads: Quad[]; results: ValidationResult[] }> {
   const mapped = recordToQuads(request.spec, request.iri, request.candidate, GRAPHS.local, true);
+  mapped.quads.push(...(request.extraQuads ?? []));
   const results: ValidationResult[] = mapped.errors.map((error) => ({
     severity: 'violation',
     field: error.field,
@@ -50,26 +62,61 @@ export async function writeRecord(core: Core, request: RecordWriteRequest): Prom
     results.push(...(await checkVocabulary(core, mapped.quads, mapped.locate)));
     if (request.codeRules !== undefined) results.push(...(await request.codeRules(mapped.quads)));
   }
-  refuseViolations(results);
-  await core.graph.commit(
-    [
-      {
-        graph: GRAPHS.local,
-        subject: request.iri,
-        quads: mapped.quads,
-        kind: request.kind ?? request.spec.kind,
-      },
-    ],
-    () =>
-      appendAudit(core.db, {
-        actor: request.principal.subject,
-        actorKind: request.principal.actorKind,
-        action: request.action,
-        target: request.iri,
-        requestId: request.requestId ?? null,
-      }),
+  const named =
+    prefix === ''
+      ? results
+      : results.map((result) => ({
+          ...result,
+          field: prefix + result.field,
+          message: prefix + result.message,
+        }));
+  return { quads: mapped.quads, results: named };
+}
+
+/**
+ * Commits checked records and the operational work of the same act in one transaction, with one audit entry
+ * per record unless `audit` is false (the caller then audits the act itself inside `ops`).
+ */
+export async function commitRecords<T>(
+  core: Core,
+  records: readonly CheckedRecord[],
+  ops: () => T,
+  audit = true,
+): Promise<T> {
+  return core.graph.commit(
+    records.map(({ request, quads }) => ({
+      graph: GRAPHS.local,
+      subject: request.iri,
+      quads,
+      kind: request.kind ?? request.spec.kind,
+    })),
+    () => {
+      if (audit) {
+        for (const { request } of records) {
+          appendAudit(core.db, {
+            actor: request.principal.subject,
+            actorKind: request.principal.actorKind,
+            action: request.action,
+            target: request.iri,
+            requestId: request.requestId ?? null,
+          });
+        }
+      }
+      return ops();
+    },
   );
-  return mapped.quads;
+}
+
+/**
+ * The write path: build the candidate's quads, validate them (shapes, vocabulary rule, code rules) and, only if
+ * nothing is violated, commit them with the audit entry in one transaction. A refusal lists every violation
+ * with its JSON field and writes nothing.
+ */
+export async function writeRecord(core: Core, request: RecordWriteRequest): Promise<Quad[]> {
+  const { quads, results } = await checkRecord(core, request);
+  refuseViolations(results);
+  await commitRecords(core, [{ request, quads }], () => undefined);
+  return quads;
 }
 
 /** Throws a 422 listing every violation (with the SHACL report in Turtle) when any result is a violation. */

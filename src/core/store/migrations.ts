@@ -117,6 +117,40 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX api_token_instance ON api_token (instance_iri, created_at);
       CREATE INDEX api_token_software ON api_token (software_iri, created_at);`,
   },
+  {
+    id: 6,
+    name: 'advertising: run and artifact keys, claims, foreign IRIs to resolve',
+    sql: `
+      CREATE TABLE run_key (
+        instance TEXT NOT NULL,
+        external_key TEXT NOT NULL,
+        run TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (instance, external_key)
+      );
+      CREATE TABLE artifact_key (
+        instance TEXT NOT NULL,
+        key TEXT NOT NULL,
+        artifact TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (instance, key)
+      );
+      CREATE TABLE run_artifact (
+        run TEXT NOT NULL,
+        artifact TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('produced', 'consumed')),
+        claimed_at TEXT NOT NULL,
+        PRIMARY KEY (run, artifact, role)
+      );
+      CREATE INDEX run_artifact_artifact ON run_artifact (artifact);
+      CREATE TABLE resolve_queue (
+        iri TEXT PRIMARY KEY,
+        queued_at TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT,
+        last_error TEXT
+      );`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version, each in its own transaction. */
