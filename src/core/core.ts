@@ -3,6 +3,7 @@ import { OidcKeyCache } from './auth/oidc-keys.js';
 import type { Config } from './config/index.js';
 import { InternalError } from './errors.js';
 import type { Logger } from './log.js';
+import { KeyedLock } from './keyed-lock.js';
 import { Memo } from './memo.js';
 import { openDatabase, type Database } from './store/database.js';
 import { EmbeddedGraphStore } from './store/graph/embedded.js';
@@ -21,6 +22,8 @@ export interface Core {
   readonly version: string;
   /** Cached read results, stale after any commit. */
   readonly memo: Memo;
+  /** Serialises work per key (advertising per deployment). */
+  readonly locks: KeyedLock;
   /** Identity providers' discovery documents and signing keys, cached per issuer. */
   readonly oidcKeys: OidcKeyCache;
   /** Closes the stores and releases the data directory. */
@@ -65,6 +68,7 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
       startedAt: new Date(),
       version: REG_VERSION,
       memo: new Memo(),
+      locks: new KeyedLock(),
       oidcKeys: new OidcKeyCache(log),
       close: async () => {
         await graph.close();

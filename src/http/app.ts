@@ -9,6 +9,7 @@ import type { AppEnv } from './env.js';
 import { authenticate, payloadLimit, requestId } from './middleware.js';
 import { problemResponse } from './problem.js';
 import { adminRoutes } from './routes/admin.js';
+import { advertiseRoutes } from './routes/advertise.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { instanceRoutes } from './routes/instances.js';
 import { recordRoutes } from './routes/records.js';
@@ -45,6 +46,7 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.route('/', releaseRoutes());
   app.route('/', instanceRoutes());
   app.route('/', vocabRoutes());
+  app.route('/', advertiseRoutes());
   app.route('/', tokenRoutes());
   app.route('/', whoamiRoutes());
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.

@@ -25,7 +25,10 @@ const OTHER_ALGORITHMS: Readonly<Record<string, number>> = {
 
 /** An algorithm name folded for comparison: `SHA-256`, `sha256` and `sha_256` are one. */
 export function foldAlgorithm(name: string): string {
-  return name.toLowerCase().replace(/[-_\s]/g, '').replace(/^sha2(?=\d{3}$)/, 'sha');
+  return name
+    .toLowerCase()
+    .replace(/[-_\s]/g, '')
+    .replace(/^sha2(?=\d{3}$)/, 'sha');
 }
 
 /** The expected digest length in bytes of a known algorithm, or undefined for an unknown one. */
@@ -52,7 +55,8 @@ export function algorithmOfIri(iri: string): string {
 export function digestOf(value: string): Buffer | undefined {
   const text = value.trim();
   if (/^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0) return Buffer.from(text, 'hex');
-  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(text))
+    return Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   return undefined;
 }
 

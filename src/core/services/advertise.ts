@@ -1,0 +1,370 @@
+import { createHash } from 'node:crypto';
+import { isCurator, requireDeploymentScope } from '../auth/policy.js';
+import type { Principal } from '../auth/principal.js';
+import { BadRequestError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
+import { SCHEMA } from '../ns.js';
+import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
+import { mintIri } from '../records/ids.js';
+import { isObject } from '../records/json.js';
+import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js';
+import { INSTANCE } from '../records/specs.js';
+import { appendAudit } from '../store/audit.js';
+import {
+  claim,
+  findArtifactByKey,
+  findRunByKey,
+  insertArtifactKey,
+  insertRunKey,
+  isClaimed,
+  queueForResolution,
+} from '../store/advertising.js';
+import type { ValidationResult } from '../validate/index.js';
+import type { Core } from '../core.js';
+import { buildArtifactCandidate, type ArtifactCandidate } from './artifact-input.js';
+import { getArtifact } from './artifact-view.js';
+import { readStored, requireObject } from './records.js';
+import {
+  checkRecord,
+  commitRecords,
+  refuseViolations,
+  type CheckedRecord,
+  type RecordWriteRequest,
+} from './write-path.js';
+
+/** Whether a deployment produced or consumed the artifacts it advertises. */
+export type AdvertiseRole = 'produced' | 'consumed';
+
+/** The answer to an advertisement. */
+export interface AdvertiseResult {
+  readonly run: string;
+  readonly artifacts: string[];
+  readonly created: boolean;
+  readonly queued_for_resolution?: string[];
+}
+
+/** Registry-side extras of an advertisement (the OpenLineage adapter keeps the whole event on the run). */
+export interface AdvertiseOptions {
+  readonly requestId?: string;
+  readonly openLineagePayload?: Json;
+}
+
+const ACTION_STATUS: Readonly<Record<string, string>> = {
+  running: SCHEMA('ActiveActionStatus'),
+  success: SCHEMA('CompletedActionStatus'),
+  failed: SCHEMA('FailedActionStatus'),
+  aborted: SCHEMA('FailedActionStatus'),
+};
+const RUN_FIELDS = ['external_key', 'status', 'started_at', 'ended_at', 'label'] as const;
+
+/**
+ * `POST /api/v1/advertise/produced|consumed`. The deployment comes from the credential; the run is found by
+ * `external_key` scoped to that deployment (or minted); artifacts are found by their own key or one derived from
+ * the run's; `(run, artifact, role)` is claimed once. The whole payload is validated before anything is written.
+ */
+export async function advertise(
+  core: Core,
+  principal: Principal,
+  role: AdvertiseRole,
+  body: unknown,
+  options: AdvertiseOptions = {},
+): Promise<AdvertiseResult> {
+  if (!principal.authenticated) throw new UnauthorizedError();
+  requireDeploymentScope(principal, role === 'produced' ? 'advertise:produce' : 'advertise:consume');
+  const instance = principal.instance;
+  if (instance === null) {
+    throw new ForbiddenError(
+      'this credential does not act as an Instance; advertise with a deployment token or workload identity',
+    );
+  }
+  const input = requireObject(body);
+  const run = input.run ?? {};
+  if (!isObject(run)) throw new BadRequestError('run must be an object');
+  const artifacts = input.artifacts ?? [];
+  if (!Array.isArray(artifacts) || !artifacts.every(isObject))
+    throw new BadRequestError('artifacts must be a list of objects');
+  const unknown = Object.keys(input).filter((key) => key !== 'run' && key !== 'artifacts');
+  if (unknown.length > 0)
+    throw new BadRequestError(`unknown members ${unknown.join(', ')}; send run and artifacts`);
+  return core.locks.run(instance, () =>
+    advertiseLocked(core, principal, instance, role, run, artifacts, options),
+  );
+}
+
+interface Planned {
+  readonly iris: string[];
+  readonly writes: CheckedRecord[];
+  readonly results: ValidationResult[];
+  readonly newKeys: [key: string, artifact: string][];
+  readonly foreign: string[];
+}
+
+async function advertiseLocked(
+  core: Core,
+  principal: Principal,
+  instance: string,
+  role: AdvertiseRole,
+  run: JsonObject,
+  artifacts: JsonObject[],
+  options: AdvertiseOptions,
+): Promise<AdvertiseResult> {
+  const now = new Date().toISOString();
+  const runKey =
+    typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
+  const existingRun = runKey === undefined ? undefined : findRunByKey(core.db, instance, runKey);
+  const runIri = existingRun ?? mintIri(core.config.baseIri, RUN.path);
+  const planned = await planArtifacts(core, principal, instance, role, runIri, runKey, artifacts, now);
+  const runRequest = await runWrite(
+    core,
+    principal,
+    instance,
+    role,
+    runIri,
+    existingRun,
+    run,
+    planned.iris,
+    now,
+    options,
+  );
+  const runChecked = await checkRecord(core, runRequest.request);
+  refuseViolations([...runChecked.results, ...planned.results]);
+  const fresh = planned.iris.filter((artifact) => !isClaimed(core.db, runIri, artifact, role));
+  const created = existingRun === undefined || fresh.length > 0;
+  const queued = [...new Set(planned.foreign)];
+  const result: AdvertiseResult = {
+    run: runIri,
+    artifacts: planned.iris,
+    created,
+    ...(queued.length > 0 ? { queued_for_resolution: queued } : {}),
+  };
+  if (!created && !runRequest.changed) return result;
+  const writes: CheckedRecord[] = [
+    ...(runRequest.changed ? [{ request: runRequest.request, quads: runChecked.quads }] : []),
+    ...planned.writes,
+  ];
+  await commitRecords(
+    core,
+    writes,
+    () => {
+      if (existingRun === undefined && runKey !== undefined)
+        insertRunKey(core.db, instance, runKey, runIri, now);
+      for (const [key, artifact] of planned.newKeys) insertArtifactKey(core.db, instance, key, artifact, now);
+      for (const artifact of planned.iris) claim(core.db, runIri, artifact, role, now);
+      for (const iri of queued) queueForResolution(core.db, iri, now);
+      appendAudit(core.db, {
+        actor: principal.subject,
+        actorKind: principal.actorKind,
+        action: `advertise.${role}`,
+        target: runIri,
+        detail: `${planned.iris.length} artifact(s)`,
+        requestId: options.requestId ?? null,
+      });
+    },
+    false,
+  );
+  return result;
+}
+
+/** The run record after this advertisement: created with defaults, or the stored one with its outcome replaced. */
+async function runWrite(
+  core: Core,
+  principal: Principal,
+  instance: string,
+  role: AdvertiseRole,
+  runIri: string,
+  existing: string | undefined,
+  run: JsonObject,
+  artifacts: readonly string[],
+  now: string,
+  options: AdvertiseOptions,
+): Promise<{ request: RecordWriteRequest; changed: boolean }> {
+  const stored = existing === undefined ? undefined : await readStored(core, RUN, existing);
+  const sent: JsonObject = {};
+  for (const field of RUN_FIELDS)
+    if (run[field] !== undefined && run[field] !== null) sent[field] = run[field];
+  const unknown = Object.keys(run).filter((key) => !(RUN_FIELDS as readonly string[]).includes(key));
+  if (unknown.length > 0) throw new BadRequestError(`run has unknown members ${unknown.join(', ')}`);
+  let candidate: JsonObject;
+  if (stored === undefined) {
+    const deployment = await readStored(core, INSTANCE, instance);
+    candidate = {
+      status: 'success',
+      started_at: now,
+      ...sent,
+      instance,
+      ...(typeof deployment?.json.release === 'string' ? { release: deployment.json.release } : {}),
+      created: now,
+    };
+  } else {
+    // A later advertisement replaces the outcome (status, end time, label); the start and the key stay.
+    const { started_at: _s, external_key: _k, ...outcome } = sent;
+    candidate = { ...stored.json, ...outcome };
+  }
+  if (role === 'consumed') {
+    const used = Array.isArray(candidate.used) ? candidate.used : [];
+    candidate.used = [...new Set([...used, ...artifacts])];
+  }
+  if (options.openLineagePayload !== undefined) candidate.openlineage_payload = options.openLineagePayload;
+  const actionStatus = typeof candidate.status === 'string' ? ACTION_STATUS[candidate.status] : undefined;
+  if (actionStatus !== undefined) candidate.action_status = actionStatus;
+  const changed =
+    stored === undefined ||
+    JSON.stringify(stripModified(stored.json)) !== JSON.stringify(stripModified(candidate));
+  if (changed) candidate.modified = now;
+  return {
+    request: {
+      spec: RUN,
+      iri: runIri,
+      candidate,
+      action: `advertise.${role}`,
+      principal,
+      ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+    },
+    changed,
+  };
+}
+
+function stripModified(json: JsonObject): JsonObject {
+  const { modified: _m, ...rest } = json;
+  return rest;
+}
+
+/** Finds or mints each artifact of the payload and validates the new ones; nothing is written here. */
+async function planArtifacts(
+  core: Core,
+  principal: Principal,
+  instance: string,
+  role: AdvertiseRole,
+  runIri: string,
+  runKey: string | undefined,
+  artifacts: readonly JsonObject[],
+  now: string,
+): Promise<Planned> {
+  const planned: Planned = { iris: [], writes: [], results: [], newKeys: [], foreign: [] };
+  for (const [index, artifact] of artifacts.entries()) {
+    const prefix = `artifacts[${index}].`;
+    if (typeof artifact.iri === 'string' && Object.keys(artifact).length === 1) {
+      planned.iris.push(await referenced(core, artifact.iri, prefix, planned));
+      continue;
+    }
+    const key = artifactKey(artifact, runKey);
+    const existing = key === undefined ? undefined : findArtifactByKey(core.db, instance, key);
+    if (existing !== undefined) {
+      planned.iris.push(existing);
+      continue;
+    }
+    const iri = mintIri(core.config.baseIri, ARTIFACT.path);
+    const built: ArtifactCandidate = buildArtifactCandidate(
+      core,
+      { ...artifact, ...(key === undefined ? {} : { external_key: key }) },
+      iri,
+      {
+        attributedTo: instance,
+        ...(role === 'produced' ? { generatedBy: runIri } : {}),
+        now,
+        prefix,
+      },
+    );
+    const request: RecordWriteRequest = {
+      spec: ARTIFACT,
+      iri,
+      candidate: built.candidate,
+      extraQuads: built.extraQuads,
+      action: 'artifact.create',
+      principal,
+    };
+    const checked = await checkRecord(core, request, prefix);
+    planned.results.push(...checked.results);
+    planned.writes.push({ request, quads: checked.quads });
+    if (built.series !== undefined)
+      planned.writes.push(await seriesWrite(core, principal, built.series, now));
+    if (key !== undefined) planned.newKeys.push([key, iri]);
+    planned.iris.push(iri);
+    planned.foreign.push(...built.foreign);
+  }
+  return planned;
+}
+
+/** An artifact named only by IRI: a local one must exist; a foreign one is queued for resolution. */
+async function referenced(core: Core, iri: string, prefix: string, planned: Planned): Promise<string> {
+  if (!isAbsoluteIri(iri)) {
+    throw new ValidationError(`${prefix}iri must be an absolute IRI`, {
+      errors: [{ field: `${prefix}iri`, message: `${prefix}iri must be an absolute IRI` }],
+    });
+  }
+  if (!iri.startsWith(`${core.config.baseIri}/`)) {
+    planned.foreign.push(iri);
+    return iri;
+  }
+  if ((await readStored(core, ARTIFACT, iri)) === undefined) {
+    const message = `${prefix}iri: <${iri}> is not an artifact this registry holds`;
+    throw new ValidationError(message, { errors: [{ field: `${prefix}iri`, message }] });
+  }
+  return iri;
+}
+
+/** The artifact's own key, or one derived from the run's key, its title, type and URLs; none without a run key. */
+function artifactKey(artifact: JsonObject, runKey: string | undefined): string | undefined {
+  if (typeof artifact.external_key === 'string' && artifact.external_key !== '') return artifact.external_key;
+  if (runKey === undefined) return undefined;
+  const urls = (Array.isArray(artifact.distributions) ? artifact.distributions : [])
+    .filter(isObject)
+    .map((item) => `${String(item.download_url ?? '')} ${String(item.access_url ?? '')}`);
+  const material = JSON.stringify([runKey, artifact.title ?? null, artifact.conforms_to ?? null, urls]);
+  return `derived:${createHash('sha256').update(material).digest('hex').slice(0, 32)}`;
+}
+
+async function seriesWrite(
+  core: Core,
+  principal: Principal,
+  iri: string,
+  now: string,
+): Promise<CheckedRecord> {
+  const request: RecordWriteRequest = {
+    spec: ARTIFACT_SERIES,
+    iri,
+    candidate: { created: now },
+    action: 'artifact-series.create',
+    principal,
+    validate: false,
+  };
+  return { request, quads: (await checkRecord(core, request)).quads };
+}
+
+/**
+ * `POST /api/v1/artifacts`: registers one artifact with no run (curator, or a deployment with
+ * `advertise:produce`); attributed to the caller. Returns the artifact as a later GET shows it.
+ */
+export async function registerArtifact(
+  core: Core,
+  principal: Principal,
+  body: unknown,
+  requestId?: string,
+): Promise<JsonObject> {
+  if (!principal.authenticated) throw new UnauthorizedError();
+  if (!isCurator(principal)) requireDeploymentScope(principal, 'advertise:produce');
+  const input = requireObject(body);
+  const iri = mintIri(core.config.baseIri, ARTIFACT.path);
+  const now = new Date().toISOString();
+  const built = buildArtifactCandidate(core, input, iri, {
+    attributedTo: principal.instance ?? principal.subject,
+    now,
+    prefix: '',
+  });
+  const request: RecordWriteRequest = {
+    spec: ARTIFACT,
+    iri,
+    candidate: built.candidate,
+    extraQuads: built.extraQuads,
+    action: 'artifact.create',
+    principal,
+    ...(requestId === undefined ? {} : { requestId }),
+  };
+  const checked = await checkRecord(core, request);
+  refuseViolations(checked.results);
+  const writes: CheckedRecord[] = [{ request, quads: checked.quads }];
+  if (built.series !== undefined) writes.push(await seriesWrite(core, principal, built.series, now));
+  await commitRecords(core, writes, () => {
+    for (const foreign of built.foreign) queueForResolution(core.db, foreign, now);
+  });
+  return getArtifact(core, iri);
+}
