@@ -137,7 +137,7 @@ describe('advertise', () => {
       ...bad.artifacts[0]!,
       title: 'second',
       conforms_to: 'https://example.org/no-such-type',
-    } as never);
+    });
     const refused = await post('/api/v1/advertise/produced', bad);
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].field).toBe('artifacts[1].conforms_to');

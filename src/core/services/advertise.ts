@@ -308,7 +308,9 @@ function artifactKey(artifact: JsonObject, runKey: string | undefined): string |
   if (runKey === undefined) return undefined;
   const urls = (Array.isArray(artifact.distributions) ? artifact.distributions : [])
     .filter(isObject)
-    .map((item) => `${String(item.download_url ?? '')} ${String(item.access_url ?? '')}`);
+    .map((item) =>
+      [item.download_url, item.access_url].map((url) => (typeof url === 'string' ? url : '')).join(' '),
+    );
   const material = JSON.stringify([runKey, artifact.title ?? null, artifact.conforms_to ?? null, urls]);
   return `derived:${createHash('sha256').update(material).digest('hex').slice(0, 32)}`;
 }

@@ -78,10 +78,8 @@ export function buildArtifactCandidate(
         : `${iri}#${fragment}`;
   }
   if (agents.system !== undefined && agents.user !== undefined) {
-    const { namedNode, quad } = factory;
-    extraQuads.push(
-      quad(namedNode(agents.system), namedNode(PROV('actedOnBehalfOf')), namedNode(agents.user)),
-    );
+    const node = (iri: string) => factory.namedNode(iri);
+    extraQuads.push(factory.quad(node(agents.system), node(PROV('actedOnBehalfOf')), node(agents.user)));
   }
   let series: string | undefined;
   if (json.is_version_of === undefined || json.is_version_of === null) {
