@@ -10,6 +10,8 @@ export interface Options {
   readonly parts: readonly ('startup' | 'records')[];
   /** Seconds of load per throughput figure. */
   readonly seconds: number;
+  /** Size of the store the lineage figure is measured on. */
+  readonly lineageQuads: number;
 }
 
 /** A bad command line: reported with the usage, without a stack trace. */
@@ -19,7 +21,8 @@ export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [
   --sizes    dataset sizes in quads (k = thousand, M = million); default 10k,100k,1M
   --runs     repetitions of each start-up measurement, median reported; default 3
   --parts    startup (start-up, restore, dump by size) and/or records (record API reads and writes); default both
-  --seconds  seconds of load per throughput figure; default 5`;
+  --seconds  seconds of load per throughput figure; default 5
+  --lineage-size  store size for the lineage figure; default 1M`;
 
 /** Parses `--sizes` and `--runs`; null for `--help`; throws with the usage on anything else. */
 export function parseOptions(argv: readonly string[]): Options | null {
@@ -30,6 +33,7 @@ export function parseOptions(argv: readonly string[]): Options | null {
       runs: { type: 'string', default: '3' },
       parts: { type: 'string', default: 'startup,records' },
       seconds: { type: 'string', default: '5' },
+      'lineage-size': { type: 'string', default: '1M' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -51,6 +55,7 @@ export function parseOptions(argv: readonly string[]): Options | null {
     runs,
     parts: parts as ('startup' | 'records')[],
     seconds,
+    lineageQuads: parseSize(values['lineage-size']),
   };
 }
 

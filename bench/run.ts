@@ -5,6 +5,8 @@ import { measureStartBaselines } from './baseline-start.js';
 import { findAnomalies } from './checks.js';
 import { sizeFigures, targets } from './figures.js';
 import { parseOptions, sizeLabel, USAGE, UsageError, type Options } from './options.js';
+import { benchAdvertise, renderAdvertise } from './advertise-bench.js';
+import { benchLineage, renderLineage } from './lineage-bench.js';
 import { benchRecords, renderRecords } from './records-bench.js';
 import { note } from './progress.js';
 import { ROOT } from './reg-cli.js';
@@ -62,6 +64,12 @@ async function main(): Promise<void> {
       const records = await benchRecords(space, options.seconds);
       process.stdout.write(`\n${renderRecords(records)}\n`);
       results.records = records;
+      const advertising = await benchAdvertise(space, options.seconds, records.baseline);
+      process.stdout.write(`\n${renderAdvertise(advertising)}\n`);
+      results.advertise = advertising;
+      const lineage = await benchLineage(space, options.lineageQuads);
+      process.stdout.write(`\n${renderLineage(lineage)}\n`);
+      results.lineage = lineage;
     }
     const host = machine();
     results.machine = host;

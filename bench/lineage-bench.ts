@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { startHttp } from './http-start.js';
+import { note } from './progress.js';
+import { BASE_IRI, BIN, regEnv } from './reg-cli.js';
+import { runTimed } from './children.js';
+import type { Workspace } from './workspace.js';
+
+const G = '<urn:reg:local>';
+const T = {
+  type: '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>',
+  dataset: '<http://www.w3.org/ns/dcat#Dataset>',
+  entity: '<http://www.w3.org/ns/prov#Entity>',
+  activity: '<http://www.w3.org/ns/prov#Activity>',
+  title: '<http://purl.org/dc/terms/title>',
+  conformsTo: '<http://purl.org/dc/terms/conformsTo>',
+  identifier: '<http://purl.org/dc/terms/identifier>',
+  derived: '<http://www.w3.org/ns/prov#wasDerivedFrom>',
+  generated: '<http://www.w3.org/ns/prov#wasGeneratedBy>',
+  used: '<http://www.w3.org/ns/prov#used>',
+  started: '<http://www.w3.org/ns/prov#startedAtTime>',
+  status: '<https://w3id.org/reg/ns#status>',
+};
+
+/** Lineage latency at depth 6 on a store of artifacts chained by derivation and runs. */
+export interface LineageResult {
+  readonly quads: number;
+  readonly queries: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+}
+
+/** Writes `artifacts` artifacts (about 10 quads each with their runs), each derived from two earlier ones. */
+async function generate(file: string, artifacts: number): Promise<number> {
+  const out = fs.createWriteStream(file);
+  let quads = 0;
+  let chunk: string[] = [];
+  const line = (s: string, p: string, o: string) => {
+    chunk.push(`${s} ${p} ${o} ${G} .`);
+    quads++;
+  };
+  for (let i = 0; i < artifacts; i++) {
+    const a = `<${BASE_IRI}/artifact/a${i}>`;
+    const run = `<${BASE_IRI}/run/r${Math.floor(i / 5)}>`;
+    line(a, T.type, T.dataset);
+    line(a, T.type, T.entity);
+    line(a, T.title, `"artifact ${i}"`);
+    line(a, T.conformsTo, '<http://edamontology.org/data_0006>');
+    line(a, T.identifier, `"k${i}"`);
+    if (i > 0) line(a, T.derived, `<${BASE_IRI}/artifact/a${i - 1}>`);
+    if (i > 6) line(a, T.derived, `<${BASE_IRI}/artifact/a${i - 7}>`);
+    line(a, T.generated, run);
+    if (i % 5 === 0) {
+      line(run, T.type, T.activity);
+      line(run, T.started, '"2026-01-01T00:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime>');
+      line(run, T.status, '"success"');
+      if (i > 0) line(run, T.used, `<${BASE_IRI}/artifact/a${i - 1}>`);
+    }
+    if (chunk.length > 20_000) {
+      if (!out.write(`${chunk.join('\n')}\n`))
+        await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      chunk = [];
+    }
+  }
+  out.end(`${chunk.join('\n')}\n`);
+  await new Promise<void>((resolve) => out.once('finish', () => resolve()));
+  return quads;
+}
+
+/** Restores a generated store of about `targetQuads` quads and measures lineage at depth 6 over HTTP. */
+export async function benchLineage(space: Workspace, targetQuads: number): Promise<LineageResult> {
+  const artifacts = Math.round(targetQuads / 9.2);
+  const dir = space.freshDir('lineage');
+  const file = path.join(space.freshDir('lineage-data'), 'lineage.nq');
+  note(`lineage: generating ${artifacts.toLocaleString('en')} chained artifacts`);
+  const quads = await generate(file, artifacts);
+  note('lineage: restoring');
+  const restored = await runTimed(process.execPath, [BIN, 'restore', '--nquads', file, '--json'], {
+    env: regEnv(dir),
+  });
+  if (restored.code !== 0) throw new Error(`restore failed: ${restored.stderr}`);
+  const server = await startHttp(
+    process.execPath,
+    [BIN, 'serve'],
+    regEnv(dir, { REG_LOG_LEVEL: 'info' }),
+    '/readyz',
+  );
+  try {
+    note('lineage: depth-6 queries');
+    const times: number[] = [];
+    for (let q = 0; q < 220; q++) {
+      const id = `a${Math.floor(artifacts * 0.2 + ((q * 7919) % Math.floor(artifacts * 0.6)))}`;
+      const started = performance.now();
+      const response = await fetch(`${server.url}/api/v1/artifacts/${id}/lineage?direction=both&depth=6`);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`lineage answered ${response.status}`);
+      if (q >= 20) times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const at = (p: number) => times[Math.min(times.length - 1, Math.floor(times.length * p))] ?? NaN;
+    return { quads, queries: times.length, p50Ms: at(0.5), p95Ms: at(0.95) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Renders the lineage figure and its target. */
+export function renderLineage(result: LineageResult): string {
+  return [
+    `Lineage (depth 6, both directions, ${result.quads.toLocaleString('en')} quads)`,
+    `  GET /api/v1/artifacts/{id}/lineage      p50 ${result.p50Ms.toFixed(2)} ms, p95 ${result.p95Ms.toFixed(2)} ms over ${result.queries} queries`,
+    `  ${result.p95Ms < 20 ? 'PASS' : 'FAIL'}    lineage depth 6 under 20 ms at p95: ${result.p95Ms.toFixed(2)} ms`,
+  ].join('\n');
+}
