@@ -25,7 +25,7 @@ Every REG_* setting is read from the environment; see reg-config(1).`;
     for (const name of config.unknownVariables) log.warn('unknown setting ignored', { variable: name });
     if (config.secrets.rootToken === undefined)
       log.warn('REG_ROOT_TOKEN is not set: no one can administer this registry');
-    const core = await openCore(config, log, { index: true });
+    const core = await openCore(config, log, { index: true, validationWorkers: 1 });
     const server = await startServer(core);
     const signal = await new Promise<string>((resolve) => {
       process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -42,6 +42,8 @@ export interface OpenOptions {
    * this and later calls `core.graph.open()` to load it. Commands that only read rows leave it off.
    */
   readonly index?: boolean;
+  /** Validate writes in this many worker threads (serve uses one), instead of on the calling thread. */
+  readonly validationWorkers?: number;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
   const db = openDatabase(config.dataDir);
   const index = options.index === true ? new IndexClient() : undefined;
   try {
-    const reference = prepareReferenceData(config.baseIri);
+    const reference = prepareReferenceData(config.baseIri, options.validationWorkers ?? 0);
     const graph = new EmbeddedGraphStore(db, reference.bundles, log, index);
     const core: Core = {
       config,
@@ -71,6 +73,7 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
       locks: new KeyedLock(),
       oidcKeys: new OidcKeyCache(log),
       close: async () => {
+        await reference.close();
         await graph.close();
         db.close();
       },

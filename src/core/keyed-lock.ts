@@ -1,7 +1,7 @@
 /**
  * Runs async work one at a time per key. Advertising reads keys, validates (asynchronously) and then commits;
- * two calls for the same deployment must not interleave between the read and the commit, or both would mint
- * the same run.
+ * two calls for the same run of a deployment must not interleave between the read and the commit, or both would
+ * mint that run.
  */
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<unknown>>();

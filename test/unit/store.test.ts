@@ -236,3 +236,30 @@ describe('closing', () => {
     expect(core.graph.ready).toBe(false);
   });
 });
+
+describe('group commit', () => {
+  it('commits concurrent writes together, rolling back only the one that fails', async () => {
+    const core = await fresh(true);
+    const results = await Promise.allSettled([
+      core.graph.commit([record(core, 'g1', 'One')], () =>
+        appendAudit(core.db, { actor: null, actorKind: 'system', action: 'g.ok', target: 'g1' }),
+      ),
+      core.graph.commit([record(core, 'g2', 'Two')], () => {
+        appendAudit(core.db, { actor: null, actorKind: 'system', action: 'g.bad', target: 'g2' });
+        throw new Error('refused');
+      }),
+      core.graph.commit([record(core, 'g3', 'Three')], () =>
+        appendAudit(core.db, { actor: null, actorKind: 'system', action: 'g.ok', target: 'g3' }),
+      ),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await core.graph.readRecord(GRAPHS.local, record(core, 'g2', 'x').subject)).toBeUndefined();
+    expect(await core.graph.readRecord(GRAPHS.local, record(core, 'g1', 'x').subject)).toContain('"One"');
+    expect(await core.graph.readRecord(GRAPHS.local, record(core, 'g3', 'x').subject)).toContain('"Three"');
+    expect(listAudit(core.db, { limit: 10, action: 'g.bad' })).toHaveLength(0);
+    expect(listAudit(core.db, { limit: 10, action: 'g.ok' })).toHaveLength(2);
+    expect(await core.graph.ask(`ASK { GRAPH ?g { <${record(core, 'g3', 'x').subject}> ?p "Three" } }`)).toBe(
+      true,
+    );
+  });
+});

@@ -85,9 +85,18 @@ export async function advertise(
   const unknown = Object.keys(input).filter((key) => key !== 'run' && key !== 'artifacts');
   if (unknown.length > 0)
     throw new BadRequestError(`unknown members ${unknown.join(', ')}; send run and artifacts`);
-  return core.locks.run(instance, () =>
-    advertiseLocked(core, principal, instance, role, run, artifacts, options),
-  );
+  // Calls for the same run of the same deployment are serialised; others proceed together (and their commits
+  // share a transaction). Two runs claiming the same artifact key at once: the loser retries and finds it.
+  const runKey =
+    typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
+  const attempt = () => advertiseLocked(core, principal, instance, role, run, artifacts, options);
+  const once = () => (runKey === undefined ? attempt() : core.locks.run(`${instance}\n${runKey}`, attempt));
+  try {
+    return await once();
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+    return once();
+  }
 }
 
 interface Planned {

@@ -1,5 +1,6 @@
 import { GRAPHS } from '../ns.js';
 import { createValidator, type RecordValidator } from '../validate/index.js';
+import { ValidatorPool } from '../validate/validator-pool.js';
 import { appendAudit } from '../store/audit.js';
 import { ownerOf, parseNQuads, toNQuads } from '../store/nquads.js';
 import { recordsOutside } from '../store/graph/record-table.js';
@@ -18,13 +19,19 @@ export interface ReferenceData {
   readonly validator: RecordValidator;
   /** The searchable catalogue of bundled terms, built on first use. */
   readonly catalogue: BundledCatalogue;
+  /** Stops validation workers, if any were started. */
+  close(): Promise<void>;
 }
 
-/** Builds the bundles; their term index is built on first use, off the start-up path. */
-export function prepareReferenceData(baseIri: string): ReferenceData {
+/**
+ * Builds the bundles; their term index is built on first use, off the start-up path. With `validationWorkers`,
+ * SHACL validation runs in that many worker threads instead of on the calling thread.
+ */
+export function prepareReferenceData(baseIri: string, validationWorkers = 0): ReferenceData {
   const bundles = buildBundles(baseIri);
   let index: ReferenceIndex | undefined;
   let validator: RecordValidator | undefined;
+  let pool: ValidatorPool | undefined;
   let catalogue: BundledCatalogue | undefined;
   return {
     bundles,
@@ -34,10 +41,17 @@ export function prepareReferenceData(baseIri: string): ReferenceData {
     get validator() {
       const shapes = bundles.find((bundle) => bundle.graph === GRAPHS.shapes);
       if (shapes === undefined) throw new Error('the shapes bundle is missing');
-      return (validator ??= createValidator(shapes.ntriples));
+      if (validator === undefined) {
+        if (validationWorkers > 0) validator = pool = new ValidatorPool(shapes.ntriples, validationWorkers);
+        else validator = createValidator(shapes.ntriples);
+      }
+      return validator;
     },
     get catalogue() {
       return (catalogue ??= buildTermCatalogue(bundles, this.index));
+    },
+    close: async () => {
+      await pool?.close();
     },
   };
 }

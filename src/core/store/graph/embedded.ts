@@ -26,6 +26,12 @@ export class EmbeddedGraphStore implements GraphStore {
   private rebuilding: Promise<void> | undefined;
   private bundleQuads: number | undefined;
   private commits = 0;
+  private readonly pending: {
+    writes: readonly RecordWrite[];
+    ops: () => unknown;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
 
   /**
    * @param index a query index already started (its worker boots while the caller does other start-up work);
@@ -105,36 +111,75 @@ export class EmbeddedGraphStore implements GraphStore {
     return Promise.resolve(readRecord(this.db, graph, subject)?.nquads);
   }
 
-  async commit<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
+  /**
+   * Queues the commit and flushes the queue on the next turn of the event loop: commits that arrive together
+   * (concurrent requests) share one transaction and one fsync. Each keeps its own atomicity through a savepoint:
+   * one that throws is rolled back alone and rejected, the others commit.
+   */
+  commit<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ writes, ops, resolve: resolve as (value: unknown) => void, reject });
+      if (this.pending.length === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending.splice(0);
     const now = new Date().toISOString();
     const removed: string[] = [];
     const added: string[] = [];
-    const result = this.db.transaction(() => {
-      for (const write of writes) {
-        const before = readRecord(this.db, write.graph, write.subject);
-        if (write.quads === null) {
-          if (before !== undefined) {
-            deleteRecord(this.db, write.graph, write.subject);
-            removed.push(before.nquads);
+    const outcomes: (() => void)[] = [];
+    try {
+      this.db.transaction(() => {
+        for (const item of batch) {
+          const mine = { removed: [] as string[], added: [] as string[] };
+          try {
+            const result = this.db.transaction(() => {
+              this.applyWrites(item.writes, now, mine);
+              return item.ops();
+            });
+            removed.push(...mine.removed);
+            added.push(...mine.added);
+            outcomes.push(() => item.resolve(result));
+          } catch (error) {
+            outcomes.push(() => item.reject(error));
           }
-          continue;
         }
-        const nquads = canonicalText(write.quads.map(quadToLine));
-        if (before?.nquads === nquads && (write.kind === undefined || write.kind === before.kind)) continue;
-        const quadCount = nquads.length === 0 ? 0 : nquads.split('\n').length - 1;
-        writeRecord(
-          this.db,
-          { graph: write.graph, subject: write.subject, nquads, quadCount, kind: write.kind ?? null },
-          now,
-        );
-        if (before !== undefined) removed.push(before.nquads);
-        added.push(nquads);
-      }
-      return ops();
-    });
+      });
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
     this.commits++;
     await this.publish(removed.join(''), added.join(''));
-    return result;
+    for (const settle of outcomes) settle();
+  }
+
+  private applyWrites(
+    writes: readonly RecordWrite[],
+    now: string,
+    changes: { removed: string[]; added: string[] },
+  ): void {
+    for (const write of writes) {
+      const before = readRecord(this.db, write.graph, write.subject);
+      if (write.quads === null) {
+        if (before !== undefined) {
+          deleteRecord(this.db, write.graph, write.subject);
+          changes.removed.push(before.nquads);
+        }
+        continue;
+      }
+      const nquads = canonicalText(write.quads.map(quadToLine));
+      if (before?.nquads === nquads && (write.kind === undefined || write.kind === before.kind)) continue;
+      const quadCount = nquads.length === 0 ? 0 : nquads.split('\n').length - 1;
+      writeRecord(
+        this.db,
+        { graph: write.graph, subject: write.subject, nquads, quadCount, kind: write.kind ?? null },
+        now,
+      );
+      if (before !== undefined) changes.removed.push(before.nquads);
+      changes.added.push(nquads);
+    }
   }
 
   private async publish(remove: string, add: string): Promise<void> {

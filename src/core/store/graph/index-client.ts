@@ -1,19 +1,11 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../workers/start-worker.js';
 import { BadRequestError, UnavailableError } from '../../errors.js';
 import type { IndexEnvelope, IndexReply, IndexRequest } from './index-protocol.js';
 
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
-}
-
-/** Starts the index worker from compiled JavaScript, or from TypeScript source through tsx when run unbuilt. */
-function startWorker(): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './index-worker.ts' : './index-worker.js', import.meta.url);
-  if (!fromSource) return new Worker(url);
-  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(boot, { eval: true });
 }
 
 /** The main thread's handle on the oxigraph index running in a worker thread. */
@@ -27,7 +19,7 @@ export class IndexClient {
   readonly started: Promise<void>;
 
   constructor() {
-    this.worker = startWorker();
+    this.worker = startWorker(import.meta.url, 'index-worker');
     let markStarted: () => void = () => undefined;
     let failStart: (error: Error) => void = () => undefined;
     this.started = new Promise<void>((resolve, reject) => {
