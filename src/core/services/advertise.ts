@@ -46,6 +46,8 @@ export interface AdvertiseResult {
 export interface AdvertiseOptions {
   readonly requestId?: string;
   readonly openLineagePayload?: Json;
+  /** The audit action of the act (default `advertise.<role>`), e.g. `openlineage.ingest` for the adapter. */
+  readonly auditAction?: string;
 }
 
 const ACTION_STATUS: Readonly<Record<string, string>> = {
@@ -162,9 +164,9 @@ async function advertiseLocked(
       appendAudit(core.db, {
         actor: principal.subject,
         actorKind: principal.actorKind,
-        action: `advertise.${role}`,
+        action: options.auditAction ?? `advertise.${role}`,
         target: runIri,
-        detail: `${planned.iris.length} artifact(s)`,
+        detail: `${role}: ${planned.iris.length} artifact(s)`,
         requestId: options.requestId ?? null,
       });
     },

@@ -1,0 +1,18 @@
+import { Hono } from 'hono';
+import { ingestOpenLineage } from '../../core/services/openlineage.js';
+import type { AppEnv } from '../env.js';
+import { readJson } from '../body.js';
+
+/** Native OpenLineage RunEvents, mapped onto runs and artifacts of the calling deployment. */
+export function openLineageRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.post('/api/v1/openlineage', async (c) =>
+    c.json(
+      await ingestOpenLineage(c.get('core'), c.get('principal'), await readJson(c), {
+        requestId: c.get('requestId'),
+      }),
+      202,
+    ),
+  );
+  return app;
+}
