@@ -15,14 +15,14 @@ export async function* lineChunks(file: string, size = CHUNK_BYTES): AsyncGenera
   if (rest.length > 0) yield rest;
 }
 
-/** Counts the lines of a file, and those whose text ends with `suffix`, reading it in chunks. */
+/** Counts the quad lines of a file (comments left out), and those whose text ends with `suffix`. */
 export async function countLines(file: string, suffix: string): Promise<{ lines: number; matching: number }> {
   let lines = 0;
   let matching = 0;
   for await (const chunk of lineChunks(file)) {
     let start = 0;
     for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
-      lines++;
+      if (chunk.charAt(start) !== '#') lines++;
       if (chunk.startsWith(suffix, end - suffix.length)) matching++;
       start = end + 1;
     }

@@ -144,7 +144,7 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
   }
 }
 
-/** Sorted unique non-empty lines: the canonical form two dumps are compared in. */
+/** Sorted unique quad lines (comments left out): the canonical form two dumps are compared in. */
 export function canonicalLines(text: string): string[] {
-  return [...new Set(text.split('\n').filter((line) => line.trim() !== ''))].sort();
+  return [...new Set(text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#')))].sort();
 }

@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import type { Core } from '../core/core.js';
+import { getArtifact } from '../core/services/artifact-view.js';
 import { getInstance } from '../core/services/instances.js';
 import { getRelease } from '../core/services/releases.js';
+import { getRun } from '../core/services/runs.js';
 import { getSoftware } from '../core/services/software.js';
 import { getType } from '../core/services/types.js';
 import { NotFoundError } from '../core/errors.js';
@@ -10,10 +12,13 @@ import { authenticate, payloadLimit, requestId } from './middleware.js';
 import { problemResponse } from './problem.js';
 import { adminRoutes } from './routes/admin.js';
 import { advertiseRoutes } from './routes/advertise.js';
+import { artifactRoutes } from './routes/artifacts.js';
+import { openLineageRoutes } from './routes/openlineage.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { instanceRoutes } from './routes/instances.js';
 import { recordRoutes } from './routes/records.js';
 import { releaseRoutes } from './routes/releases.js';
+import { runRoutes } from './routes/runs.js';
 import { softwareExtraRoutes } from './routes/software-extras.js';
 import { softwareRoutes } from './routes/software.js';
 import { vocabRoutes } from './routes/vocab.js';
@@ -46,13 +51,24 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.route('/', releaseRoutes());
   app.route('/', instanceRoutes());
   app.route('/', vocabRoutes());
+  // Before the advertising routes: GET /api/v1/artifacts/* and POST /api/v1/artifacts/identify are reads.
+  app.route('/', runRoutes());
+  app.route('/', artifactRoutes());
   app.route('/', advertiseRoutes());
+  app.route('/', openLineageRoutes());
   app.route('/', tokenRoutes());
   app.route('/', whoamiRoutes());
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
   app.route(
     '/',
-    recordRoutes({ software: getSoftware, release: getRelease, instance: getInstance, type: getType }),
+    recordRoutes({
+      software: getSoftware,
+      release: getRelease,
+      instance: getInstance,
+      type: getType,
+      run: getRun,
+      artifact: getArtifact,
+    }),
   );
   return app;
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT_PRINCIPAL } from '../../src/core/auth/principal.js';
 import { GRAPHS } from '../../src/core/ns.js';
 import { restoreNQuads } from '../../src/core/services/restore.js';
-import { createSoftware, withdrawSoftware } from '../../src/core/services/software.js';
+import { createSoftware, getSoftware, withdrawSoftware } from '../../src/core/services/software.js';
 import { createType } from '../../src/core/services/types.js';
 import { openTestCore, tempDir } from '../helpers.js';
 
@@ -61,6 +61,43 @@ describe('restore of records whose IRI has a fragment', () => {
         capability: { produces: [adopted.iri as string] },
       });
       expect((created.capability as { produces: { iri: string }[] }).produces[0]!.iri).toBe(adopted.iri);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('restore of records that hold quads about other IRIs', () => {
+  it('puts an agent named by its identifier IRI back into each record that names it', async () => {
+    const source = await openTestCore({}, true);
+    const publisher = {
+      name: 'Lab',
+      kind: 'organization',
+      identifier: 'https://ror.org/02jz4aj89',
+      homepage: 'https://lab.example.org',
+    };
+    const one = await createSoftware(source, ROOT_PRINCIPAL, { name: 'one', publisher });
+    const two = await createSoftware(source, ROOT_PRINCIPAL, { name: 'two', publisher });
+    const file = path.join(tempDir(), 'dump.nq');
+    const chunks: string[] = [];
+    for await (const chunk of source.graph.dump()) chunks.push(chunk);
+    fs.writeFileSync(file, chunks.join(''));
+    const before = [
+      await source.graph.readRecord(GRAPHS.local, one.iri as string),
+      await source.graph.readRecord(GRAPHS.local, two.iri as string),
+    ];
+    await source.close();
+
+    const target = await openTestCore({}, true);
+    try {
+      await restoreNQuads(target, file);
+      expect(await target.graph.readRecord(GRAPHS.local, one.iri as string)).toBe(before[0]);
+      expect(await target.graph.readRecord(GRAPHS.local, two.iri as string)).toBe(before[1]);
+      expect(await target.graph.readRecord(GRAPHS.local, 'https://ror.org/02jz4aj89')).toBeUndefined();
+      expect((await getSoftware(target, one.id as string)).publisher).toMatchObject({
+        name: 'Lab',
+        kind: 'organization',
+      });
     } finally {
       await target.close();
     }

@@ -16,6 +16,7 @@ import { INSTANCE, RELEASE, SOFTWARE } from '../records/specs.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
+import { listArtifacts, type ArtifactListParams } from './artifact-list.js';
 import { memoised } from './memoised.js';
 import {
   createRecord,
@@ -29,6 +30,7 @@ import {
   type StoredRecord,
 } from './records.js';
 import { readRelated, softwareName } from './releases.js';
+import { listRuns, type RunListParams } from './runs.js';
 import { softwareCounts, withEmptyLists } from './software.js';
 import { presentCapability } from './terms.js';
 import { liveTokenCount } from './tokens.js';
@@ -325,14 +327,25 @@ export async function declareInstanceCapability(
   return (await presentCapability(core, capability, stored.iri, 'instance')) ?? {};
 }
 
-/** The runs a deployment performed; none are recorded yet, so an existing deployment lists none. */
-export async function listInstanceRuns(core: Core, id: string): Promise<JsonObject> {
-  await requireStored(core, INSTANCE, instanceIri(core, id));
-  return { items: [], total: 0 };
+/** The runs a deployment performed, newest first (paging and the run list's other filters apply). */
+export async function listInstanceRuns(
+  core: Core,
+  id: string,
+  params: Omit<RunListParams, 'instance'> = {},
+): Promise<JsonObject> {
+  const iri = (await requireStored(core, INSTANCE, instanceIri(core, id))).iri;
+  return listRuns(core, { ...params, instance: iri });
 }
 
-/** The artifacts a deployment's runs touched; none are recorded yet, so an existing deployment lists none. */
-export async function listInstanceArtifacts(core: Core, id: string): Promise<JsonObject> {
-  await requireStored(core, INSTANCE, instanceIri(core, id));
-  return { items: [], total: 0 };
+/**
+ * The artifacts a deployment's runs produced or consumed (and those it registered itself), newest first (paging
+ * and the artifact list's other filters apply).
+ */
+export async function listInstanceArtifacts(
+  core: Core,
+  id: string,
+  params: Omit<ArtifactListParams, 'instance'> = {},
+): Promise<JsonObject> {
+  const iri = (await requireStored(core, INSTANCE, instanceIri(core, id))).iri;
+  return listArtifacts(core, { ...params, instance: iri });
 }

@@ -7,7 +7,7 @@ import { kindOfTypes } from '../records/kinds.js';
 import { appendAudit } from '../store/audit.js';
 import { mergeRecord } from '../store/graph/record-merge.js';
 import { readRecord } from '../store/graph/record-table.js';
-import { factory, ownerOf, quadToLine, type Quad } from '../store/nquads.js';
+import { factory, ownerOf, parseRecordMarker, quadToLine, type Quad } from '../store/nquads.js';
 import { parseCatalogue } from '../vocab/catalogue.js';
 import type { Core } from '../core.js';
 
@@ -53,8 +53,9 @@ export async function restoreNQuads(
   };
   // `<x#frag>` belongs to record `<x>` only when there is such a record; otherwise (an adopted term such as
   // `vocab#Thing`) each subject is a record of its own, as the write path stored it.
-  const mergeRun = (graph: string, owner: string, lines: readonly string[]): void => {
+  const mergeRun = (graph: string, owner: string, lines: readonly string[], marked = false): void => {
     if (
+      marked ||
       lines.some((line) => line.startsWith(`<${owner}> `)) ||
       readRecord(core.db, graph, owner) !== undefined
     ) {
@@ -70,10 +71,19 @@ export async function restoreNQuads(
   };
   const blankQuads: Quad[] = [];
   const catalogue = new Map<string, string[]>();
-  let run: { graph: string; owner: string; lines: string[] } | undefined;
+  let run: { graph: string; owner: string; lines: string[]; marked: boolean } | undefined;
   core.db.exec('BEGIN');
   try {
-    for await (const quad of parseFile(file)) {
+    // Inside a marked record (a full dump), quads of its graph belong to it whatever their subject.
+    let marked: { subject: string; graph: string } | undefined;
+    for await (const item of parseFile(file)) {
+      if ('marker' in item) {
+        if (run !== undefined) mergeRun(run.graph, run.owner, run.lines, run.marked);
+        run = undefined;
+        marked = item.marker;
+        continue;
+      }
+      const quad = item.quad;
       if (++totals.read % PROGRESS_EVERY === 0) onProgress(totals.read);
       const graph = quad.graph.value;
       if (bundleGraphs.has(graph)) {
@@ -84,18 +94,19 @@ export async function restoreNQuads(
         blankQuads.push(quad);
         continue;
       }
-      const owner = ownerOf(quad.subject.value);
+      const inMarked = marked !== undefined && marked.graph === graph;
+      const owner = inMarked && marked !== undefined ? marked.subject : ownerOf(quad.subject.value);
       if (graph === GRAPHS.catalogue) {
         catalogue.set(owner, [...(catalogue.get(owner) ?? []), quadToLine(quad)]);
         continue;
       }
       if (run === undefined || run.graph !== graph || run.owner !== owner) {
-        if (run !== undefined) mergeRun(run.graph, run.owner, run.lines);
-        run = { graph, owner, lines: [] };
+        if (run !== undefined) mergeRun(run.graph, run.owner, run.lines, run.marked);
+        run = { graph, owner, lines: [], marked: inMarked };
       }
       run.lines.push(quadToLine(quad));
     }
-    if (run !== undefined) mergeRun(run.graph, run.owner, run.lines);
+    if (run !== undefined) mergeRun(run.graph, run.owner, run.lines, run.marked);
     const skolemised = new Map<string, string[]>();
     for (const quad of skolemise(blankQuads, core.config.baseIri)) {
       const key = `${quad.graph.value}\n${ownerOf(quad.subject.value)}`;
@@ -126,19 +137,53 @@ export async function restoreNQuads(
   }
 }
 
-async function* parseFile(file: string): AsyncGenerator<Quad> {
-  const parser = new N3.StreamParser({ format: 'N-Quads', blankNodePrefix: '' });
+/** What the parser reads, in file order: quads, and the record markers a full dump writes. */
+type Parsed =
+  { readonly quad: Quad } | { readonly marker: { readonly subject: string; readonly graph: string } };
+
+async function* parseFile(file: string): AsyncGenerator<Parsed> {
+  const parser = new N3.StreamParser({ format: 'N-Quads', blankNodePrefix: '', comments: true });
   const input = fs.createReadStream(file, { encoding: 'utf8' });
+  // Quads and comments arrive as separate events; one queue keeps them in file order.
+  const queue: Parsed[] = [];
+  let ended = false;
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  const notify = () => wake?.();
+  parser.on('data', (quad: Quad) => {
+    queue.push({ quad });
+    notify();
+  });
+  parser.on('comment', (comment: string) => {
+    const marker = parseRecordMarker(comment);
+    if (marker !== undefined) queue.push({ marker });
+    notify();
+  });
+  parser.on('end', () => {
+    ended = true;
+    notify();
+  });
+  parser.on('error', (error: unknown) => {
+    failure = error;
+    ended = true;
+    notify();
+  });
   input.on('error', (error) => parser.destroy(error));
   input.pipe(parser);
-  try {
-    for await (const quad of parser as AsyncIterable<Quad>) yield quad;
-  } catch (error) {
-    const line = (error as { context?: { line?: number } }).context?.line;
-    const message = (error as Error).message.replace(/ on line \d+\.?$/, '');
-    throw new MalformedInputError(
-      `${file}${line === undefined ? '' : `:${line}`}: ${message}; nothing was restored`,
-    );
+  for (;;) {
+    let next = 0;
+    while (next < queue.length) yield queue[next++]!;
+    queue.splice(0, next);
+    if (failure !== undefined) {
+      const line = (failure as { context?: { line?: number } }).context?.line;
+      const message = (failure as Error).message.replace(/ on line \d+\.?$/, '');
+      throw new MalformedInputError(
+        `${file}${line === undefined ? '' : `:${line}`}: ${message}; nothing was restored`,
+      );
+    }
+    if (ended) return;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
   }
 }
 

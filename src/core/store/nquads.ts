@@ -56,3 +56,14 @@ export function toNQuads(text: string, graph: string): string {
   const suffix = ` <${graph}> .`;
   return text.replace(/ \.$/gm, suffix);
 }
+
+/** The N-Quads comment a full dump writes before each record: `# reg:record <subject> <graph>`. */
+export function recordMarker(graph: string, subject: string): string {
+  return graph === '' ? `# reg:record <${subject}>` : `# reg:record <${subject}> <${graph}>`;
+}
+
+/** Reads a record marker comment back (the text after `#`), or undefined for any other comment. */
+export function parseRecordMarker(comment: string): { subject: string; graph: string } | undefined {
+  const match = /^\s*reg:record <([^>]+)>(?: <([^>]+)>)?\s*$/.exec(comment);
+  return match?.[1] === undefined ? undefined : { subject: match[1], graph: match[2] ?? '' };
+}

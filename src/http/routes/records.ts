@@ -42,6 +42,8 @@ const PATHS: Readonly<Record<RecordKind, readonly string[]>> = {
   release: ['release'],
   instance: ['instance', 'instances'],
   type: ['type'],
+  run: ['run', 'runs'],
+  artifact: ['artifact', 'artifacts'],
 };
 
 /**

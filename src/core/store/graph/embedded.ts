@@ -1,7 +1,7 @@
 import { UnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Database } from '../database.js';
-import { canonicalText, quadToLine, toNQuads, toNTriples } from '../nquads.js';
+import { canonicalText, quadToLine, recordMarker, toNQuads, toNTriples } from '../nquads.js';
 import { IndexClient } from './index-client.js';
 import {
   countRecordQuads,
@@ -252,7 +252,12 @@ export class EmbeddedGraphStore implements GraphStore {
     let size = 0;
     const rows = graph === undefined ? iterateRecords(this.db) : iterateRecords(this.db, { graph });
     for (const row of rows) {
-      const text = graph === undefined ? row.nquads : toNTriples(row.nquads, graph);
+      // A full dump marks where each record starts, so a restore rebuilds exactly these records even when one
+      // holds quads about another IRI (an agent named by its ORCID or ROR identifier).
+      const text =
+        graph === undefined
+          ? `${recordMarker(row.graph, row.subject)}\n${row.nquads}`
+          : toNTriples(row.nquads, graph);
       chunk.push(text);
       size += text.length;
       if (size >= LOAD_CHUNK_BYTES) {

@@ -1,0 +1,174 @@
+import { Flags } from '@oclif/core';
+import { RUN_STATUSES } from '../../core/records/activity-specs.js';
+import {
+  ARTIFACT_SPEC_KEYS,
+  artifactOf,
+  buildRun,
+  draftFromFlags,
+  parseArtifactSpec,
+  readAdvertiseFile,
+  withFileDigest,
+  type ArtifactDraft,
+  type ArtifactFlags,
+  type RunFlags,
+  type TypeResolver,
+} from './advertise-input.js';
+import {
+  describeAdvertisement,
+  sendAdvertisement,
+  type AdvertiseResultJson,
+  type AdvertiseRole,
+} from './advertise.js';
+import { ClientCommand } from './client-command.js';
+import { ApiError } from './errors.js';
+import { AVAILABILITY } from './fields.js';
+import { HttpClient, type JsonObject } from './http.js';
+import { resolveProfile, type ProfileFlags } from './profile.js';
+import { RegistryClient, type TypeJson } from './registry.js';
+
+const RUN = 'RUN';
+const ARTIFACT = 'ARTIFACT (one, from separate flags)';
+
+/** The flags of `reg advertise produced` and `reg advertise consumed`. */
+export const advertiseFlags = {
+  file: Flags.string({
+    char: 'f',
+    description:
+      'JSON file (- for standard input): the API\'s artifacts list, or a whole {"run", "artifacts"} body; an artifact\'s "file" member names a local data file to digest',
+  }),
+  artifact: Flags.string({
+    description: `an artifact as name=value pairs separated by commas (repeatable); names: ${ARTIFACT_SPEC_KEYS.join(', ')}`,
+    multiple: true,
+  }),
+  'artifact-iri': Flags.string({
+    description: 'an artifact already registered, here or at another registry, by IRI (repeatable)',
+    multiple: true,
+  }),
+  'run-key': Flags.string({
+    description: "the run's external key (default: from GitHub Actions or GitLab CI variables)",
+    helpGroup: RUN,
+  }),
+  label: Flags.string({
+    description: "the run's label (default: the CI workflow or job name)",
+    helpGroup: RUN,
+  }),
+  status: Flags.string({
+    description: "the run's status (a new run without one is recorded as success)",
+    options: [...RUN_STATUSES],
+    helpGroup: RUN,
+  }),
+  'started-at': Flags.string({ description: 'when the run started: ISO 8601 or "now"', helpGroup: RUN }),
+  'ended-at': Flags.string({ description: 'when the run ended: ISO 8601 or "now"', helpGroup: RUN }),
+  title: Flags.string({ description: 'title (default: the data file name)', helpGroup: ARTIFACT }),
+  type: Flags.string({
+    description: 'artifact type: IRI, or slug of a type minted here',
+    helpGroup: ARTIFACT,
+  }),
+  description: Flags.string({ description: 'description', helpGroup: ARTIFACT }),
+  license: Flags.string({
+    description: 'licence: SPDX id such as CC-BY-4.0, or an IRI',
+    helpGroup: ARTIFACT,
+  }),
+  'download-url': Flags.string({ description: 'URL the bytes can be downloaded from', helpGroup: ARTIFACT }),
+  'access-url': Flags.string({ description: 'URL of a page or service giving access', helpGroup: ARTIFACT }),
+  'data-file': Flags.string({
+    description: 'local data file: its SHA-256 and byte size are sent, never its bytes',
+    helpGroup: ARTIFACT,
+  }),
+  'media-type': Flags.string({ description: 'media type of the bytes', helpGroup: ARTIFACT }),
+  availability: Flags.string({
+    description: 'how openly the bytes are available (default public; metadata-only for a file with no URL)',
+    options: [...AVAILABILITY],
+    helpGroup: ARTIFACT,
+  }),
+  keyword: Flags.string({ description: 'keyword (repeatable)', multiple: true, helpGroup: ARTIFACT }),
+  'derived-from': Flags.string({
+    description: 'IRI of an artifact it was derived from, here or elsewhere (repeatable)',
+    multiple: true,
+    helpGroup: ARTIFACT,
+  }),
+  key: Flags.string({ description: "the artifact's own external key", helpGroup: ARTIFACT }),
+  retries: Flags.integer({
+    description: 'retries on network failures, 429 and 5xx, with exponential backoff',
+    min: 0,
+    max: 10,
+    default: 4,
+  }),
+};
+
+/** The parsed advertise flags, connection flags included. */
+export interface AdvertiseFlagValues extends ProfileFlags, RunFlags, ArtifactFlags {
+  readonly file?: string | undefined;
+  readonly artifact?: string[] | undefined;
+  readonly 'artifact-iri'?: string[] | undefined;
+  readonly retries: number;
+}
+
+/**
+ * The base of `reg advertise produced|consumed`: builds the body from `--file`, `--artifact`, `--artifact-iri`
+ * and the separate artifact flags (in that order), with the run from the flags and the CI variables; digests
+ * data files locally; sends it with retries; prints one line, or the registry's answer under --json.
+ */
+export abstract class AdvertiseCommand extends ClientCommand {
+  protected async advertise(role: AdvertiseRole, flags: AdvertiseFlagValues): Promise<AdvertiseResultJson> {
+    const profile = await resolveProfile(flags, process.env);
+    const registry = new RegistryClient(new HttpClient(profile));
+    const file = flags.file === undefined ? undefined : readAdvertiseFile(flags.file);
+    const { run, ci } = buildRun(file?.run, flags, process.env, new Date());
+    const drafts: ArtifactDraft[] = [
+      ...(flags.artifact ?? []).map(parseArtifactSpec),
+      ...(flags['artifact-iri'] ?? []).map((iri) => ({ iri, keywords: [], derivedFrom: [] })),
+    ];
+    const separate = draftFromFlags(flags);
+    if (separate !== undefined) drafts.push(separate);
+    const resolveType = typeResolver(registry);
+    const artifacts: JsonObject[] = [
+      ...(await Promise.all((file?.artifacts ?? []).map(withFileDigest))),
+      ...(await Promise.all(drafts.map((draft) => artifactOf(draft, resolveType)))),
+    ];
+    // Notes go to stderr even under --json: a CI log should say when calls cannot be matched up.
+    if (run.external_key === undefined) {
+      note('no run key (--run-key, or the GitHub Actions / GitLab CI variables): every call mints a new run');
+    } else if (ci !== undefined && typeof run.external_key === 'string') {
+      note(`run key ${run.external_key} from the ${ci} variables`);
+    }
+    const result = await sendAdvertisement(
+      profile,
+      role,
+      { run, artifacts },
+      {
+        retries: flags.retries,
+        onRetry: (attempt, delay, reason) =>
+          note(`${reason}; retry ${attempt} of ${flags.retries} in ${(delay / 1000).toFixed(1)} s`),
+      },
+    );
+    this.log(describeAdvertisement(role, result));
+    return result;
+  }
+}
+
+function note(text: string): void {
+  process.stderr.write(`reg: ${text}\n`);
+}
+
+/** Resolves type slugs through `GET /api/v1/types/<slug>`, once per slug; IRIs are kept. */
+function typeResolver(registry: RegistryClient): TypeResolver {
+  const cache = new Map<string, Promise<string>>();
+  return (slugOrIri) => {
+    if (slugOrIri.includes(':')) return Promise.resolve(slugOrIri);
+    let found = cache.get(slugOrIri);
+    if (found === undefined) {
+      found = registry.get<TypeJson>('types', slugOrIri).then(
+        (type) => type.iri,
+        (error: unknown) => {
+          if (!(error instanceof ApiError) || error.status !== 404) throw error;
+          throw new ApiError(404, error.code, error.title, `type "${slugOrIri}": ${error.detail}`, {
+            hints: ['list the types with reg types list, or give the type by IRI'],
+          });
+        },
+      );
+      cache.set(slugOrIri, found);
+    }
+    return found;
+  };
+}
