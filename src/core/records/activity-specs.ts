@@ -1,6 +1,6 @@
 import { DCAT, DCT, FOAF, PROV, RDFS, REG, SCHEMA, SPDX } from '../ns.js';
-import type { FieldSpec, NodeSpec, RecordSpec } from './schema.js';
-import { AVAILABILITY } from './specs.js';
+import type { NodeSpec, RecordSpec } from './schema.js';
+import { AVAILABILITY, BOOKKEEPING } from './specs.js';
 
 /** Run statuses, in the order they are documented. */
 export const RUN_STATUSES = ['success', 'failed', 'running', 'aborted'] as const;
@@ -8,13 +8,6 @@ export const RUN_STATUSES = ['success', 'failed', 'running', 'aborted'] as const
 export const ACCESS_PROTOCOLS = ['https', 'http', 's3', 'sparql', 'oci', 'ipfs', 'file'] as const;
 /** Ways a distribution may require a caller to authenticate. */
 export const AUTH_METHODS = ['none', 'apikey', 'oauth2', 'basic', 'signed-url'] as const;
-
-const BOOKKEEPING: readonly FieldSpec[] = [
-  { json: 'created', predicate: DCT('created'), type: 'dateTime', registry: true },
-  { json: 'modified', predicate: DCT('modified'), type: 'dateTime', registry: true },
-  { json: 'tombstoned', predicate: REG('tombstoned'), type: 'boolean', registry: true },
-  { json: 'tombstoned_at', predicate: REG('tombstonedAt'), type: 'dateTime', registry: true },
-];
 
 /** Run: one execution advertised by a deployment. */
 export const RUN: RecordSpec = {

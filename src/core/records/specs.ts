@@ -32,7 +32,7 @@ export const SYNC_FIELDS = [
 ] as const;
 
 /** Registry-written bookkeeping every record carries. */
-const BOOKKEEPING: readonly FieldSpec[] = [
+export const BOOKKEEPING: readonly FieldSpec[] = [
   { json: 'created', predicate: DCT('created'), type: 'dateTime', registry: true },
   { json: 'modified', predicate: DCT('modified'), type: 'dateTime', registry: true },
   { json: 'tombstoned', predicate: REG('tombstoned'), type: 'boolean', registry: true },
