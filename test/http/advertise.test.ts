@@ -146,6 +146,18 @@ describe('advertise', () => {
     expect(listAudit(core.db, { limit: 1 })[0]!.id).toBe(audits);
   });
 
+  it("pages a deployment's runs", async () => {
+    const path = `${new URL(instanceIri).pathname.replace('/instance/', '/api/v1/instances/')}/runs`;
+    const first = (await (await app.request(`${path}?limit=1`)).json()) as {
+      items: unknown[];
+      total: number;
+      next_cursor?: string;
+    };
+    expect(first.items).toHaveLength(1);
+    expect(first.total).toBeGreaterThan(1);
+    expect(first.next_cursor).toBeTypeOf('string');
+  });
+
   it('needs a deployment credential with the advertise scope', async () => {
     const rootCall = await post('/api/v1/advertise/produced', payload('r'), ROOT_TOKEN);
     expect(rootCall.status).toBe(403);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveCredential } from '../../src/core/auth/credentials.js';
 import type { Core } from '../../src/core/core.js';
+import { ARTIFACT } from '../../src/core/records/activity-specs.js';
 import { advertise } from '../../src/core/services/advertise.js';
+import { requireStored, tombstoneRecord } from '../../src/core/services/records.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 
@@ -18,6 +20,7 @@ let buildRun: string;
 let checkRun: string;
 let report: string;
 let lineageRun: string;
+let withdrawnRun: string;
 const root = { authorization: `Bearer ${ROOT_TOKEN}`, 'content-type': 'application/json' };
 const TYPE = 'http://edamontology.org/data_0006';
 const EVENT = { eventType: 'COMPLETE', run: { runId: 'ol-1' }, job: { namespace: 'ci', name: 'x' } };
@@ -91,6 +94,17 @@ beforeAll(async () => {
     run: { external_key: 'gh/3/attempt-1', label: 'validate-batch-2', status: 'failed' },
     artifacts: [],
   });
+  const withdrawing = await post('/api/v1/advertise/produced', {
+    run: { external_key: 'gh/4/attempt-1', label: 'withdrawn-output' },
+    artifacts: [
+      { title: 'Kept', conforms_to: TYPE },
+      { title: 'Withdrawn', conforms_to: TYPE },
+    ],
+  });
+  withdrawnRun = withdrawing.body.run;
+  const root = await resolveCredential(core, `Bearer ${ROOT_TOKEN}`);
+  const stored = await requireStored(core, ARTIFACT, withdrawing.body.artifacts[1]);
+  await tombstoneRecord(core, ARTIFACT, stored, root);
   // The OpenLineage adapter keeps the whole event on the run through the same core call.
   const principal = await resolveCredential(core, `Bearer ${token}`);
   lineageRun = (
@@ -151,6 +165,14 @@ describe('GET /api/v1/runs/{id}', () => {
     expect(body).toMatchObject({ status: 'success', used: [], generated: [], used_count: 0 });
   });
 
+  it('leaves withdrawn artifacts out of what a run generated, and out of its counts', async () => {
+    const { body } = await get(`/api/v1/runs/${withdrawnRun.slice(withdrawnRun.lastIndexOf('/') + 1)}`);
+    expect(body.generated.map((ref: any) => ref.title)).toEqual(['Kept']);
+    expect(body.generated_count).toBe(1);
+    const listed = (await get('/api/v1/runs?q=withdrawn-output')).body.items[0];
+    expect(listed.generated_count).toBe(1);
+  });
+
   it('answers 404 for a run it does not hold, and 400 for an id that is not one', async () => {
     expect((await get('/api/v1/runs/0190aaaa-0000-7000-8000-000000000000')).status).toBe(404);
     expect((await get(`/api/v1/runs/${report.slice(report.lastIndexOf('/') + 1)}`)).status).toBe(404);
@@ -178,7 +200,7 @@ describe('GET /api/v1/runs', () => {
   it('lists runs newest first with summaries, and pages with a cursor', async () => {
     const all = await get('/api/v1/runs');
     expect(all.status).toBe(200);
-    expect(all.body.total).toBe(4);
+    expect(all.body.total).toBe(5);
     const iris = all.body.items.map((item: any) => item.iri);
     expect(iris).toEqual([...iris].sort().reverse());
     expect(all.body.next_cursor).toBeUndefined();
@@ -187,9 +209,9 @@ describe('GET /api/v1/runs', () => {
     expect(summary.used).toBeUndefined();
     const first = await get('/api/v1/runs?limit=3');
     expect(first.body.items).toHaveLength(3);
-    expect(first.body.total).toBe(4);
+    expect(first.body.total).toBe(5);
     const second = await get(`/api/v1/runs?limit=3&cursor=${encodeURIComponent(first.body.next_cursor)}`);
-    expect(second.body.items.map((item: any) => item.iri)).toEqual([iris[3]]);
+    expect(second.body.items.map((item: any) => item.iri)).toEqual(iris.slice(3));
     expect(second.body.next_cursor).toBeUndefined();
   });
 
@@ -201,10 +223,10 @@ describe('GET /api/v1/runs', () => {
     expect(await ids(`instance=${other.id}`)).toEqual([buildRun]);
     expect(await ids(`instance=${encodeURIComponent(other.iri)}`)).toEqual([buildRun]);
     expect(await ids(`software=${otherSoftware.id}`)).toEqual([buildRun]);
-    expect(await ids(`software=${software.id}`)).toHaveLength(3);
+    expect(await ids(`software=${software.id}`)).toHaveLength(4);
     expect(await ids('status=failed')).toHaveLength(1);
     expect(await ids('status=running')).toEqual([]);
-    expect(await ids('registry=local')).toHaveLength(4);
+    expect(await ids('registry=local')).toHaveLength(5);
     const bad = await get('/api/v1/runs?status=done');
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('bad-request');
@@ -212,7 +234,7 @@ describe('GET /api/v1/runs', () => {
 
   it("lists a deployment's runs under /api/v1/instances/{id}/runs", async () => {
     const mine = await get(`/api/v1/instances/${instance.id}/runs`);
-    expect(mine.body.total).toBe(3);
+    expect(mine.body.total).toBe(4);
     expect(mine.body.items.every((item: any) => item.instance === instance.iri)).toBe(true);
     const theirs = await get(`/api/v1/instances/${other.id}/runs`);
     expect(theirs.body.items.map((item: any) => item.iri)).toEqual([buildRun]);

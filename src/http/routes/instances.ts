@@ -64,10 +64,18 @@ export function instanceRoutes(): Hono<AppEnv> {
     ),
   );
   app.get('/api/v1/instances/:id/runs', async (c) =>
-    c.json(await listInstanceRuns(c.get('core'), c.req.param('id'))),
+    c.json(await listInstanceRuns(c.get('core'), c.req.param('id'), pagingOf(c.req.query()))),
   );
   app.get('/api/v1/instances/:id/artifacts', async (c) =>
-    c.json(await listInstanceArtifacts(c.get('core'), c.req.param('id'))),
+    c.json(await listInstanceArtifacts(c.get('core'), c.req.param('id'), pagingOf(c.req.query()))),
   );
   return app;
+}
+
+/** The paging parameters of a deployment's run and artifact lists (their other filters come from the path). */
+function pagingOf(query: Record<string, string>): { limit?: string; cursor?: string } {
+  return {
+    ...(query.limit === undefined ? {} : { limit: query.limit }),
+    ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+  };
 }
