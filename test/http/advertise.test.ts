@@ -158,6 +158,24 @@ describe('advertise', () => {
     expect(first.next_cursor).toBeTypeOf('string');
   });
 
+  it('counts what a deployment did: recent runs, failures, artifacts, last run', async () => {
+    await post('/api/v1/advertise/produced', {
+      run: { external_key: 'job-failed', status: 'failed' },
+      artifacts: [],
+    });
+    const path = new URL(instanceIri).pathname.replace('/instance/', '/api/v1/instances/');
+    const body = (await (await app.request(path)).json()) as Record<string, any>;
+    const started = await core.graph.select(
+      `SELECT ?start WHERE { GRAPH <urn:reg:local> { ?r <http://www.w3.org/ns/prov#wasAssociatedWith> <${instanceIri}> ; <http://www.w3.org/ns/prov#startedAtTime> ?start } }`,
+    );
+    const monthAgo = Date.now() - 30 * 86_400_000;
+    expect(body.runs_30d).toBe(started.filter((row) => Date.parse(row.start!.value) >= monthAgo).length);
+    expect(body.runs_30d).toBeGreaterThanOrEqual(1);
+    expect(body.failures_30d).toBe(1);
+    expect(body.artifact_count).toBeGreaterThanOrEqual(1);
+    expect(body.last_run_at).toBeTypeOf('string');
+  });
+
   it('needs a deployment credential with the advertise scope', async () => {
     const rootCall = await post('/api/v1/advertise/produced', payload('r'), ROOT_TOKEN);
     expect(rootCall.status).toBe(403);

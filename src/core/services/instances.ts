@@ -8,7 +8,7 @@ import {
   requireSoftwareBinding,
 } from '../auth/policy.js';
 import { ForbiddenError, RegError } from '../errors.js';
-import { GRAPHS, REG, SH } from '../ns.js';
+import { GRAPHS, PROV, REG, SH, XSD } from '../ns.js';
 import { expandId, idOf, mintIri } from '../records/ids.js';
 import { isObject } from '../records/json.js';
 import { isAbsoluteIri, type JsonObject } from '../records/mapper.js';
@@ -162,6 +162,36 @@ async function versionsOf(core: Core, json: JsonObject, graph: string): Promise<
   return out;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * What a deployment did: runs and failed runs in the last 30 days, when it last ran, and how many artifacts its
+ * runs produced or consumed. Counted over the query index; zero while it is still loading.
+ */
+async function activityOf(core: Core, iri: string): Promise<JsonObject> {
+  if (!core.graph.ready) return { runs_30d: 0, failures_30d: 0, artifact_count: 0 };
+  const since = new Date(Date.now() - 30 * DAY_MS).toISOString();
+  const ran = `?r <${PROV('wasAssociatedWith')}> <${iri}> ; <${PROV('startedAtTime')}> ?start .`;
+  const [runs] = await core.graph.select(
+    `SELECT (COUNT(DISTINCT ?r) AS ?recent) (COUNT(DISTINCT ?failed) AS ?failures) WHERE { GRAPH <${GRAPHS.local}> { ${ran}
+       FILTER(?start >= "${since}"^^<${XSD('dateTime')}>)
+       OPTIONAL { ?r <${REG('status')}> ?status FILTER(?status IN ("failed", "aborted")) BIND(?r AS ?failed) } } }`,
+  );
+  const [last] = await core.graph.select(
+    `SELECT (MAX(?start) AS ?last) WHERE { GRAPH <${GRAPHS.local}> { ${ran} } }`,
+  );
+  const [artifacts] = await core.graph.select(
+    `SELECT (COUNT(DISTINCT ?a) AS ?n) WHERE { GRAPH <${GRAPHS.local}> { ?r <${PROV('wasAssociatedWith')}> <${iri}> .
+       { ?a <${PROV('wasGeneratedBy')}> ?r } UNION { ?r <${PROV('used')}> ?a } } }`,
+  );
+  return {
+    runs_30d: Number(runs?.recent?.value ?? 0),
+    failures_30d: Number(runs?.failures?.value ?? 0),
+    artifact_count: Number(artifacts?.n?.value ?? 0),
+    ...(last?.last === undefined ? {} : { last_run_at: last.last.value }),
+  };
+}
+
 /** The deployment record as the API returns it: stored fields, names and versions, health and activity signals. */
 export async function presentInstance(core: Core, stored: StoredRecord): Promise<JsonObject> {
   const { tombstoned: _t, tombstoned_at: _at, ...json } = withEmptyLists(INSTANCE, stored.json);
@@ -175,10 +205,7 @@ export async function presentInstance(core: Core, stored: StoredRecord): Promise
     ...(await versionsOf(core, json, stored.graph)),
     health: json.health ?? 'unknown',
     ...(capability === undefined ? {} : { capability }),
-    // Runs and artifacts are not recorded yet; the counts are part of the shape already.
-    runs_30d: 0,
-    failures_30d: 0,
-    artifact_count: 0,
+    ...(await activityOf(core, stored.iri)),
     origin: originOf(stored.graph),
   };
   if (stored.tombstoned) out.tombstoned = true;
