@@ -44,7 +44,7 @@ export interface AdvertiseResult {
 
 /** Registry-side extras of an advertisement (the OpenLineage adapter keeps the whole event on the run). */
 export interface AdvertiseOptions {
-  readonly requestId?: string;
+  readonly requestId?: string | undefined;
   readonly openLineagePayload?: Json;
   /** The audit action of the act (default `advertise.<role>`), e.g. `openlineage.ingest` for the adapter. */
   readonly auditAction?: string;
@@ -228,7 +228,7 @@ async function runWrite(
       candidate,
       action: `advertise.${role}`,
       principal,
-      ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+      requestId: options.requestId,
     },
     changed,
   };
@@ -370,7 +370,7 @@ export async function registerArtifact(
     extraQuads: built.extraQuads,
     action: 'artifact.create',
     principal,
-    ...(requestId === undefined ? {} : { requestId }),
+    requestId,
   };
   const checked = await checkRecord(core, request);
   refuseViolations(checked.results);

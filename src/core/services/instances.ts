@@ -286,7 +286,7 @@ export async function createInstance(
       principal,
       action: 'instance.create',
       codeRules: instanceRules(core, iri),
-      ...(requestId === undefined ? {} : { requestId }),
+      requestId,
     },
   );
   return getInstanceFor(core, principal, iri);
@@ -315,7 +315,7 @@ export async function updateInstance(
       principal,
       action: 'instance.update',
       codeRules: instanceRules(core, stored.iri, stored.json),
-      ...(requestId === undefined ? {} : { requestId }),
+      requestId,
     },
   );
   return getInstanceFor(core, principal, stored.iri);
@@ -349,7 +349,7 @@ export async function declareInstanceCapability(
     principal,
     action: 'capability.declare',
     codeRules: instanceRules(core, stored.iri, stored.json),
-    ...(requestId === undefined ? {} : { requestId }),
+    requestId,
   });
   return (await presentCapability(core, capability, stored.iri, 'instance')) ?? {};
 }

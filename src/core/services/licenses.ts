@@ -57,7 +57,7 @@ export async function adoptLicense(
     candidate: { ...withoutRegistryFields(ADOPTED_LICENSE.fields, rest), label, ...attributionOf(principal) },
     action: 'license.create',
     principal,
-    ...(requestId === undefined ? {} : { requestId }),
+    requestId,
   });
   const stored = await readStored(core, ADOPTED_LICENSE, iri);
   const local = iri.startsWith(`${core.config.baseIri}/`);

@@ -29,7 +29,7 @@ export interface OpenLineageResult {
 
 /** Request-side extras of an ingest. */
 export interface OpenLineageOptions {
-  readonly requestId?: string;
+  readonly requestId?: string | undefined;
 }
 
 /** One dataset as it is advertised: a new or keyed artifact, or a reference to one the registry knows. */
@@ -84,7 +84,7 @@ async function ingestLocked(
         role,
         { run, artifacts: items.map((item) => item.artifact) },
         {
-          ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+          requestId: options.requestId,
           ...(payload === undefined ? {} : { openLineagePayload: payload }),
           auditAction: 'openlineage.ingest',
         },

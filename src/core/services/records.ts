@@ -72,7 +72,7 @@ export function withoutRegistryFields(fields: readonly FieldSpec[], input: JsonO
 export interface EditOptions {
   readonly principal: Principal;
   readonly action: string;
-  readonly requestId?: string;
+  readonly requestId?: string | undefined;
   readonly codeRules?: (
     quads: readonly Quad[],
     candidate: JsonObject,
@@ -102,7 +102,7 @@ export async function createRecord(
     action: options.action,
     principal: options.principal,
     ...codeRulesFor(options, candidate),
-    ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+    requestId: options.requestId,
   });
   return iri;
 }
@@ -136,7 +136,7 @@ export async function patchRecord(
     action: options.action,
     principal: options.principal,
     ...codeRulesFor(options, candidate),
-    ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+    requestId: options.requestId,
   });
 }
 
@@ -169,7 +169,7 @@ export async function tombstoneRecord(
     principal,
     kind: `${spec.kind}:withdrawn`,
     validate: false,
-    ...(requestId === undefined ? {} : { requestId }),
+    requestId,
   });
 }
 

@@ -129,7 +129,7 @@ export async function createRelease(
     {
       principal,
       action: 'release.create',
-      ...(requestId === undefined ? {} : { requestId }),
+      requestId,
     },
   );
   return presentRelease(core, await requireStored(core, RELEASE, iri));

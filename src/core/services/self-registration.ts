@@ -71,7 +71,7 @@ export async function announceInstance(
     if (release !== undefined) fields.release = release;
   }
   const existing = principal.instance ?? (await findAnnounced(core, principal.subject, instanceKey));
-  const options = { principal, ...(requestId === undefined ? {} : { requestId }) };
+  const options = { principal, requestId };
   if (existing !== undefined) {
     const stored = await requireStored(core, INSTANCE, existing);
     await patchRecord(

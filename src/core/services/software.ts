@@ -156,7 +156,7 @@ export async function createSoftware(
       principal,
       action: 'software.create',
       codeRules: issuerRule(core),
-      ...(requestId === undefined ? {} : { requestId }),
+      requestId,
     },
   );
   return presentSoftware(core, await requireStored(core, SOFTWARE, iri));
@@ -191,7 +191,7 @@ export async function updateSoftware(
       principal,
       action: 'software.update',
       codeRules: issuerRule(core),
-      ...(requestId === undefined ? {} : { requestId }),
+      requestId,
     },
   );
   return presentSoftware(core, await requireStored(core, SOFTWARE, stored.iri));
@@ -227,7 +227,7 @@ export async function declareSoftwareCapability(
   const capability = await declareCapability(core, SOFTWARE, stored, body, {
     principal,
     action: 'capability.declare',
-    ...(requestId === undefined ? {} : { requestId }),
+    requestId,
   });
   return (await presentCapability(core, capability, stored.iri, 'software')) ?? {};
 }

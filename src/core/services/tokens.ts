@@ -55,7 +55,7 @@ export interface TokenList {
 
 /** Options of the token services: the request id for the audit log, and the clock (tests move it). */
 export interface TokenOptions {
-  readonly requestId?: string;
+  readonly requestId?: string | undefined;
   readonly now?: Date;
 }
 

@@ -153,7 +153,7 @@ export async function createType(
     candidate: { ...candidate, ...attributionOf(principal) },
     action: 'type.create',
     principal,
-    ...(requestId === undefined ? {} : { requestId }),
+    requestId,
   });
   return getType(core, iri);
 }

@@ -26,7 +26,7 @@ export interface RecordWriteRequest {
   readonly validate?: boolean;
   /** Registry-computed quads added to the record's own (e.g. `prov:actedOnBehalfOf` between producer agents). */
   readonly extraQuads?: readonly Quad[];
-  readonly requestId?: string;
+  readonly requestId?: string | undefined;
 }
 
 /** A record whose quads passed validation, ready to commit. */
