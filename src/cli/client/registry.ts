@@ -60,7 +60,7 @@ export interface Facet {
 
 /** The list envelope of the API (contract §3.1). */
 export interface ListPage<T> {
-  readonly items: T[];
+  readonly items: readonly T[];
   readonly total: number;
   readonly next_cursor?: string;
   readonly facets?: Facet[];

@@ -1,36 +1,13 @@
 import { Flags } from '@oclif/core';
 import type { HttpClient, JsonObject } from './http.js';
 import type { Column } from './table.js';
+import type { MintedToken, TokenList, TokenRecord } from '../../core/services/tokens.js';
+import type { Whoami } from '../../core/services/whoami.js';
 
-/** A registry API token's record, as the API shows it (contract §3.4); never the secret. */
-export interface TokenRecordJson {
-  readonly id: string;
-  readonly prefix: string;
-  readonly instance_iri: string | null;
-  readonly software_iri: string | null;
-  readonly subject_kind: 'instance' | 'software';
-  readonly scopes: readonly string[];
-  readonly label: string | null;
-  readonly created_at: string;
-  readonly created_by: string | null;
-  readonly expires_at: string | null;
-  readonly last_used_at: string | null;
-  readonly revoked_at: string | null;
-}
-
-/** The answer to a mint: the token (shown this once) and its record. */
-export interface MintedTokenJson {
-  readonly token: string;
-  readonly record: TokenRecordJson;
-  readonly shown_once: true;
-  readonly usage?: string;
-}
-
-/** The tokens of one deployment or software, newest first. */
-export interface TokenListJson {
-  readonly items: TokenRecordJson[];
-  readonly total: number;
-}
+/** The token shapes are the API's own answer types (contract §3.4); a record never carries the secret. */
+export type TokenRecordJson = TokenRecord;
+export type MintedTokenJson = MintedToken;
+export type TokenListJson = TokenList;
 
 /** What `reg tokens revoke` prints under --json: the API answers 204, so the command reports what it did. */
 export interface RevokeResult {
@@ -38,20 +15,8 @@ export interface RevokeResult {
   readonly revoked: true;
 }
 
-/** Who the presented credential is (contract §3.6). */
-export interface WhoamiJson {
-  readonly authenticated: boolean;
-  readonly credential: string;
-  readonly subject: string;
-  readonly display_name: string | null;
-  readonly instance: string | null;
-  readonly may_register_deployments_of: string | null;
-  readonly issuer: string | null;
-  readonly scopes: readonly string[];
-  readonly roles: readonly string[];
-  readonly is_curator: boolean;
-  readonly is_admin: boolean;
-}
+/** Who the presented credential is: the API's own answer type. */
+export type WhoamiJson = Whoami;
 
 /** The record a token belongs to: a deployment or a software, by id or IRI. */
 export interface TokenOwnerRef {
