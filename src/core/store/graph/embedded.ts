@@ -24,7 +24,6 @@ export class EmbeddedGraphStore implements GraphStore {
   readonly kind = 'embedded' as const;
   private isReady = false;
   private rebuilding: Promise<void> | undefined;
-  private bundleQuads: number | undefined;
   private commits = 0;
   private readonly pending: {
     writes: readonly RecordWrite[];
@@ -171,10 +170,9 @@ export class EmbeddedGraphStore implements GraphStore {
       }
       const nquads = canonicalText(write.quads.map(quadToLine));
       if (before?.nquads === nquads && (write.kind === undefined || write.kind === before.kind)) continue;
-      const quadCount = nquads.length === 0 ? 0 : nquads.split('\n').length - 1;
       writeRecord(
         this.db,
-        { graph: write.graph, subject: write.subject, nquads, quadCount, kind: write.kind ?? null },
+        { graph: write.graph, subject: write.subject, nquads, kind: write.kind ?? null },
         now,
       );
       if (before !== undefined) changes.removed.push(before.nquads);
@@ -234,8 +232,8 @@ export class EmbeddedGraphStore implements GraphStore {
   }
 
   countQuads(): Promise<number> {
-    this.bundleQuads ??= this.bundles.reduce((sum, bundle) => sum + countLines(bundle.ntriples), 0);
-    return Promise.resolve(this.bundleQuads + countRecordQuads(this.db));
+    const bundleQuads = this.bundles.reduce((sum, bundle) => sum + bundle.tripleCount, 0);
+    return Promise.resolve(bundleQuads + countRecordQuads(this.db));
   }
 
   countByKind(graph: string): Promise<Map<string, number>> {
@@ -276,10 +274,4 @@ export class EmbeddedGraphStore implements GraphStore {
     await this.index?.close();
     this.index = undefined;
   }
-}
-
-function countLines(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
-  return count;
 }

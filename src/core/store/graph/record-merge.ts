@@ -22,7 +22,6 @@ export function mergeRecord(
       graph: target.graph,
       subject: target.subject,
       nquads,
-      quadCount: linesOf(nquads).length,
       kind: target.kind,
     },
     now,

@@ -38,18 +38,22 @@ export function readRecord(db: Database, graph: string, subject: string): Record
   return raw === undefined ? undefined : toRow(raw);
 }
 
-/** Replaces a record's text in place (keeping its row) or inserts it; must run inside a transaction. */
+/**
+ * Replaces a record's canonical text in place (keeping its row) or inserts it, counting its quads (one per line);
+ * must run inside a transaction.
+ */
 export function writeRecord(
   db: Database,
-  row: { graph: string; subject: string; nquads: string; quadCount: number; kind: string | null },
+  row: { graph: string; subject: string; nquads: string; kind: string | null },
   now: string,
 ): void {
+  const quadCount = row.nquads.length === 0 ? 0 : row.nquads.split('\n').length - 1;
   db.prepare(
     `INSERT INTO record (graph, subject, nquads, quad_count, kind, version, updated_at)
      VALUES (@graph, @subject, @nquads, @quadCount, @kind, 1, @now)
      ON CONFLICT (graph, subject) DO UPDATE SET nquads = excluded.nquads, quad_count = excluded.quad_count,
        kind = coalesce(excluded.kind, record.kind), version = record.version + 1, updated_at = excluded.updated_at`,
-  ).run({ ...row, now });
+  ).run({ ...row, quadCount, now });
 }
 
 /** Deletes a record; must run inside a transaction. */

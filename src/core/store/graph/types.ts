@@ -14,6 +14,8 @@ export interface RecordWrite {
 export interface BundleGraph {
   readonly graph: string;
   readonly ntriples: string;
+  /** Lines (triples) of `ntriples`. */
+  readonly tripleCount: number;
 }
 
 /** One solution of a SPARQL SELECT, in the SPARQL 1.1 JSON results term form. */
