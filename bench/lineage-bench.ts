@@ -4,6 +4,7 @@ import { startHttp } from './http-start.js';
 import { note } from './progress.js';
 import { BASE_IRI, BIN, regEnv } from './reg-cli.js';
 import { runTimed } from './children.js';
+import { percentile } from './stats.js';
 import type { Workspace } from './workspace.js';
 
 const G = '<urn:reg:local>';
@@ -96,9 +97,7 @@ export async function benchLineage(space: Workspace, targetQuads: number): Promi
       if (response.status !== 200) throw new Error(`lineage answered ${response.status}`);
       if (q >= 20) times.push(performance.now() - started);
     }
-    times.sort((a, b) => a - b);
-    const at = (p: number) => times[Math.min(times.length - 1, Math.floor(times.length * p))] ?? NaN;
-    return { quads, queries: times.length, p50Ms: at(0.5), p95Ms: at(0.95) };
+    return { quads, queries: times.length, p50Ms: percentile(times, 0.5), p95Ms: percentile(times, 0.95) };
   } finally {
     await server.stop();
   }

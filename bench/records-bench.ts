@@ -12,7 +12,7 @@ import { startHttp } from './http-start.js';
 import { measureThroughput, type Throughput } from './http-load.js';
 import { note } from './progress.js';
 import { BIN, regEnv } from './reg-cli.js';
-import { median } from './stats.js';
+import { median, percentile } from './stats.js';
 import type { Workspace } from './workspace.js';
 
 const BARE = fileURLToPath(new URL('./bare-hono.mjs', import.meta.url));
@@ -44,11 +44,6 @@ const sample = (name: number) => ({
     consumes: ['http://edamontology.org/data_0006'],
   },
 });
-
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
-}
 
 async function measureWrites(dir: string): Promise<{ median: number; p95: number }> {
   const config = readConfig(regEnv(dir));

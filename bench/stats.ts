@@ -24,3 +24,9 @@ export async function timed<T>(work: () => Promise<T> | T): Promise<{ value: T; 
   const value = await work();
   return { value, ms: performance.now() - started };
 }
+
+/** The `p` quantile (0–1) of some samples, nearest rank (NaN for none). */
+export function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+}
