@@ -22,6 +22,8 @@ export interface Core {
   readonly version: string;
   /** Cached read results, stale after any commit. */
   readonly memo: Memo;
+  /** Records parsed from their stored text, served while the text is unchanged (see `readStored`). */
+  readonly parsed: Memo<string>;
   /** Serialises work per key (advertising per deployment). */
   readonly locks: KeyedLock;
   /** Identity providers' discovery documents and signing keys, cached per issuer. */
@@ -70,6 +72,7 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
       startedAt: new Date(),
       version: REG_VERSION,
       memo: new Memo(),
+      parsed: new Memo<string>(2000),
       locks: new KeyedLock(),
       oidcKeys: new OidcKeyCache(log),
       close: async () => {

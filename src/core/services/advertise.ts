@@ -18,16 +18,16 @@ import {
   isClaimed,
   queueForResolution,
 } from '../store/advertising.js';
-import type { ValidationResult } from '../validate/index.js';
 import type { Core } from '../core.js';
 import { buildArtifactCandidate, type ArtifactCandidate } from './artifact-input.js';
 import { getArtifact } from './artifact-view.js';
 import { readStored, requireObject } from './records.js';
 import {
-  checkRecord,
+  checkRecords,
   commitRecords,
   refuseViolations,
   type CheckedRecord,
+  type CheckOutcome,
   type RecordWriteRequest,
 } from './write-path.js';
 
@@ -103,8 +103,8 @@ export async function advertise(
 
 interface Planned {
   readonly iris: string[];
-  readonly writes: CheckedRecord[];
-  readonly results: ValidationResult[];
+  /** The records to create, checked together with the run. */
+  readonly writes: { request: RecordWriteRequest; prefix: string }[];
   readonly newKeys: [key: string, artifact: string][];
   readonly foreign: string[];
 }
@@ -136,8 +136,12 @@ async function advertiseLocked(
     now,
     options,
   );
-  const runChecked = await checkRecord(core, runRequest.request);
-  refuseViolations([...runChecked.results, ...planned.results]);
+  const [runChecked, ...artifactsChecked] = await checkRecords(core, [
+    { request: runRequest.request },
+    ...planned.writes,
+  ]);
+  if (runChecked === undefined) throw new Error('the run was not checked');
+  refuseViolations([runChecked, ...artifactsChecked].flatMap((outcome) => outcome.results));
   const fresh = planned.iris.filter((artifact) => !isClaimed(core.db, runIri, artifact, role));
   const created = existingRun === undefined || fresh.length > 0;
   const queued = [...new Set(planned.foreign)];
@@ -150,7 +154,10 @@ async function advertiseLocked(
   if (!created && !runRequest.changed) return result;
   const writes: CheckedRecord[] = [
     ...(runRequest.changed ? [{ request: runRequest.request, quads: runChecked.quads }] : []),
-    ...planned.writes,
+    ...planned.writes.map(({ request }, at) => ({
+      request,
+      quads: (artifactsChecked[at] as CheckOutcome).quads,
+    })),
   ];
   await commitRecords(
     core,
@@ -250,7 +257,7 @@ async function planArtifacts(
   artifacts: readonly JsonObject[],
   now: string,
 ): Promise<Planned> {
-  const planned: Planned = { iris: [], writes: [], results: [], newKeys: [], foreign: [] };
+  const planned: Planned = { iris: [], writes: [], newKeys: [], foreign: [] };
   for (const [index, artifact] of artifacts.entries()) {
     const prefix = `artifacts[${index}].`;
     if (typeof artifact.iri === 'string' && Object.keys(artifact).length === 1) {
@@ -283,11 +290,9 @@ async function planArtifacts(
       action: 'artifact.create',
       principal,
     };
-    const checked = await checkRecord(core, request, prefix);
-    planned.results.push(...checked.results);
-    planned.writes.push({ request, quads: checked.quads });
+    planned.writes.push({ request, prefix });
     if (built.series !== undefined)
-      planned.writes.push(await seriesWrite(core, principal, built.series, now));
+      planned.writes.push({ request: seriesRequest(principal, built.series, now), prefix });
     if (key !== undefined) planned.newKeys.push([key, iri]);
     planned.iris.push(iri);
     planned.foreign.push(...built.foreign);
@@ -326,13 +331,9 @@ function artifactKey(artifact: JsonObject, runKey: string | undefined): string |
   return `derived:${createHash('sha256').update(material).digest('hex').slice(0, 32)}`;
 }
 
-async function seriesWrite(
-  core: Core,
-  principal: Principal,
-  iri: string,
-  now: string,
-): Promise<CheckedRecord> {
-  const request: RecordWriteRequest = {
+/** A new artifact series: registry bookkeeping only, so it is not validated. */
+function seriesRequest(principal: Principal, iri: string, now: string): RecordWriteRequest {
+  return {
     spec: ARTIFACT_SERIES,
     iri,
     candidate: { created: now },
@@ -340,7 +341,6 @@ async function seriesWrite(
     principal,
     validate: false,
   };
-  return { request, quads: (await checkRecord(core, request)).quads };
 }
 
 /**
@@ -372,10 +372,19 @@ export async function registerArtifact(
     principal,
     requestId,
   };
-  const checked = await checkRecord(core, request);
-  refuseViolations(checked.results);
-  const writes: CheckedRecord[] = [{ request, quads: checked.quads }];
-  if (built.series !== undefined) writes.push(await seriesWrite(core, principal, built.series, now));
+  const requests = [
+    request,
+    ...(built.series === undefined ? [] : [seriesRequest(principal, built.series, now)]),
+  ];
+  const checked = await checkRecords(
+    core,
+    requests.map((item) => ({ request: item })),
+  );
+  refuseViolations(checked.flatMap((outcome) => outcome.results));
+  const writes: CheckedRecord[] = requests.map((item, at) => ({
+    request: item,
+    quads: (checked[at] as CheckOutcome).quads,
+  }));
   await commitRecords(core, writes, () => {
     for (const foreign of built.foreign) queueForResolution(core.db, foreign, now);
   });

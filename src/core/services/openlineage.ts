@@ -6,7 +6,6 @@ import { ARTIFACT, RUN } from '../records/activity-specs.js';
 import { mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import { findArtifactByKey, findRunByKey } from '../store/advertising.js';
-import type { ValidationResult } from '../validate/index.js';
 import type { Core } from '../core.js';
 import { advertise, type AdvertiseResult, type AdvertiseRole } from './advertise.js';
 import { buildArtifactCandidate } from './artifact-input.js';
@@ -17,7 +16,7 @@ import {
   type OpenLineageStatus,
 } from './openlineage-map.js';
 import { readStored } from './records.js';
-import { checkRecord, refuseViolations } from './write-path.js';
+import { checkRecords, refuseViolations, type RecordWriteRequest } from './write-path.js';
 
 /** The answer to an OpenLineage event: the run, the artifacts it produced and consumed, and its new status. */
 export interface OpenLineageResult {
@@ -162,7 +161,7 @@ async function precheck(
 ): Promise<void> {
   const now = new Date().toISOString();
   const run = mintIri(core.config.baseIri, RUN.path);
-  const results: ValidationResult[] = [];
+  const checks: { request: RecordWriteRequest; prefix: string }[] = [];
   for (const [index, item] of items.entries()) {
     const key = item.artifact.external_key;
     if (typeof key !== 'string' || findArtifactByKey(core.db, instance, key) !== undefined) continue;
@@ -174,7 +173,7 @@ async function precheck(
       now,
       prefix,
     });
-    const request = {
+    const request: RecordWriteRequest = {
       spec: ARTIFACT,
       iri,
       candidate: built.candidate,
@@ -182,9 +181,9 @@ async function precheck(
       action: 'artifact.create',
       principal,
     };
-    results.push(...(await checkRecord(core, request, prefix)).results);
+    checks.push({ request, prefix });
   }
-  refuseViolations(results);
+  refuseViolations((await checkRecords(core, checks)).flatMap((outcome) => outcome.results));
 }
 
 /** Runs `work`, renaming the `artifacts[i].field` a refusal names to the place in the event it came from. */

@@ -28,11 +28,30 @@ export async function readStored(
 ): Promise<StoredRecord | undefined> {
   const text = await core.graph.readRecord(graph, iri);
   if (text === undefined) return undefined;
+  // Parsing is most of a read; a record read again with the same text (a deployment on every request of its
+  // token) is served from the memo. The value is frozen, so no caller can change what the next one reads.
+  const key = `${spec.kind}\n${graph}\n${iri}`;
+  const cached = core.parsed.get<StoredRecord | null>(key, text);
+  if (cached !== undefined) return cached ?? undefined;
+  const stored = parseStored(spec, iri, graph, text);
+  core.parsed.set(key, text, stored ?? null);
+  return stored;
+}
+
+function parseStored(spec: RecordSpec, iri: string, graph: string, text: string): StoredRecord | undefined {
   const index = indexQuads(parseNQuads(text));
   const types = index.get(iri)?.get(RDF('type')) ?? [];
   if (!types.some((term) => term.value === spec.types[0])) return undefined;
-  const json = nodeToJson(spec, iri, index);
-  return { iri, graph, json, index, tombstoned: json.tombstoned === true };
+  const json = deepFreeze(nodeToJson(spec, iri, index));
+  return Object.freeze({ iri, graph, json, index, tombstoned: json.tombstoned === true });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
 }
 
 /** Reads a record or answers 404 naming it. */

@@ -35,6 +35,12 @@ export interface CheckedRecord {
   readonly quads: Quad[];
 }
 
+/** The quads of a candidate and every problem found in it. */
+export interface CheckOutcome {
+  readonly quads: Quad[];
+  readonly results: ValidationResult[];
+}
+
 /**
  * Builds a candidate's quads and validates them (JSON types, shapes, vocabulary rule, code rules). Returns the
  * quads and every result; nothing is written. `prefix` names the record in a payload of several (`artifacts[2].`).
@@ -43,34 +49,66 @@ export async function checkRecord(
   core: Core,
   request: RecordWriteRequest,
   prefix = '',
-): Promise<{ quads: Quad[]; results: ValidationResult[] }> {
-  const mapped = recordToQuads(request.spec, request.iri, request.candidate, GRAPHS.local, true);
-  mapped.quads.push(...(request.extraQuads ?? []));
-  const results: ValidationResult[] = mapped.errors.map((error) => ({
-    severity: 'violation',
-    field: error.field,
-    message: error.message,
-    focusNode: request.iri,
-    component: 'urn:reg:rule:json-type',
-  }));
-  if (request.validate !== false) {
-    const shapes = await core.reference.validator.validate(mapped.quads, { locate: mapped.locate });
-    const shapeResults = core.config.shaclValidateWrites
-      ? shapes.results
-      : shapes.results.map((result) => ({ ...result, severity: 'warning' as const }));
-    results.push(...shapeResults);
-    results.push(...(await checkVocabulary(core, mapped.quads, mapped.locate)));
-    if (request.codeRules !== undefined) results.push(...(await request.codeRules(mapped.quads)));
+): Promise<CheckOutcome> {
+  const [outcome] = await checkRecords(core, [{ request, prefix }]);
+  if (outcome === undefined) throw new Error('no outcome for a checked record');
+  return outcome;
+}
+
+/**
+ * Checks the records of one act together: their shapes are validated in one batch (one round trip to the
+ * validation worker), the rest record by record. Outcomes come in the order of `items`.
+ */
+export async function checkRecords(
+  core: Core,
+  items: readonly { readonly request: RecordWriteRequest; readonly prefix?: string }[],
+): Promise<CheckOutcome[]> {
+  const mapped = items.map(({ request }) => {
+    const record = recordToQuads(request.spec, request.iri, request.candidate, GRAPHS.local, true);
+    record.quads.push(...(request.extraQuads ?? []));
+    return record;
+  });
+  const validated = items
+    .map((item, position) => ({ item, position }))
+    .filter(({ item }) => item.request.validate !== false);
+  const reports = await core.reference.validator.validateMany(
+    validated.map(({ position }) => {
+      const record = mapped[position] as (typeof mapped)[number];
+      return { quads: record.quads, options: { locate: record.locate } };
+    }),
+  );
+  const shapeResults = new Map(validated.map(({ position }, at) => [position, reports[at]?.results ?? []]));
+  const outcomes: CheckOutcome[] = [];
+  for (const [position, { request, prefix = '' }] of items.entries()) {
+    const record = mapped[position] as (typeof mapped)[number];
+    const results: ValidationResult[] = record.errors.map((error) => ({
+      severity: 'violation',
+      field: error.field,
+      message: error.message,
+      focusNode: request.iri,
+      component: 'urn:reg:rule:json-type',
+    }));
+    if (request.validate !== false) {
+      const shapes = shapeResults.get(position) ?? [];
+      results.push(
+        ...(core.config.shaclValidateWrites
+          ? shapes
+          : shapes.map((result) => ({ ...result, severity: 'warning' as const }))),
+      );
+      results.push(...(await checkVocabulary(core, record.quads, record.locate)));
+      if (request.codeRules !== undefined) results.push(...(await request.codeRules(record.quads)));
+    }
+    const named =
+      prefix === ''
+        ? results
+        : results.map((result) => ({
+            ...result,
+            field: prefix + result.field,
+            message: prefix + result.message,
+          }));
+    outcomes.push({ quads: record.quads, results: named });
   }
-  const named =
-    prefix === ''
-      ? results
-      : results.map((result) => ({
-          ...result,
-          field: prefix + result.field,
-          message: prefix + result.message,
-        }));
-  return { quads: mapped.quads, results: named };
+  return outcomes;
 }
 
 /**

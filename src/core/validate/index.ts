@@ -1,6 +1,7 @@
 /** SHACL validation of candidate records, and the Turtle form of its report. */
 export { createValidator, shaclFactory } from './validator.js';
 export type {
+  RecordToValidate,
   RecordValidator,
   ResultSeverity,
   ValidateOptions,

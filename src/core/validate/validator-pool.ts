@@ -2,10 +2,10 @@ import type { Worker } from 'node:worker_threads';
 import type * as RDF from '@rdfjs/types';
 import N3 from 'n3';
 import { startWorker } from '../workers/start-worker.js';
-import type { RecordValidator, ValidateOptions, ValidationReport } from './validator.js';
+import type { RecordToValidate, RecordValidator, ValidateOptions, ValidationReport } from './validator.js';
 
 interface Waiter {
-  resolve(report: ValidationReport): void;
+  resolve(reports: ValidationReport[]): void;
   reject(error: Error): void;
 }
 
@@ -32,11 +32,11 @@ export class ValidatorPool implements RecordValidator {
           worker.once('error', reject);
           worker.on(
             'message',
-            (reply: { id: number; ok: boolean; report?: ValidationReport; message?: string }) => {
+            (reply: { id: number; ok: boolean; reports?: ValidationReport[]; message?: string }) => {
               if (reply.id === 0) return resolve(undefined);
               const waiter = this.waiting.get(reply.id);
               this.waiting.delete(reply.id);
-              if (reply.ok && reply.report !== undefined) waiter?.resolve(reply.report);
+              if (reply.ok && reply.reports !== undefined) waiter?.resolve(reply.reports);
               else waiter?.reject(new Error(reply.message ?? 'validation failed'));
             },
           );
@@ -50,20 +50,28 @@ export class ValidatorPool implements RecordValidator {
   }
 
   async validate(quads: Iterable<RDF.Quad>, options: ValidateOptions = {}): Promise<ValidationReport> {
+    const [report] = await this.validateMany([{ quads, options }]);
+    if (report === undefined) throw new Error('the validator answered no report');
+    return report;
+  }
+
+  async validateMany(records: readonly RecordToValidate[]): Promise<ValidationReport[]> {
     await this.ready;
-    const lines: string[] = [];
-    for (const quad of quads)
-      lines.push(writer.quadToString(quad.subject, quad.predicate, quad.object, quad.graph));
+    const message = records.map(({ quads, options }) => {
+      const lines: string[] = [];
+      for (const quad of quads)
+        lines.push(writer.quadToString(quad.subject, quad.predicate, quad.object, quad.graph));
+      return {
+        nquads: lines.join(''),
+        locate: [...(options?.locate ?? new Map<string, string>()).entries()],
+      };
+    });
     const worker = this.workers[this.turn++ % this.workers.length];
     if (worker === undefined) throw new Error('the validator pool has no worker');
     const id = this.nextId++;
-    return new Promise<ValidationReport>((resolve, reject) => {
+    return new Promise<ValidationReport[]>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({
-        id,
-        nquads: lines.join(''),
-        locate: [...(options.locate ?? new Map<string, string>()).entries()],
-      });
+      worker.postMessage({ id, records: message });
     });
   }
 
