@@ -7,5 +7,6 @@ export type {
   ValidateOptions,
   ValidationReport,
   ValidationResult,
+  ValidatorOptions,
 } from './validator.js';
 export { reportTurtle } from './report-turtle.js';

@@ -69,6 +69,14 @@ export class SmallDataset implements RDF.DatasetCore {
     return found;
   }
 
+  /** The objects of one subject and predicate, without building a dataset. */
+  objectsOf(subject: RDF.Term, predicate: RDF.Term): RDF.Term[] {
+    const values: RDF.Term[] = [];
+    for (const quad of this.bySubject.get(subjectKey(subject)) ?? [])
+      if (quad.predicate.equals(predicate) && quad.subject.equals(subject)) values.push(quad.object);
+    return values;
+  }
+
   [Symbol.iterator](): Iterator<RDF.Quad> {
     return this.quads[Symbol.iterator]();
   }

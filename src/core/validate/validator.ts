@@ -7,6 +7,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser, Store, type Quad as N3Quad } from 'n3';
 import { Validator, type ShaclFactory, type ShaclResult } from 'shacl-engine';
 import { RDF as RDF_NS, RDFS, REG, SH } from '../ns.js';
+import { compileFastPath, remainingWork, termKey as fastKey } from './fast-path.js';
 import { SmallDataset } from './small-dataset.js';
 
 /** Severity of a result: violations refuse a write, warnings never do. */
@@ -75,8 +76,18 @@ export const shaclFactory: ShaclFactory = {
   dataset: (quads?: RDF.Quad[]) => new SmallDataset(quads),
 };
 
+/** How a validator reaches its results. */
+export interface ValidatorOptions {
+  /**
+   * `fast` (the default) proves conforming property shapes itself and asks shacl-engine only about the rest;
+   * `engine` hands every record to shacl-engine whole. Both give the same results; `engine` is the reference
+   * the fast path is tested against.
+   */
+  readonly strategy?: 'fast' | 'engine';
+}
+
 /** Compiles a validator from the shapes graph as N-Triples (the shapes bundle) or Turtle. */
-export function createValidator(shapesText: string): RecordValidator {
+export function createValidator(shapesText: string, options: ValidatorOptions = {}): RecordValidator {
   const shapes = new Store(new Parser({ format: 'text/turtle' }).parse(shapesText));
   const fields = new Map<string, string>();
   for (const quad of shapes.match(null, DataFactory.namedNode(JSON_FIELD), null, null)) {
@@ -85,7 +96,8 @@ export function createValidator(shapesText: string): RecordValidator {
   if (fields.size === 0)
     throw new Error('the shapes graph names no reg:jsonField; is it the registry shapes graph?');
   const engine = new Validator(shapes, { factory: shaclFactory });
-  const targets = shapeTargets(shapes);
+  const targets = options.strategy === 'engine' ? undefined : shapeTargets(shapes);
+  const fast = compileFastPath(shapes);
 
   const validator: RecordValidator = {
     async validateMany(records) {
@@ -107,9 +119,12 @@ export function createValidator(shapesText: string): RecordValidator {
       } else {
         // Each shape is validated on the focus nodes its targets select in this record, found from the index
         // built at compile time; the engine's own resolution would scan the whole record once per shape.
-        for (const [shape, focus] of focusNodes(targets, data)) {
-          const report = await engine.validate({ dataset: data, terms: focus }, [{ terms: [shape] }]);
-          found.push(...report.results);
+        // The fast path proves what it can; the engine validates the rest and writes every result.
+        for (const [nodeShape, nodes] of focusNodes(targets, data)) {
+          for (const [shape, focus] of remainingWork(fast.get(fastKey(nodeShape)), nodeShape, nodes, data)) {
+            const report = await engine.validate({ dataset: data, terms: focus }, [{ terms: [shape] }]);
+            found.push(...report.results);
+          }
         }
       }
       const results = dedupe(found.map((result) => toResult(result, fields, options.locate)));
