@@ -8,7 +8,7 @@ import { ARTIFACT, RUN } from '../src/core/records/activity-specs.js';
 import { buildArtifactCandidate } from '../src/core/services/artifact-input.js';
 import { createInstance } from '../src/core/services/instances.js';
 import { createSoftware } from '../src/core/services/software.js';
-import { checkRecord, commitRecords } from '../src/core/services/write-path.js';
+import { checkRecords, commitRecords } from '../src/core/services/write-path.js';
 import { runTimed } from './children.js';
 import { startHttp } from './http-start.js';
 import type { Throughput } from './http-load.js';
@@ -54,13 +54,13 @@ async function measureFloor(dir: string): Promise<number> {
       const run = mintIri(config.baseIri, RUN.path);
       const artifact = mintIri(config.baseIri, ARTIFACT.path);
       const started = performance.now();
-      const runCheck = await checkRecord(core, {
+      const runRequest = {
         spec: RUN,
         iri: run,
         candidate: { status: 'success', started_at: now, instance, created: now },
         action: 'advertise.produced',
         principal: actor,
-      });
+      };
       const built = buildArtifactCandidate(
         core,
         { title: 'floor', conforms_to: 'http://edamontology.org/data_0006', is_version_of: [] },
@@ -72,22 +72,24 @@ async function measureFloor(dir: string): Promise<number> {
           prefix: '',
         },
       );
-      const request = {
+      const artifactRequest = {
         spec: ARTIFACT,
         iri: artifact,
         candidate: built.candidate,
         action: 'artifact.create',
         principal: actor,
       };
-      const artifactCheck = await checkRecord(core, request);
+      // As an advertisement does: both records validated in one batch, then one commit.
+      const [runCheck, artifactCheck] = await checkRecords(core, [
+        { request: runRequest },
+        { request: artifactRequest },
+      ]);
+      if (runCheck === undefined || artifactCheck === undefined) throw new Error('records went unchecked');
       await commitRecords(
         core,
         [
-          {
-            request: { spec: RUN, iri: run, candidate: {}, action: 'x', principal: actor },
-            quads: runCheck.quads,
-          },
-          { request, quads: artifactCheck.quads },
+          { request: runRequest, quads: runCheck.quads },
+          { request: artifactRequest, quads: artifactCheck.quads },
         ],
         () => undefined,
       );

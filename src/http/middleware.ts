@@ -29,15 +29,23 @@ export function requestId(core: Core): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Refuses bodies above REG_MAX_PAYLOAD_BYTES (413) before any handler parses them. */
+/**
+ * Refuses bodies above REG_MAX_PAYLOAD_BYTES (413) before any handler parses them. A body of declared length
+ * is judged by its header alone, which leaves the handler to read it straight from the socket; only a chunked
+ * body, whose size is known once it is read, is counted as it streams in.
+ */
 export function payloadLimit(core: Core): MiddlewareHandler<AppEnv> {
   const limit = core.config.maxPayloadBytes;
-  return bodyLimit({
-    maxSize: limit,
-    onError: () => {
-      throw new PayloadTooLargeError(limit);
-    },
-  });
+  const refuse = (): never => {
+    throw new PayloadTooLargeError(limit);
+  };
+  const counted = bodyLimit({ maxSize: limit, onError: refuse });
+  return async (c, next) => {
+    if (c.req.header('transfer-encoding') !== undefined) return counted(c, next);
+    const length = c.req.header('content-length');
+    if (length !== undefined && !(Number(length) <= limit)) refuse();
+    await next();
+  };
 }
 
 /** Resolves the bearer credential once into a principal, and applies the public-read switch. */

@@ -5,9 +5,12 @@ import { PROBLEM_BASE } from '../core/ns.js';
 /** The RFC 9457 media type, exactly as clients compare it. */
 export const PROBLEM_TYPE = 'application/problem+json';
 
+/** Server-side problems whose detail helps the client and reveals nothing internal. */
+const PUBLIC_5XX = new Set(['unavailable', 'query-timeout']);
+
 /** The RFC 9457 body of an error; 5xx details are replaced by a reference to the request id. */
 export function problemBody(error: RegError, requestId: string, instance?: string): Record<string, unknown> {
-  const hidden = error.status >= 500 && error.code !== 'unavailable';
+  const hidden = error.status >= 500 && !PUBLIC_5XX.has(error.code);
   return {
     type: `${PROBLEM_BASE}${error.code}`,
     title: error.title,
@@ -30,7 +33,10 @@ export function problemResponse(
   instance?: string,
 ): Response {
   const error = asRegError(thrown);
-  if (error.status >= 500) {
+  if (error.status === 503) {
+    // Not ready yet (the index loading, a store away): expected while it lasts, and no fault of the code.
+    log.warn('request refused: unavailable', { request_id: requestId, detail: error.detail });
+  } else if (error.status >= 500) {
     log.error('request failed', {
       request_id: requestId,
       code: error.code,

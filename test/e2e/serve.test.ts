@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { runReg, startServe, testEnv } from '../helpers.js';
 
@@ -53,6 +54,46 @@ describe('reg serve', () => {
       const result = await runReg(['healthcheck'], { REG_LISTEN: `0.0.0.0:${port}` });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toMatch(/^ready/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses bodies over REG_MAX_PAYLOAD_BYTES whether their length is declared or chunked, and reads the rest', async () => {
+    const env = testEnv({ REG_MAX_PAYLOAD_BYTES: '2048' });
+    const server = await startServe(env);
+    const post = (body: string, chunked: boolean) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(`${server.url}/api/v1/software`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${env.REG_ROOT_TOKEN}`,
+            'content-type': 'application/json',
+            ...(chunked ? {} : { 'content-length': Buffer.byteLength(body) }),
+          },
+        });
+        request.on('error', reject);
+        request.on('response', (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        });
+        // Written in two pieces so that, without a declared length, the body goes out chunked.
+        request.write(body.slice(0, 10));
+        request.end(body.slice(10));
+      });
+    try {
+      const large = JSON.stringify({ name: 'big', description: 'x'.repeat(3000) });
+      for (const chunked of [false, true]) {
+        const refused = await post(large, chunked);
+        expect(refused.status, refused.body).toBe(413);
+        expect(JSON.parse(refused.body)).toMatchObject({
+          status: 413,
+          detail: expect.stringMatching(/2048 bytes/),
+        });
+        const accepted = await post(JSON.stringify({ name: `small-${String(chunked)}` }), chunked);
+        expect(accepted.status, accepted.body).toBe(201);
+      }
     } finally {
       await server.stop();
     }
