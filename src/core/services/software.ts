@@ -13,6 +13,7 @@ import {
   createRecord,
   declareCapability,
   originOf,
+  requireReadable,
   patchRecord,
   readStored,
   requireObject,
@@ -22,6 +23,7 @@ import {
 } from './records.js';
 import { memoised } from './memoised.js';
 import { sparqlString } from './sparql-text.js';
+import { checkSyncInput, presentSync } from './sync-settings.js';
 import { describeTerm, describeTerms, presentCapability } from './terms.js';
 
 /** Expands a software id or IRI. */
@@ -76,6 +78,7 @@ export async function presentSoftware(core: Core, stored: StoredRecord): Promise
   const { tombstoned: _t, tombstoned_at: _at, ...json } = withEmptyLists(SOFTWARE, stored.json);
   const kinds = (json.kinds ?? []) as string[];
   const capability = await presentCapability(core, json.capability, stored.iri, 'software');
+  const sync = presentSync(json.sync);
   const out: JsonObject = {
     iri: stored.iri,
     id: idOf(stored.iri),
@@ -84,8 +87,9 @@ export async function presentSoftware(core: Core, stored: StoredRecord): Promise
     deployable: json.deployable !== false,
     topics: (await describeTerms(core, json.topics)) as unknown as JsonObject[],
     ...(capability === undefined ? {} : { capability }),
+    ...(sync === undefined ? {} : { sync }),
     ...(await softwareCounts(core, stored.iri)),
-    origin: originOf(stored.graph),
+    origin: originOf(stored.graph, core, stored.iri),
   };
   if (typeof json.license === 'string') {
     const label = (await describeTerm(core, json.license)).label;
@@ -145,6 +149,7 @@ export async function createSoftware(
 ): Promise<JsonObject> {
   requireCuratorOrScope(principal, 'register:software');
   const input = withMatchedKeywords(requireObject(body));
+  checkSyncInput(undefined, input);
   const iri = mintIri(core.config.baseIri, SOFTWARE.path);
   await createRecord(
     core,
@@ -166,7 +171,7 @@ export async function createSoftware(
 export async function getSoftware(core: Core, id: string): Promise<JsonObject> {
   const iri = softwareIri(core, id);
   return memoised(core, `software ${iri}`, async () =>
-    presentSoftware(core, await requireStored(core, SOFTWARE, iri)),
+    presentSoftware(core, await requireReadable(core, SOFTWARE, iri)),
   );
 }
 
@@ -181,6 +186,7 @@ export async function updateSoftware(
   requireCurator(principal);
   const patch = withMatchedKeywords(requireObject(body));
   const stored = await requireStored(core, SOFTWARE, softwareIri(core, id));
+  checkSyncInput(stored.json, patch);
   await patchRecord(
     core,
     SOFTWARE,

@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
 import { fetchApiDoc } from '../../core/services/api-doc.js';
 import { exportCatalogue } from '../../core/services/export-catalogue.js';
+import { syncSoftware } from '../../core/services/forge-sync.js';
 import type { AppEnv } from '../env.js';
 
 /**
  * `/api/v1/software/:id/api-doc` (one declared API description, fetched by the registry and passed through
- * with its upstream content type) and `/api/v1/software/:id/export/catalogue` (the tool catalogue shape).
+ * with its upstream content type), `/api/v1/software/:id/export/catalogue` (the tool catalogue shape) and
+ * `POST /api/v1/software/:id/sync` (a forge sync now; the record with the run's outcome in `sync`).
  */
 export function softwareExtraRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -21,6 +23,9 @@ export function softwareExtraRoutes(): Hono<AppEnv> {
   });
   app.get('/api/v1/software/:id/export/catalogue', async (c) =>
     c.json(await exportCatalogue(c.get('core'), c.req.param('id'))),
+  );
+  app.post('/api/v1/software/:id/sync', async (c) =>
+    c.json(await syncSoftware(c.get('core'), c.get('principal'), c.req.param('id'), c.get('requestId'))),
   );
   return app;
 }
