@@ -22,6 +22,7 @@ import type { Core } from '../core.js';
 import { buildArtifactCandidate, type ArtifactCandidate } from './artifact-input.js';
 import { getArtifact } from './artifact-view.js';
 import { readStored, requireObject } from './records.js';
+import { prepareDeliveries, queueDeliveries } from './subscription-queue.js';
 import {
   checkRecords,
   commitRecords,
@@ -159,6 +160,17 @@ async function advertiseLocked(
       quads: (artifactsChecked[at] as CheckOutcome).quads,
     })),
   ];
+  const deliveries = await prepareDeliveries(core, {
+    role,
+    run: runIri,
+    instance,
+    artifacts: planned.iris,
+    candidates: new Map(
+      planned.writes
+        .filter(({ request }) => request.spec === ARTIFACT)
+        .map(({ request }) => [request.iri, request.candidate]),
+    ),
+  });
   await commitRecords(
     core,
     writes,
@@ -166,7 +178,9 @@ async function advertiseLocked(
       if (existingRun === undefined && runKey !== undefined)
         insertRunKey(core.db, instance, runKey, runIri, now);
       for (const [key, artifact] of planned.newKeys) insertArtifactKey(core.db, instance, key, artifact, now);
-      for (const artifact of planned.iris) claim(core.db, runIri, artifact, role, now);
+      // Only artifacts claimed by this commit notify subscribers: a retry that claims nothing queues nothing.
+      const claimed = planned.iris.filter((artifact) => claim(core.db, runIri, artifact, role, now));
+      queueDeliveries(core, deliveries, claimed, now);
       for (const iri of queued) queueForResolution(core.db, iri, now);
       appendAudit(core.db, {
         actor: principal.subject,
@@ -385,8 +399,16 @@ export async function registerArtifact(
     request: item,
     quads: (checked[at] as CheckOutcome).quads,
   }));
+  const deliveries = await prepareDeliveries(core, {
+    role: 'produced',
+    run: null,
+    instance: principal.instance,
+    artifacts: [iri],
+    candidates: new Map([[iri, built.candidate]]),
+  });
   await commitRecords(core, writes, () => {
     for (const foreign of built.foreign) queueForResolution(core.db, foreign, now);
+    queueDeliveries(core, deliveries, [iri], now);
   });
   return getArtifact(core, iri);
 }

@@ -1,0 +1,64 @@
+import { Flags } from '@oclif/core';
+import { ClientCommand } from '../../cli/client/client-command.js';
+import {
+  filterFlags,
+  filterOf,
+  readSecretFile,
+  SubscriptionClient,
+  type SubscriptionWrittenJson,
+} from '../../cli/client/subscriptions.js';
+
+export default class SubscribeCreate extends ClientCommand {
+  static override summary = 'Subscribe a deployment to artifacts that match a filter.';
+  static override description = `Creates a subscription of the deployment --instance: every artifact advertised later that matches the
+filter is queued for it. Filter lists combine by OR within a flag and AND across flags; no filter flag matches
+every artifact other deployments produce (--role consumed adds what they consume; --include-own adds the
+deployment's own). Without --webhook-url the subscription is pull-only (reg subscribe pull); with one, the
+registry also POSTs each event there, signed with the webhook secret (yours from --webhook-secret-file, or
+generated). The secret is printed only this once: keep it for reg webhook verify and for the receiver.
+Webhook URLs must be https and resolve to public addresses unless the registry allows otherwise. Admins,
+curators and the deployment's own credential may subscribe; a deployment holds at most 32 subscriptions
+unless the registry sets REG_SUBSCRIPTION_MAX_PER_INSTANCE.`;
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --instance 0190f5d2-8a1b-7c3d-9e4f-0123456789ab --conforms-to http://edamontology.org/data_0006',
+    '<%= config.bin %> <%= command.id %> --instance 0190f5d2-8a1b-7c3d-9e4f-0123456789ab --webhook-url https://hooks.example.org/reg --keyword SHACL --role produced --role consumed',
+    '<%= config.bin %> <%= command.id %> --instance 0190f5d2-8a1b-7c3d-9e4f-0123456789ab --filter-file filter.json --json',
+  ];
+  static override flags = {
+    instance: Flags.string({ description: 'the subscribing deployment, by id or IRI', required: true }),
+    label: Flags.string({ description: 'what the subscription is for' }),
+    'webhook-url': Flags.string({
+      description: 'https URL the registry POSTs each event to (default: pull only)',
+    }),
+    'webhook-secret-file': Flags.string({
+      description: 'read the webhook secret from this file (default: the registry generates one)',
+      dependsOn: ['webhook-url'],
+    }),
+    ...filterFlags,
+  };
+
+  async run(): Promise<SubscriptionWrittenJson> {
+    const { flags } = await this.parse(SubscribeCreate);
+    const client = new SubscriptionClient((await this.registry(flags)).http);
+    const written = await client.create(flags.instance, {
+      ...(flags.label === undefined ? {} : { label: flags.label }),
+      filter: await filterOf(flags),
+      ...(flags['webhook-url'] === undefined ? {} : { webhook_url: flags['webhook-url'] }),
+      ...(flags['webhook-secret-file'] === undefined
+        ? {}
+        : { webhook_secret: readSecretFile(flags['webhook-secret-file']) }),
+    });
+    const { subscription } = written;
+    this.printRecord({
+      id: subscription.id,
+      instance: subscription.instance_iri,
+      label: subscription.label,
+      mode: subscription.delivery_mode,
+      webhook_url: subscription.webhook_url,
+      pull_url: subscription.pull_url,
+      secret: written.secret,
+    });
+    if (written.secret !== null) this.logToStderr('the webhook secret is shown only this once');
+    return written;
+  }
+}

@@ -1,0 +1,52 @@
+import { Hono, type Context } from 'hono';
+import {
+  createSubscription,
+  deleteSubscription,
+  editSubscription,
+  getSubscription,
+  listSubscriptions,
+} from '../../core/services/subscriptions.js';
+import { acknowledgeCursor, pullDeliveries } from '../../core/services/subscription-deliveries.js';
+import type { AppEnv } from '../env.js';
+import { readJson } from '../body.js';
+
+/** A create request may be empty: a pull-only subscription to everything. */
+async function readOptionalJson(c: Context<AppEnv>): Promise<unknown> {
+  return (await c.req.text()).trim() === '' ? {} : readJson(c);
+}
+
+/**
+ * `/api/v1/instances/{id}/subscriptions` and `/api/v1/subscriptions/{sid}`: subscribe a deployment to matching
+ * artifacts, read and edit its subscriptions, and pull or acknowledge their deliveries.
+ */
+export function subscriptionRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal'), c.req.param('id') ?? ''] as const;
+  const options = (c: Context<AppEnv>) => ({ requestId: c.get('requestId') });
+
+  app.get('/api/v1/instances/:id/subscriptions', async (c) => c.json(await listSubscriptions(...who(c))));
+  app.post('/api/v1/instances/:id/subscriptions', async (c) =>
+    c.json(await createSubscription(...who(c), await readOptionalJson(c), options(c)), 201),
+  );
+  app.get('/api/v1/subscriptions/:id', (c) => c.json(getSubscription(...who(c))));
+  app.patch('/api/v1/subscriptions/:id', async (c) =>
+    c.json(await editSubscription(...who(c), await readJson(c), options(c))),
+  );
+  app.delete('/api/v1/subscriptions/:id', (c) => {
+    deleteSubscription(...who(c), options(c));
+    return c.body(null, 204);
+  });
+  app.get('/api/v1/subscriptions/:id/deliveries', async (c) =>
+    c.json(
+      await pullDeliveries(...who(c), {
+        limit: c.req.query('limit'),
+        cursor: c.req.query('cursor'),
+        ack: c.req.query('ack'),
+      }),
+    ),
+  );
+  app.post('/api/v1/subscriptions/:id/deliveries/ack', async (c) =>
+    c.json(acknowledgeCursor(...who(c), await readJson(c))),
+  );
+  return app;
+}
