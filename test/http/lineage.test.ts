@@ -159,7 +159,8 @@ describe('GET /api/v1/artifacts/{id}/lineage', () => {
     expect(foreign).toEqual({
       iri: FOREIGN,
       entity_type: 'unknown',
-      origin: { kind: 'peer' },
+      // No peer covers it: it waits, unresolved, and says why.
+      origin: { kind: 'peer', resolve_status: 'unknown', reason: expect.stringContaining('no active peer') },
       depth: 1,
       unresolved: true,
     });

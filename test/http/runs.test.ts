@@ -150,7 +150,11 @@ describe('GET /api/v1/runs/{id}', () => {
     ]);
     expect(body.generated[0]).toMatchObject({ conforms_to: TYPE, availability: 'metadata-only' });
     const foreign = body.used.find((ref: any) => ref.iri === FOREIGN);
-    expect(foreign).toEqual({ iri: FOREIGN, origin: { kind: 'peer' }, unresolved: true });
+    expect(foreign).toEqual({
+      iri: FOREIGN,
+      origin: { kind: 'peer', resolve_status: 'unknown', reason: expect.stringContaining('no active peer') },
+      unresolved: true,
+    });
     const local = body.used.find((ref: any) => ref.iri !== FOREIGN);
     expect(local).toMatchObject({ title: 'Input graph', origin: { kind: 'local' } });
     expect(local.unresolved).toBeUndefined();

@@ -5,7 +5,7 @@ import { isObject } from '../records/json.js';
 import type { Json, JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import { memoised } from './memoised.js';
-import { originOf, requireStored, type StoredRecord } from './records.js';
+import { originOf, requireReadable, type StoredRecord } from './records.js';
 import { withEmptyLists } from './software.js';
 import { describeTerm } from './terms.js';
 
@@ -63,7 +63,7 @@ export async function presentArtifact(core: Core, stored: StoredRecord): Promise
     distributions,
     content_identifiers: [...new Set(identifiers)],
     availability: available.length === 0 ? 'metadata-only' : OPENNESS[Math.min(...available)]!,
-    origin: originOf(stored.graph),
+    origin: originOf(stored.graph, core, stored.iri),
   };
   delete out.produced_by;
   delete out.produced_by_user;
@@ -79,6 +79,6 @@ export async function presentArtifact(core: Core, stored: StoredRecord): Promise
 export async function getArtifact(core: Core, id: string): Promise<JsonObject> {
   const iri = artifactIri(core, id);
   return memoised(core, `artifact ${iri}`, async () =>
-    presentArtifact(core, await requireStored(core, ARTIFACT, iri)),
+    presentArtifact(core, await requireReadable(core, ARTIFACT, iri)),
   );
 }

@@ -25,6 +25,7 @@ import {
   patchRecord,
   readStored,
   requireObject,
+  requireReadable,
   requireStored,
   tombstoneRecord,
   type StoredRecord,
@@ -206,7 +207,7 @@ export async function presentInstance(core: Core, stored: StoredRecord): Promise
     health: json.health ?? 'unknown',
     ...(capability === undefined ? {} : { capability }),
     ...(await activityOf(core, stored.iri)),
-    origin: originOf(stored.graph),
+    origin: originOf(stored.graph, core, stored.iri),
   };
   if (stored.tombstoned) out.tombstoned = true;
   return out;
@@ -216,7 +217,7 @@ export async function presentInstance(core: Core, stored: StoredRecord): Promise
 export async function getInstance(core: Core, id: string): Promise<JsonObject> {
   const iri = instanceIri(core, id);
   return memoised(core, `instance ${iri}`, async () =>
-    presentInstance(core, await requireStored(core, INSTANCE, iri)),
+    presentInstance(core, await requireReadable(core, INSTANCE, iri)),
   );
 }
 

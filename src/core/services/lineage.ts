@@ -12,7 +12,7 @@ import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import { artifactIri } from './artifact-view.js';
 import { memoised } from './memoised.js';
-import { originOf, requireStored } from './records.js';
+import { originOf, requireReadable } from './records.js';
 import { unresolvedOrigin, valuesBlock } from './runs.js';
 
 /** Which way lineage is followed from the artifact. */
@@ -94,7 +94,12 @@ type Way = 'up' | 'down';
  * spaces: for hundreds of solutions this is far cheaper than SPARQL JSON. Only IRIs (which hold no spaces or line
  * breaks), fixed words and URI-encoded text may be packed. `line` is the expression of one line.
  */
-async function packedRows(core: Core, line: string, where: string, limit: number): Promise<string[][]> {
+export async function packedRows(
+  core: Core,
+  line: string,
+  where: string,
+  limit: number,
+): Promise<string[][]> {
   const rows = await core.graph.select(
     `SELECT (GROUP_CONCAT(?line; SEPARATOR="\\n") AS ?lines) WHERE {
        SELECT DISTINCT ?line WHERE { ${where} BIND(${line} AS ?line) } LIMIT ${limit} }`,
@@ -270,7 +275,7 @@ async function describeNodes(core: Core, walk: Walk): Promise<LineageNode[]> {
       iri,
       entity_type: row.kind === 'run' ? 'run' : 'artifact',
       ...(row.title === '' ? {} : { title: decodeURIComponent(row.title) }),
-      origin: originOf(row.graph),
+      origin: originOf(row.graph, core, iri),
       depth,
     });
   }
@@ -286,7 +291,7 @@ async function describeNodes(core: Core, walk: Walk): Promise<LineageNode[]> {
 export async function lineage(core: Core, id: string, options: LineageOptions): Promise<Lineage> {
   const root = artifactIri(core, id);
   return memoised(core, `lineage ${root} ${options.direction} ${options.depth}`, async () => {
-    await requireStored(core, ARTIFACT, root);
+    await requireReadable(core, ARTIFACT, root);
     const walk: Walk = {
       depths: new Map([[root, 0]]),
       runs: new Set(),

@@ -1,6 +1,8 @@
 import { BadRequestError } from '../errors.js';
 import { GRAPHS, PEER_GRAPH_PREFIX, REG } from '../ns.js';
+import { findPeerByBase } from '../store/peers.js';
 import type { Core } from '../core.js';
+import { normaliseBaseIri } from './peer-http.js';
 import { sparqlIri, sparqlString } from './sparql-text.js';
 
 /** Default and largest page sizes of record lists. */
@@ -32,18 +34,35 @@ export function pageSize(raw: string | undefined): number {
   return Math.min(PAGE.max, Math.max(1, Number(raw)));
 }
 
-function graphFilter(registry: string | undefined): string {
-  if (registry === undefined || registry === '')
-    return `FILTER(?g = <${GRAPHS.local}> || STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))`;
-  if (registry === 'local') return `FILTER(?g = <${GRAPHS.local}>)`;
-  if (!/^[A-Za-z0-9._-]+$/.test(registry))
-    throw new BadRequestError(`registry must be "local" or a peer id, got "${registry}"`);
-  return `FILTER(?g = <${PEER_GRAPH_PREFIX}${registry}>)`;
+/**
+ * The graph a `registry` filter selects: this registry's (`local`, or its own base IRI), or the cache of one peer
+ * named by its id or its base IRI; none (every registry) when absent. A registry that is not a peer holds nothing
+ * here, so it selects nothing; a value that is neither an id nor an http(s) IRI is a 400.
+ */
+function registryGraph(core: Core, registry: string | undefined): string | undefined {
+  if (registry === undefined || registry === '') return undefined;
+  if (registry === 'local') return GRAPHS.local;
+  const base = normaliseBaseIri(registry);
+  if (base !== undefined) {
+    if (base === normaliseBaseIri(core.config.baseIri)) return GRAPHS.local;
+    return `${PEER_GRAPH_PREFIX}${findPeerByBase(core.db, base)?.id ?? 'unknown'}`;
+  }
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(registry))
+    throw new BadRequestError(
+      `registry must be "local", or the id or base IRI of a peer registry, got "${registry}"`,
+    );
+  return `${PEER_GRAPH_PREFIX}${registry}`;
 }
 
-function where(query: ListQuery): string {
+function graphFilter(graph: string | undefined): string {
+  if (graph === undefined)
+    return `FILTER(?g = <${GRAPHS.local}> || STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))`;
+  return `FILTER(?g = <${graph}>)`;
+}
+
+function where(core: Core, query: ListQuery): string {
   const live = query.withdrawn === true ? '' : `FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true }`;
-  return `GRAPH ?g { ?s a <${query.type}> . ${live} ${query.patterns.join(' ')} } ${graphFilter(query.registry)}`;
+  return `GRAPH ?g { ?s a <${query.type}> . ${live} ${query.patterns.join(' ')} } ${graphFilter(registryGraph(core, query.registry))}`;
 }
 
 /** Lists records newest first (descending IRI; minted ids are time-ordered), with the filtered total. */
@@ -51,9 +70,9 @@ export async function listRecords(core: Core, query: ListQuery): Promise<ListPag
   const limit = query.limit ?? PAGE.default;
   const after = query.cursor === undefined ? '' : `FILTER(STR(?s) < ${sparqlString(query.cursor)})`;
   const rows = await core.graph.select(
-    `SELECT DISTINCT ?s ?g WHERE { ${where(query)} ${after} } ORDER BY DESC(STR(?s)) LIMIT ${limit + 1}`,
+    `SELECT DISTINCT ?s ?g WHERE { ${where(core, query)} ${after} } ORDER BY DESC(STR(?s)) LIMIT ${limit + 1}`,
   );
-  const count = await core.graph.select(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(query)} }`);
+  const count = await core.graph.select(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, query)} }`);
   const items = rows
     .slice(0, limit)
     .map((row) => ({ iri: row.s?.value ?? '', graph: row.g?.value ?? GRAPHS.local }));
@@ -71,7 +90,7 @@ export async function facetCounts(
   predicate: string,
 ): Promise<{ value: string; count: number }[]> {
   const rows = await core.graph.select(
-    `SELECT ?v (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where({ ...query, patterns: [...query.patterns, `?s <${predicate}> ?v .`] })} } GROUP BY ?v ORDER BY DESC(?n) STR(?v) LIMIT 25`,
+    `SELECT ?v (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, { ...query, patterns: [...query.patterns, `?s <${predicate}> ?v .`] })} } GROUP BY ?v ORDER BY DESC(?n) STR(?v) LIMIT 25`,
   );
   return rows.map((row) => ({ value: row.v?.value ?? '', count: Number(row.n?.value ?? 0) }));
 }

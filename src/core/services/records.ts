@@ -4,10 +4,12 @@ import { GRAPHS, PEER_GRAPH_PREFIX, RDF } from '../ns.js';
 import { isObject, mergePatch } from '../records/json.js';
 import { indexQuads, nodeToJson, type JsonObject, type SubjectIndex } from '../records/mapper.js';
 import type { FieldSpec, RecordSpec } from '../records/schema.js';
-import { parseNQuads } from '../store/nquads.js';
+import { ownerOf, parseNQuads } from '../store/nquads.js';
+import { findPeer, findResolveRow } from '../store/peers.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
+import { cachedRecord, isStale } from './peers.js';
 import { writeRecord } from './write-path.js';
 
 /** A record read back from the store: its JSON (as the mapper reads it) and its quads indexed by subject. */
@@ -192,11 +194,45 @@ export async function tombstoneRecord(
   });
 }
 
-/** The registry a record comes from, as record JSON reports it. */
-export function originOf(graph: string): JsonObject {
-  if (graph.startsWith(PEER_GRAPH_PREFIX))
-    return { kind: 'peer', peer_id: graph.slice(PEER_GRAPH_PREFIX.length) };
-  return { kind: 'local' };
+/**
+ * The registry a record comes from, as record JSON reports it: `local`, or `peer` with the peer's id. Given the
+ * core, a peer record also names the peer (title, base IRI), says when it was cached (`cached_at`, with `iri`),
+ * whether its last refresh worked (`resolve_status` `ok` or `error`) and whether the peer is `stale` (no
+ * successful contact for 90 days).
+ */
+export function originOf(graph: string, core?: Core, iri?: string): JsonObject {
+  if (!graph.startsWith(PEER_GRAPH_PREFIX)) return { kind: 'local' };
+  const id = graph.slice(PEER_GRAPH_PREFIX.length);
+  if (core === undefined) return { kind: 'peer', peer_id: id };
+  const peer = findPeer(core.db, id);
+  const queued = iri === undefined ? undefined : findResolveRow(core.db, iri);
+  const cachedAt =
+    iri === undefined ? undefined : (findResolveRow(core.db, ownerOf(iri))?.resolved_at ?? undefined);
+  const status = queued?.status === 'failed' ? 'error' : iri !== undefined ? 'ok' : peer?.resolve_status;
+  return {
+    kind: 'peer',
+    peer_id: id,
+    ...(peer === undefined || peer.title === null ? {} : { peer_title: peer.title }),
+    ...(peer === undefined ? {} : { peer_base_iri: peer.base_iri }),
+    ...(cachedAt === undefined ? {} : { cached_at: cachedAt }),
+    ...(status === undefined ? {} : { resolve_status: status }),
+    ...(peer !== undefined && isStale(peer) ? { stale: true } : {}),
+  };
+}
+
+/**
+ * Reads a record for display: this registry's own copy, else (for an IRI of another registry) the stub cached
+ * from a peer, which reads with its peer origin. Never use it for an edit: stubs are not this registry's to change.
+ */
+export async function requireReadable(core: Core, spec: RecordSpec, iri: string): Promise<StoredRecord> {
+  const local = await readStored(core, spec, iri);
+  if (local !== undefined) return local;
+  if (!iri.startsWith(`${core.config.baseIri}/`)) {
+    const cached = await cachedRecord(core, iri);
+    const stored = cached === undefined ? undefined : await readStored(core, spec, iri, cached.graph);
+    if (stored !== undefined) return stored;
+  }
+  throw new NotFoundError(`no ${spec.kind} ${iri}`);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   originOf,
   readStored,
   requireObject,
+  requireReadable,
   requireStored,
   tombstoneRecord,
   type StoredRecord,
@@ -60,7 +61,7 @@ export async function presentRelease(core: Core, stored: StoredRecord): Promise<
     ...json,
     ...(name === undefined ? {} : { software_name: name }),
     ...(capability === undefined ? {} : { capability }),
-    origin: originOf(stored.graph),
+    origin: originOf(stored.graph, core, stored.iri),
   };
   if (stored.tombstoned) out.tombstoned = true;
   return out;
@@ -70,7 +71,7 @@ export async function presentRelease(core: Core, stored: StoredRecord): Promise<
 export async function getRelease(core: Core, id: string): Promise<JsonObject> {
   const iri = releaseIri(core, id);
   return memoised(core, `release ${iri}`, async () =>
-    presentRelease(core, await requireStored(core, RELEASE, iri)),
+    presentRelease(core, await requireReadable(core, RELEASE, iri)),
   );
 }
 

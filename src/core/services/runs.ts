@@ -11,7 +11,9 @@ import { INSTANCE, RELEASE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { iriPattern, listRecords, pageSize } from './listing.js';
 import { memoised } from './memoised.js';
-import { originOf, readStored, requireStored, type StoredRecord } from './records.js';
+import { NO_PEER_REASON, peerCovering } from './peers.js';
+import { findResolveRow } from '../store/peers.js';
+import { originOf, readStored, requireReadable, type StoredRecord } from './records.js';
 import { readRelated, softwareName } from './releases.js';
 import { softwareIri } from './software.js';
 import { sparqlIri, sparqlString } from './sparql-text.js';
@@ -46,9 +48,22 @@ export function runIri(core: Core, id: string): string {
   return expandId(core.config.baseIri, RUN.path, id, 'run');
 }
 
-/** The origin of an IRI the registry holds nothing about: here, or another registry. */
+/**
+ * The origin of an IRI the registry holds nothing about: here, or another registry. A foreign one says how its
+ * resolution stands: the peer whose base IRI covers it, if any; `resolve_status` `unknown` while it waits for its
+ * first fetch or for a peer that covers it, `error` after a failed fetch; and `reason` when one is known.
+ */
 export function unresolvedOrigin(core: Core, iri: string): JsonObject {
-  return iri.startsWith(`${core.config.baseIri}/`) ? { kind: 'local' } : { kind: 'peer' };
+  if (iri.startsWith(`${core.config.baseIri}/`)) return { kind: 'local' };
+  const peer = peerCovering(core, iri);
+  const queued = findResolveRow(core.db, iri);
+  const reason = peer === undefined ? NO_PEER_REASON : (queued?.last_error ?? undefined);
+  return {
+    kind: 'peer',
+    ...(peer === undefined ? {} : { peer_id: peer.id, peer_base_iri: peer.base_iri }),
+    resolve_status: queued?.status === 'failed' ? 'error' : 'unknown',
+    ...(reason === undefined ? {} : { reason }),
+  };
 }
 
 /** A SPARQL `VALUES` block binding `variable` to each IRI (IRIs that are not absolute are left out). */
@@ -119,7 +134,7 @@ export async function artifactRefs(core: Core, iris: readonly string[]): Promise
       ...(entry.title === undefined ? {} : { title: entry.title }),
       ...(entry.type === undefined ? {} : { conforms_to: entry.type }),
       availability: OPENNESS[rank]!,
-      origin: originOf(entry.graph),
+      origin: originOf(entry.graph, core, iri),
     });
   }
   return refs;
@@ -207,7 +222,7 @@ async function summarise(
     ...(await runContext(core, json, stored.graph)),
     used_count: counts.used,
     generated_count: counts.generated,
-    origin: originOf(stored.graph),
+    origin: originOf(stored.graph, core, stored.iri),
   };
   if (stored.tombstoned) out.tombstoned = true;
   return out;
@@ -239,7 +254,7 @@ export async function presentRun(core: Core, stored: StoredRecord): Promise<Json
 /** Reads one run by id or IRI (anonymous reads allowed when reads are public). */
 export async function getRun(core: Core, id: string): Promise<JsonObject> {
   const iri = runIri(core, id);
-  return memoised(core, `run ${iri}`, async () => presentRun(core, await requireStored(core, RUN, iri)));
+  return memoised(core, `run ${iri}`, async () => presentRun(core, await requireReadable(core, RUN, iri)));
 }
 
 /** Query parameters of the run list. */

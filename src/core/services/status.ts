@@ -2,6 +2,7 @@ import { UnavailableError } from '../errors.js';
 import { GRAPHS } from '../ns.js';
 import { countPeers, pingOps } from '../store/ops-status.js';
 import type { Core } from '../core.js';
+import { wellKnownPeers } from './peers.js';
 
 /** Record kinds reported by metrics and counts, with their plural label. */
 export const COUNTED_KINDS: ReadonlyArray<readonly [kind: string, label: string]> = [
@@ -57,6 +58,11 @@ export async function renderMetrics(core: Core): Promise<string> {
   return `${lines.join('\n')}\n`;
 }
 
+/** The registry's title, as its description and its announcements to peers give it. */
+export function registryTitle(core: Core): string {
+  return core.config.operator === undefined ? 'reg registry' : `reg registry of ${core.config.operator}`;
+}
+
 /** The registry's public self-description served at /.well-known/reg-registry. */
 export function describeRegistry(core: Core): Record<string, unknown> {
   const { config } = core;
@@ -73,7 +79,7 @@ export function describeRegistry(core: Core): Record<string, unknown> {
     },
     '@id': base,
     '@type': 'dcat:Catalog',
-    title: config.operator === undefined ? 'reg registry' : `reg registry of ${config.operator}`,
+    title: registryTitle(core),
     operator: config.operator ?? null,
     base_iri: base,
     previous_base_iris: config.previousBaseIris,
@@ -83,7 +89,7 @@ export function describeRegistry(core: Core): Record<string, unknown> {
     sparql_public: config.sparqlPublic,
     sparql_url: `${base}/sparql`,
     api_base: `${base}/api/v1`,
-    capabilities: ['sparql', 'dump', 'audit'],
+    capabilities: ['sparql', 'dump', 'audit', 'federation'],
     auth: {
       anonymous_read: config.publicRead,
       api_tokens: false,
@@ -96,6 +102,7 @@ export function describeRegistry(core: Core): Record<string, unknown> {
         audience: config.oidc.audience,
       },
     },
-    peers: [],
+    // Active peers only: suggestions and dismissed registries are nobody else's business.
+    peers: wellKnownPeers(core),
   };
 }

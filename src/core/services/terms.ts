@@ -3,6 +3,7 @@ import type { JsonObject } from '../records/mapper.js';
 import { indexQuads } from '../records/mapper.js';
 import { parseNQuads } from '../store/nquads.js';
 import type { Core } from '../core.js';
+import { cachedRecord } from './peers.js';
 
 /** How record JSON refers to a vocabulary term: its IRI, label, and where the registry holds it. */
 export interface TypeRef {
@@ -12,7 +13,10 @@ export interface TypeRef {
   readonly source: 'bundled' | 'local' | 'external';
 }
 
-/** Describes a term for record JSON: bundled terms from the in-memory index, others from the local graph. */
+/**
+ * Describes a term for record JSON: bundled terms from the in-memory index, others from the local graph, or from a
+ * peer's cached stub.
+ */
 export async function describeTerm(core: Core, iri: string): Promise<TypeRef> {
   const held = core.reference.index.get(iri);
   if (held !== undefined)
@@ -22,7 +26,10 @@ export async function describeTerm(core: Core, iri: string): Promise<TypeRef> {
   const cached = core.memo.get<TypeRef>(`term ${iri}`, core.graph.generation);
   if (cached !== undefined) return cached;
   const source = iri.startsWith(`${core.config.baseIri}/`) ? 'local' : 'external';
-  const text = await core.graph.readRecord(GRAPHS.local, iri);
+  // A term of another registry is read from its stub when a peer's copy is cached.
+  const text =
+    (await core.graph.readRecord(GRAPHS.local, iri)) ??
+    (source === 'external' ? (await cachedRecord(core, iri))?.nquads : undefined);
   let ref: TypeRef = { iri, source };
   if (text !== undefined) {
     const byPredicate = indexQuads(parseNQuads(text)).get(iri);

@@ -4,7 +4,7 @@
  * says only whether a term is bundled, minted here (`local`) or someone else's (`external`).
  */
 import { BadRequestError } from '../errors.js';
-import { DCT, GRAPHS, RDFS, REG, SKOS } from '../ns.js';
+import { DCT, GRAPHS, PEER_GRAPH_PREFIX, RDFS, REG, SKOS } from '../ns.js';
 
 export { VOCAB_BRANCHES, makeEntry, type VocabBranch, type VocabEntry, type VocabHit };
 
@@ -28,20 +28,27 @@ import { describeTerm, type TypeRef } from './terms.js';
 
 /**
  * The terms held in the local graph that search offers: minted and adopted artifact types (branch `data`) and
- * adopted licences (branch `license`). Read with one query and cached until the next write.
+ * adopted licences (branch `license`), and the artifact types cached from peers (which a write may cite too).
+ * Read with two queries and cached until the next write.
  */
 export async function localEntries(core: Core): Promise<readonly VocabEntry[]> {
   const cached = core.memo.get<VocabEntry[]>('vocab local-entries', core.graph.generation);
   if (cached !== undefined) return cached;
   const generation = core.graph.generation;
+  const described = `VALUES ?p { <${SKOS('prefLabel')}> <${RDFS('label')}> <${P_ALT}> <${P_DEFINITION}> <${P_MEDIA_TYPE}> }
+       ?s a ?c ; ?p ?o . FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true }`;
   const rows = await core.graph.select(
     `SELECT ?s ?c ?p ?o WHERE { GRAPH <${GRAPHS.local}> {
-       VALUES ?c { <${REG('ArtifactType')}> <${DCT('LicenseDocument')}> }
-       VALUES ?p { <${SKOS('prefLabel')}> <${RDFS('label')}> <${P_ALT}> <${P_DEFINITION}> <${P_MEDIA_TYPE}> }
-       ?s a ?c ; ?p ?o . FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true } } }`,
+       VALUES ?c { <${REG('ArtifactType')}> <${DCT('LicenseDocument')}> } ${described} } }`,
+  );
+  const peerRows = await core.graph.select(
+    `SELECT ?s ?c ?p ?o WHERE { GRAPH ?g { VALUES ?c { <${REG('ArtifactType')}> } ${described} }
+       FILTER(STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}")) }`,
   );
   const drafts = new Map<string, { cls: string; values: Map<string, string[]> }>();
-  for (const row of rows) {
+  const held = new Set(rows.map((row) => row.s?.value));
+  // This registry's own copy of a term wins over a peer's.
+  for (const row of [...rows, ...peerRows.filter((peerRow) => !held.has(peerRow.s?.value))]) {
     const [s, c, p, o] = [row.s?.value, row.c?.value, row.p?.value, row.o?.value];
     if (s === undefined || c === undefined || p === undefined || o === undefined) continue;
     let draft = drafts.get(s);

@@ -25,9 +25,15 @@ const LIST_PARAMS = [
   'cursor',
 ] as const;
 
-/** The Signposting `Link` header of a record, the same one its IRI answers with. */
-export async function recordLink(core: Core, kind: RecordKind, iri: string): Promise<string> {
-  return linkHeader(signpostingLinks(core.config.baseIri, await readRecordQuads(core, kind, idOf(iri))));
+/**
+ * The Signposting `Link` header of a record, the same one its IRI answers with; none for a record of another
+ * registry read from a peer's cache (its links are its home registry's to give).
+ */
+export async function recordLink(core: Core, kind: RecordKind, iri: string): Promise<Record<string, string>> {
+  if (!iri.startsWith(`${core.config.baseIri}/`)) return {};
+  return {
+    link: linkHeader(signpostingLinks(core.config.baseIri, await readRecordQuads(core, kind, idOf(iri)))),
+  };
 }
 
 /**
@@ -56,8 +62,7 @@ export function artifactRoutes(): Hono<AppEnv> {
   app.get('/api/v1/artifacts/:id', async (c) => {
     const core = c.get('core');
     const record = await getArtifact(core, c.req.param('id'));
-    const link = await recordLink(core, 'artifact', artifactIri(core, c.req.param('id')));
-    return c.json(record, 200, { link });
+    return c.json(record, 200, await recordLink(core, 'artifact', artifactIri(core, c.req.param('id'))));
   });
   app.get('/api/v1/artifacts/:id/lineage', async (c) => {
     const options = lineageOptions(c.req.query('direction'), c.req.query('depth'));

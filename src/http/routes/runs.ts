@@ -19,8 +19,7 @@ export function runRoutes(): Hono<AppEnv> {
   app.get('/api/v1/runs/:id', async (c) => {
     const core = c.get('core');
     const record = await getRun(core, c.req.param('id'));
-    const link = await recordLink(core, 'run', runIri(core, c.req.param('id')));
-    return c.json(record, 200, { link });
+    return c.json(record, 200, await recordLink(core, 'run', runIri(core, c.req.param('id'))));
   });
   return app;
 }

@@ -1,0 +1,55 @@
+import type { HttpClient } from './http.js';
+import type { Column } from './table.js';
+import type { AddedPeer, PeerPreview } from '../../core/services/peer-add.js';
+import type { PeerList, PeerRecord } from '../../core/services/peers.js';
+
+/** The peer shapes are the API's own answer types (contract §3.3, §3.14). */
+export type PeerJson = PeerRecord;
+export type PeerListJson = PeerList;
+export type AddedPeerJson = AddedPeer;
+export type PeerPreviewJson = PeerPreview;
+
+/** What `reg peers remove` prints under --json: the API answers 204, so the command reports what it did. */
+export interface RemovePeerResult {
+  readonly id: string;
+  readonly removed: true;
+}
+
+/** The review states a peer list can be asked for. */
+export const PEER_STATES = ['active', 'suggested', 'dismissed', 'all'] as const;
+
+/** Columns of `reg peers list`. */
+export const PEER_COLUMNS: readonly Column<PeerJson>[] = [
+  { header: 'ID', value: (row) => row.id, min: 12 },
+  { header: 'BASE IRI', value: (row) => row.base_iri, min: 20 },
+  { header: 'STATE', value: (row) => row.state },
+  { header: 'CONTACT', value: (row) => (row.stale ? `${row.resolve_status} (stale)` : row.resolve_status) },
+  { header: 'LAST SEEN', value: (row) => row.last_seen_at ?? 'never' },
+  { header: 'RECORDS', value: (row) => String(row.record_count) },
+  { header: 'TITLE', value: (row) => row.title ?? undefined, min: 10 },
+];
+
+/** Peer administration over HTTP (administrators only). */
+export class PeerClient {
+  constructor(readonly http: HttpClient) {}
+
+  /** Adds a peer after the registry has read its description; with `preview`, only reads it. */
+  add(body: {
+    base_iri: string;
+    preview?: boolean;
+    announce?: boolean;
+  }): Promise<AddedPeerJson | PeerPreviewJson> {
+    return this.http.request<AddedPeerJson | PeerPreviewJson>('POST', '/api/v1/peers', { body });
+  }
+
+  /** Lists peers in one review state. */
+  list(state: (typeof PEER_STATES)[number]): Promise<PeerListJson> {
+    return this.http.request<PeerListJson>('GET', '/api/v1/peers', { query: { state } });
+  }
+
+  /** Dismisses a peer (dropping what was cached from it), or forgets a dismissed one. */
+  async remove(id: string): Promise<RemovePeerResult> {
+    await this.http.request('DELETE', `/api/v1/peers/${encodeURIComponent(id)}`);
+    return { id, removed: true };
+  }
+}

@@ -1,0 +1,40 @@
+import { Hono } from 'hono';
+import { addPeer } from '../../core/services/peer-add.js';
+import { announcePeer } from '../../core/services/peer-announce.js';
+import { listPeers, listSuggestedPeers, removePeer } from '../../core/services/peers.js';
+import { resolveForCaller } from '../../core/services/resolution.js';
+import { readJson } from '../body.js';
+import type { AppEnv } from '../env.js';
+
+/**
+ * Federation: peer administration (`/api/v1/peers`, administrators only), announcements from other registries
+ * (`POST /api/v1/peers/announce`, no credential needed) and resolution of foreign IRIs (`/api/v1/resolve`).
+ */
+export function peerRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get('/api/v1/peers', async (c) =>
+    c.json(await listPeers(c.get('core'), c.get('principal'), c.req.query('state'))),
+  );
+  app.get('/api/v1/peers/suggested', async (c) =>
+    c.json(await listSuggestedPeers(c.get('core'), c.get('principal'))),
+  );
+  app.post('/api/v1/peers', async (c) => {
+    const added = await addPeer(c.get('core'), c.get('principal'), await readJson(c), {
+      requestId: c.get('requestId'),
+    });
+    return c.json(added.body, added.status);
+  });
+  app.post('/api/v1/peers/announce', async (c) =>
+    c.json(await announcePeer(c.get('core'), await readJson(c), { requestId: c.get('requestId') })),
+  );
+  app.delete('/api/v1/peers/:id', async (c) => {
+    await removePeer(c.get('core'), c.get('principal'), c.req.param('id'), { requestId: c.get('requestId') });
+    return c.body(null, 204);
+  });
+  app.get('/api/v1/resolve', async (c) =>
+    c.json(
+      await resolveForCaller(c.get('core'), { iri: c.req.query('iri'), refresh: c.req.query('refresh') }),
+    ),
+  );
+  return app;
+}
