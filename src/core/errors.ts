@@ -126,6 +126,25 @@ export class UnavailableError extends RegError {
   }
 }
 
+/**
+ * A query ran past its time limit (504). The query index cannot interrupt a query, so it was restarted to stop
+ * this one; the limit is `REG_SPARQL_TIMEOUT`.
+ */
+export class QueryTimeoutError extends RegError {
+  constructor(limitMs: number) {
+    super(
+      'query-timeout',
+      504,
+      'Query timed out',
+      `the query did not finish within ${limitMs / 1000} s (REG_SPARQL_TIMEOUT) and was stopped`,
+      {
+        extra: { timeout_ms: limitMs },
+        hints: ['narrow the query: bind subjects or types, name the graph, add a LIMIT'],
+      },
+    );
+  }
+}
+
 /** The data directory is held by another process. */
 export class DataDirLockedError extends RegError {
   constructor(dir: string, pid: number | undefined) {

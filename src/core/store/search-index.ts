@@ -1,0 +1,289 @@
+/**
+ * The free-text search index in `registry.db`: one row per searchable record (`search_entry`), a trigram FTS5
+ * index over its title and other text for substring matches, and a word FTS5 index over its title for matches at
+ * word starts. It is derived data: the write path keeps it current inside each commit, and it is rebuilt from the
+ * record rows when it is missing, emptied, or marked stale (by a restore, which writes rows directly).
+ */
+import type { Database } from './database.js';
+import type { Quad } from './nquads.js';
+import { GRAPHS } from '../ns.js';
+import {
+  SEARCH_KINDS,
+  searchEntriesOfRows,
+  searchEntryOf,
+  type SearchEntry,
+  type SearchKind,
+} from './search-entry.js';
+
+/**
+ * The schema of the search index, as migration 7 created it. Never edit it: a change is a new migration. It is
+ * also run (every statement is idempotent) when a database lacks any of its tables.
+ */
+export const SEARCH_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS search_entry (
+    id INTEGER PRIMARY KEY,
+    graph TEXT NOT NULL,
+    iri TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    title TEXT NOT NULL,
+    title_key TEXT NOT NULL,
+    body TEXT NOT NULL,
+    UNIQUE (graph, iri)
+  );
+  CREATE INDEX IF NOT EXISTS search_entry_title ON search_entry (title_key, iri);
+  CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(
+    title, body, content = 'search_entry', content_rowid = 'id', tokenize = 'trigram remove_diacritics 1'
+  );
+  CREATE VIRTUAL TABLE IF NOT EXISTS search_word USING fts5(
+    title, content = 'search_entry', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '2 3'
+  );
+  CREATE TABLE IF NOT EXISTS search_rebuild (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    after_subject TEXT NOT NULL
+  );`;
+
+const TABLES = ['search_entry', 'search_text', 'search_word', 'search_rebuild'] as const;
+
+/** Records read per rebuild step: one transaction of about 50 ms, so requests are served between steps. */
+const REBUILD_BATCH = 500;
+
+interface EntryRow {
+  id: number;
+  graph: string;
+  iri: string;
+  kind: SearchKind;
+  title: string;
+  title_key: string;
+  body: string;
+}
+
+/** A candidate hit as the search service ranks it: the row without its other text. */
+export type SearchCandidate = Readonly<Omit<EntryRow, 'body'>>;
+
+/**
+ * Creates the search tables when any is missing (a database whose index was dropped) and then marks the index
+ * for a rebuild; returns whether it had to.
+ */
+export function ensureSearchSchema(db: Database): boolean {
+  const present = db
+    .prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name IN (${TABLES.map(() => '?').join(', ')})`)
+    .get(...TABLES) as { n: number };
+  if (present.n === TABLES.length) return false;
+  db.transaction(() => {
+    // The content tables and their FTS indexes must agree, so whatever survived is dropped with the rest.
+    for (const table of TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+    db.exec(SEARCH_SCHEMA);
+    markSearchStale(db);
+  });
+  return true;
+}
+
+/**
+ * Empties the index and marks it for a rebuild from the record rows; used by writers that bypass the write path
+ * (restore). Must run inside a transaction.
+ */
+export function markSearchStale(db: Database): void {
+  db.exec(`DELETE FROM search_entry;
+    INSERT INTO search_text (search_text) VALUES ('delete-all');
+    INSERT INTO search_word (search_word) VALUES ('delete-all');`);
+  db.prepare(
+    `INSERT INTO search_rebuild (id, after_subject) VALUES (1, '')
+     ON CONFLICT (id) DO UPDATE SET after_subject = ''`,
+  ).run();
+}
+
+/** Whether a rebuild is due or under way: marked stale, or empty while searchable records exist. */
+export function searchRebuildDue(db: Database): boolean {
+  if (searchRebuilding(db)) return true;
+  if (db.prepare('SELECT 1 FROM search_entry LIMIT 1').get() !== undefined) return false;
+  const records = db
+    .prepare(
+      `SELECT coalesce(sum(records), 0) AS n FROM record_stats
+       WHERE graph = ? AND kind IN (${SEARCH_KINDS.map(() => '?').join(', ')})`,
+    )
+    .get(GRAPHS.local, ...SEARCH_KINDS) as { n: number };
+  return records.n > 0;
+}
+
+/** Whether a rebuild is under way, so that answers may miss records not yet indexed again. */
+export function searchRebuilding(db: Database): boolean {
+  return db.prepare('SELECT 1 FROM search_rebuild').get() !== undefined;
+}
+
+/**
+ * Rebuilds the index from the record rows, a batch per transaction, yielding to other work between batches. It
+ * resumes where a previous run stopped (the position is stored), and writes committed meanwhile keep their own
+ * rows current, so the result matches the records however the two interleave. `stopped` ends it early. Returns
+ * the number of record rows read.
+ */
+export async function rebuildSearchIndex(db: Database, stopped: () => boolean): Promise<number> {
+  if (!searchRebuilding(db)) markSearchStaleNow(db);
+  const page = db.prepare(
+    'SELECT graph, subject, kind, nquads FROM record WHERE graph = ? AND subject > ? ORDER BY subject LIMIT ?',
+  );
+  let read = 0;
+  while (!stopped()) {
+    const finished = db.transaction(() => {
+      const marker = db.prepare('SELECT after_subject FROM search_rebuild').get() as
+        { after_subject: string } | undefined;
+      if (marker === undefined) return true;
+      const rows = page.all(GRAPHS.local, marker.after_subject, REBUILD_BATCH) as {
+        graph: string;
+        subject: string;
+        kind: string | null;
+        nquads: string;
+      }[];
+      for (const entry of searchEntriesOfRows(rows)) putEntry(db, entry);
+      read += rows.length;
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < REBUILD_BATCH) {
+        db.prepare('DELETE FROM search_rebuild').run();
+        return true;
+      }
+      db.prepare('UPDATE search_rebuild SET after_subject = ?').run(last.subject);
+      return false;
+    });
+    if (finished) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return read;
+}
+
+function markSearchStaleNow(db: Database): void {
+  db.transaction(() => markSearchStale(db));
+}
+
+/**
+ * Brings the search rows of one written record up to date from its new quads (null: deleted); a record that is
+ * not searchable (withdrawn, another kind or graph) loses its row. Must run inside the write's transaction.
+ */
+export function indexRecordForSearch(
+  db: Database,
+  write: { graph: string; subject: string; kind: string | null | undefined; quads: readonly Quad[] | null },
+): void {
+  const entry =
+    write.quads === null ? undefined : searchEntryOf(write.graph, write.subject, write.kind, write.quads);
+  if (entry === undefined) removeEntry(db, write.graph, write.subject);
+  else putEntry(db, entry);
+}
+
+function currentRow(db: Database, graph: string, iri: string): EntryRow | undefined {
+  return db.prepare('SELECT * FROM search_entry WHERE graph = ? AND iri = ?').get(graph, iri) as
+    EntryRow | undefined;
+}
+
+/** Takes a row out of both FTS indexes (external-content tables must be told the values they indexed). */
+function unindex(db: Database, row: EntryRow): void {
+  db.prepare(`INSERT INTO search_text (search_text, rowid, title, body) VALUES ('delete', ?, ?, ?)`).run(
+    row.id,
+    row.title,
+    row.body,
+  );
+  db.prepare(`INSERT INTO search_word (search_word, rowid, title) VALUES ('delete', ?, ?)`).run(
+    row.id,
+    row.title,
+  );
+}
+
+function index(db: Database, id: number | bigint, entry: SearchEntry): void {
+  db.prepare('INSERT INTO search_text (rowid, title, body) VALUES (?, ?, ?)').run(
+    id,
+    entry.title,
+    entry.body,
+  );
+  db.prepare('INSERT INTO search_word (rowid, title) VALUES (?, ?)').run(id, entry.title);
+}
+
+function removeEntry(db: Database, graph: string, iri: string): void {
+  const row = currentRow(db, graph, iri);
+  if (row === undefined) return;
+  unindex(db, row);
+  db.prepare('DELETE FROM search_entry WHERE id = ?').run(row.id);
+}
+
+/** Inserts or replaces one entry, keeping its row id (the tie-break of large result sets) when it exists. */
+function putEntry(db: Database, entry: SearchEntry): void {
+  const row = currentRow(db, entry.graph, entry.iri);
+  if (row === undefined) {
+    const inserted = db
+      .prepare(
+        'INSERT INTO search_entry (graph, iri, kind, title, title_key, body) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(entry.graph, entry.iri, entry.kind, entry.title, entry.titleKey, entry.body);
+    index(db, inserted.lastInsertRowid, entry);
+    return;
+  }
+  if (row.kind === entry.kind && row.title === entry.title && row.body === entry.body) return;
+  unindex(db, row);
+  db.prepare('UPDATE search_entry SET kind = ?, title = ?, title_key = ?, body = ? WHERE id = ?').run(
+    entry.kind,
+    entry.title,
+    entry.titleKey,
+    entry.body,
+    row.id,
+  );
+  index(db, row.id, entry);
+}
+
+/**
+ * How candidates are found: the title starts with the query, a word of the title starts with its words, or the
+ * query is a substring of the title or of any field.
+ */
+export type CandidateSource = 'prefix' | 'word' | 'title' | 'text';
+
+/** An FTS5 string token: the text in double quotes, quotes doubled. */
+const ftsString = (text: string): string => `"${text.replace(/"/g, '""')}"`;
+
+/**
+ * Up to `limit` rows of the given kinds that `source` finds for the folded query `q`, each an index lookup:
+ * titles starting with `q` in title order; titles with a word starting with `q`'s words; or `q` anywhere in the
+ * title, or in any field (trigram index; `q` needs 3 characters). The caller ranks them.
+ */
+export function searchCandidates(
+  db: Database,
+  source: CandidateSource,
+  q: string,
+  kinds: readonly SearchKind[],
+  limit: number,
+): SearchCandidate[] {
+  const kindList = kinds.map(() => '?').join(', ');
+  const columns = 'e.id, e.graph, e.iri, e.kind, e.title, e.title_key';
+  switch (source) {
+    case 'prefix':
+      return db
+        .prepare(
+          `SELECT ${columns} FROM search_entry e WHERE title_key >= ? AND title_key < ? AND kind IN (${kindList})
+           ORDER BY title_key, iri LIMIT ?`,
+        )
+        .all(q, `${q}\u{10FFFF}`, ...kinds, limit) as SearchCandidate[];
+    case 'word':
+      return db
+        .prepare(
+          `SELECT ${columns} FROM search_word JOIN search_entry e ON e.id = search_word.rowid
+           WHERE search_word MATCH ? AND e.kind IN (${kindList}) LIMIT ?`,
+        )
+        .all(`${ftsString(q)} *`, ...kinds, limit) as SearchCandidate[];
+    case 'title':
+    case 'text':
+      return db
+        .prepare(
+          `SELECT ${columns} FROM search_text JOIN search_entry e ON e.id = search_text.rowid
+           WHERE search_text MATCH ? AND e.kind IN (${kindList}) LIMIT ?`,
+        )
+        .all(
+          source === 'title' ? `title : ${ftsString(q)}` : ftsString(q),
+          ...kinds,
+          limit,
+        ) as SearchCandidate[];
+  }
+}
+
+/** The other text of some rows, by row id (read only for the hits shown, to cut their snippets from). */
+export function searchBodies(db: Database, ids: readonly number[]): Map<number, string> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .prepare(`SELECT id, body FROM search_entry WHERE id IN (${ids.map(() => '?').join(', ')})`)
+    .all(...ids) as { id: number; body: string }[];
+  return new Map(rows.map((row) => [row.id, row.body]));
+}

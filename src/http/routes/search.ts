@@ -1,0 +1,41 @@
+import { Hono } from 'hono';
+import { matchCapabilities } from '../../core/services/capabilities.js';
+import { graphAround, graphOptions } from '../../core/services/graph.js';
+import { federatedSearch, wantsFederation } from '../../core/services/federated-search.js';
+import { search } from '../../core/services/search.js';
+import type { AppEnv } from '../env.js';
+
+/**
+ * Finding things: free-text search (`/api/v1/search`), capability matchmaking (`/api/v1/capabilities`) and the
+ * graph around a node (`/api/v1/graph`).
+ */
+export function searchRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get('/api/v1/search', async (c) => {
+    const params = {
+      q: c.req.query('q'),
+      type: c.req.queries('type'),
+      limit: c.req.query('limit'),
+      federated: c.req.query('federated'),
+      fed_id: c.req.query('fed_id'),
+      fed_hops: c.req.query('fed_hops'),
+      fed_budget_ms: c.req.query('fed_budget_ms'),
+      fed_origin: c.req.query('fed_origin'),
+      fed_path: c.req.queries('fed_path'),
+    };
+    const core = c.get('core');
+    return c.json(wantsFederation(params) ? await federatedSearch(core, params) : search(core, params));
+  });
+  app.get('/api/v1/capabilities', async (c) =>
+    c.json(
+      await matchCapabilities(c.get('core'), {
+        produces: c.req.queries('produces'),
+        consumes: c.req.queries('consumes'),
+      }),
+    ),
+  );
+  app.get('/api/v1/graph', async (c) =>
+    c.json(await graphAround(c.get('core'), graphOptions(c.req.query('iri'), c.req.query('depth')))),
+  );
+  return app;
+}
