@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { VIRTUOSO_BIN } from '../test/support/virtuoso.js';
 
 /** What to run. */
 export interface Options {
@@ -7,22 +9,30 @@ export interface Options {
   /** Repetitions of each start-up measurement; the median is reported. */
   readonly runs: number;
   /** Which parts to run. */
-  readonly parts: readonly ('startup' | 'records')[];
+  readonly parts: readonly ('startup' | 'records' | 'search')[];
   /** Seconds of load per throughput figure. */
   readonly seconds: number;
   /** Size of the store the lineage figure is measured on. */
   readonly lineageQuads: number;
+  /** Records in the store the search figures are measured on. */
+  readonly searchRecords: number;
+  /** The graph stores measured, side by side: embedded, and/or an external SPARQL store (a local Virtuoso). */
+  readonly graphs: readonly ('embedded' | 'sparql')[];
 }
 
 /** A bad command line: reported with the usage, without a stack trace. */
 export class UsageError extends Error {}
 
-export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records] [--seconds 5]
+export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records,search] [--seconds 5]
   --sizes    dataset sizes in quads (k = thousand, M = million); default 10k,100k,1M
   --runs     repetitions of each start-up measurement, median reported; default 3
-  --parts    startup (start-up, restore, dump by size) and/or records (record API reads and writes); default both
+  --parts    startup (start-up, restore, dump by size), records (record API reads and writes) and/or search
+             (search and matchmaking latency); default all three
   --seconds  seconds of load per throughput figure; default 5
-  --lineage-size  store size for the lineage figure; default 1M`;
+  --lineage-size  store size for the lineage figure; default 1M
+  --search-size   records in the store for the search figures; default 100k
+  --graph    embedded, sparql (a local Virtuoso per data directory) or both; default both when virtuoso-t is
+             installed, else embedded`;
 
 /** Parses `--sizes` and `--runs`; null for `--help`; throws with the usage on anything else. */
 export function parseOptions(argv: readonly string[]): Options | null {
@@ -31,9 +41,11 @@ export function parseOptions(argv: readonly string[]): Options | null {
     options: {
       sizes: { type: 'string', default: '10k,100k,1M' },
       runs: { type: 'string', default: '3' },
-      parts: { type: 'string', default: 'startup,records' },
+      parts: { type: 'string', default: 'startup,records,search' },
       seconds: { type: 'string', default: '5' },
       'lineage-size': { type: 'string', default: '1M' },
+      'search-size': { type: 'string', default: '100k' },
+      graph: { type: 'string', default: defaultGraph() },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -45,7 +57,8 @@ export function parseOptions(argv: readonly string[]): Options | null {
     throw new UsageError(`--runs must be a positive integer\n${USAGE}`);
   const parts = values.parts.split(',').map((part) => part.trim());
   for (const part of parts) {
-    if (part !== 'startup' && part !== 'records') throw new UsageError(`unknown part "${part}"\n${USAGE}`);
+    if (part !== 'startup' && part !== 'records' && part !== 'search')
+      throw new UsageError(`unknown part "${part}"\n${USAGE}`);
   }
   const seconds = Number(values.seconds);
   if (!Number.isFinite(seconds) || seconds <= 0)
@@ -53,10 +66,22 @@ export function parseOptions(argv: readonly string[]): Options | null {
   return {
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
     runs,
-    parts: parts as ('startup' | 'records')[],
+    parts: parts as ('startup' | 'records' | 'search')[],
     seconds,
     lineageQuads: parseSize(values['lineage-size']),
+    searchRecords: parseSize(values['search-size']),
+    graphs: parseGraph(values.graph),
   };
+}
+
+function defaultGraph(): string {
+  return fs.existsSync(VIRTUOSO_BIN) ? 'both' : 'embedded';
+}
+
+function parseGraph(text: string): ('embedded' | 'sparql')[] {
+  if (text === 'both') return ['embedded', 'sparql'];
+  if (text === 'embedded' || text === 'sparql') return [text];
+  throw new UsageError(`--graph must be embedded, sparql or both, got "${text}"\n${USAGE}`);
 }
 
 /** Parses `10k`, `1M`, `250000` into a number of quads. */

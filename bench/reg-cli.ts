@@ -8,6 +8,13 @@ export const BIN = path.join(ROOT, 'bin', 'run.js');
 /** The base IRI of the benchmark registry; generated records live under it. */
 export const BASE_IRI = 'http://bench.test';
 
+let graphSettings: (dataDir: string) => Record<string, string> = () => ({});
+
+/** Sets the REG_SPARQL_* settings every `regEnv` adds for a data directory (none: the embedded store). */
+export function useGraphStore(settings: (dataDir: string) => Record<string, string>): void {
+  graphSettings = settings;
+}
+
 /** The environment of a `reg` command on `dataDir`: only REG_* settings and PATH. */
 export function regEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
@@ -17,6 +24,7 @@ export function regEnv(dataDir: string, extra: Record<string, string> = {}): Nod
     REG_ROOT_TOKEN: 'bench-root-token-0123456789abcdef',
     REG_LISTEN: '127.0.0.1:0',
     REG_LOG_LEVEL: 'warn',
+    ...graphSettings(dataDir),
     ...extra,
   };
 }

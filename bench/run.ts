@@ -8,11 +8,14 @@ import { parseOptions, sizeLabel, USAGE, UsageError, type Options } from './opti
 import { benchAdvertise, renderAdvertise } from './advertise-bench.js';
 import { benchLineage, renderLineage } from './lineage-bench.js';
 import { benchRecords, renderRecords } from './records-bench.js';
+import { benchSearch, renderSearch } from './search-bench.js';
 import { note } from './progress.js';
 import { ROOT } from './reg-cli.js';
 import { runServe } from './reg-serve.js';
 import { renderReport } from './report.js';
 import { benchSize, type SizeResult } from './size-bench.js';
+import { renderComparison, type GraphRun } from './compare.js';
+import { selectGraphStore, stopGraphStores, type GraphKind } from './graph-store.js';
 import { repeat } from './stats.js';
 import { Workspace } from './workspace.js';
 
@@ -42,6 +45,29 @@ async function runStartup(options: Options, space: Workspace): Promise<Record<st
   return { start, emptyStart, sizes, figures, targets: goals, anomalies };
 }
 
+/** Runs the chosen parts against the graph store selected now; returns what they measured. */
+async function runParts(options: Options, space: Workspace): Promise<Record<string, unknown>> {
+  const results: Record<string, unknown> = {};
+  if (options.parts.includes('startup')) Object.assign(results, await runStartup(options, space));
+  if (options.parts.includes('records')) {
+    const records = await benchRecords(space, options.seconds);
+    process.stdout.write(`\n${renderRecords(records)}\n`);
+    results.records = records;
+    const advertising = await benchAdvertise(space, options.seconds, records.baseline);
+    process.stdout.write(`\n${renderAdvertise(advertising)}\n`);
+    results.advertise = advertising;
+    const lineage = await benchLineage(space, options.lineageQuads);
+    process.stdout.write(`\n${renderLineage(lineage)}\n`);
+    results.lineage = lineage;
+  }
+  if (options.parts.includes('search')) {
+    const found = await benchSearch(space, options.searchRecords);
+    process.stdout.write(`\n${renderSearch(found)}\n`);
+    results.search = found;
+  }
+  return results;
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   if (options === null) {
@@ -59,18 +85,19 @@ async function main(): Promise<void> {
       loadAverage: { before: loadBefore, after: os.loadavg()[0]! },
     });
     const results: Record<string, unknown> = { measuredAt: new Date().toISOString(), options };
-    if (options.parts.includes('startup')) Object.assign(results, await runStartup(options, space));
-    if (options.parts.includes('records')) {
-      const records = await benchRecords(space, options.seconds);
-      process.stdout.write(`\n${renderRecords(records)}\n`);
-      results.records = records;
-      const advertising = await benchAdvertise(space, options.seconds, records.baseline);
-      process.stdout.write(`\n${renderAdvertise(advertising)}\n`);
-      results.advertise = advertising;
-      const lineage = await benchLineage(space, options.lineageQuads);
-      process.stdout.write(`\n${renderLineage(lineage)}\n`);
-      results.lineage = lineage;
+    const runs = new Map<GraphKind, GraphRun>();
+    for (const graph of options.graphs) {
+      process.stdout.write(`\n==== graph store: ${graph} ====\n`);
+      selectGraphStore(graph);
+      try {
+        const measured = await runParts(options, space.scope(graph));
+        runs.set(graph, measured);
+        results[graph] = measured;
+      } finally {
+        await stopGraphStores();
+      }
     }
+    process.stdout.write(`\n${renderComparison(runs)}\n`);
     const host = machine();
     results.machine = host;
     process.stdout.write(

@@ -35,6 +35,17 @@ export class Workspace {
     return dir;
   }
 
+  /** A view of the workspace whose directories are named after `prefix`, so two runs never share one. */
+  scope(prefix: string): Workspace {
+    return Object.assign(Object.create(Workspace.prototype) as Workspace, {
+      dir: this.dir,
+      path: (name: string) => this.path(`${prefix}-${name}`),
+      freshDir: (name: string) => this.freshDir(`${prefix}-${name}`),
+      remove: (...names: string[]) => this.remove(...names.map((name) => `${prefix}-${name}`)),
+      cleanUp: () => this.cleanUp(),
+    });
+  }
+
   /** Removes files or directories of the workspace that are no longer needed, to keep the disk footprint small. */
   remove(...names: string[]): void {
     for (const name of names) fs.rmSync(this.path(name), { recursive: true, force: true });

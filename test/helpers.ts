@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { readConfig, type Config } from '../src/core/config/index.js';
 import { openCore, type Core } from '../src/core/core.js';
 import { silentLogger } from '../src/core/log.js';
+import { externalStoreSettings } from './support/external-store.js';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -29,14 +30,19 @@ export function tempDir(prefix = 'reg-test-'): string {
   return dir;
 }
 
-/** An environment for a registry on a fresh data directory. */
+/**
+ * An environment for a registry on a fresh data directory. When the suite runs against the external graph store
+ * (`REG_TEST_GRAPH=sparql`), the data directory also gets a SPARQL server of its own, named by REG_SPARQL_*.
+ */
 export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  const dataDir = overrides.REG_DATA_DIR ?? tempDir();
   return {
     REG_BASE_IRI: 'http://registry.test',
-    REG_DATA_DIR: tempDir(),
+    REG_DATA_DIR: dataDir,
     REG_ROOT_TOKEN: ROOT_TOKEN,
     REG_LISTEN: '127.0.0.1:0',
     REG_LOG_LEVEL: 'warn',
+    ...externalStoreSettings(dataDir, overrides),
     ...overrides,
   };
 }

@@ -1,4 +1,7 @@
 import { openCore } from '../core/core.js';
+import { ForgeScheduler } from '../core/workers/forge-scheduler.js';
+import { startFederationWorkers } from '../core/workers/federation-workers.js';
+import { WebhookWorker } from '../core/workers/webhook-worker.js';
 import { startServer } from '../http/server.js';
 import { RegCommand } from '../cli/base-command.js';
 
@@ -13,6 +16,13 @@ export default class Serve extends RegCommand {
   static override description = `Opens the data directory (taking its single-writer lock), loads the reference bundles and
 the query index, and serves until SIGTERM or SIGINT, then finishes requests in flight and exits 0.
 /healthz answers as soon as the port is bound; /readyz once the query index is loaded.
+Unless REG_SUBSCRIPTION_WEBHOOKS is false, it also runs the webhook delivery worker, which stops (after the
+attempts under way) before the server does. The scheduled sync of software records connected to a code
+forge runs too (each record every REG_FORGE_POLL_INTERVAL, requests to a forge paced 2 s apart with a token
+and 120 s without); it stops at once on shutdown.
+The health prober probes the endpoints of deployments every REG_HEALTH_CHECK_INTERVAL and, unless
+REG_PEER_RESOLVE_ENABLED is false, the peer resolver fetches queued foreign IRIs from the peers that hold
+them every REG_PEER_RESOLVE_TICK; both finish the pass under way on shutdown.
 Every REG_* setting is read from the environment; see reg-config(1).`;
   static override examples = [
     'REG_BASE_IRI=https://registry.example.org REG_DATA_DIR=/data <%= config.bin %> <%= command.id %>',
@@ -27,11 +37,19 @@ Every REG_* setting is read from the environment; see reg-config(1).`;
       log.warn('REG_ROOT_TOKEN is not set: no one can administer this registry');
     const core = await openCore(config, log, { index: true, validationWorkers: 1 });
     const server = await startServer(core);
+    const webhooks = config.subscriptions.webhooks ? new WebhookWorker(core) : undefined;
+    webhooks?.start();
+    const forgeSync = new ForgeScheduler(core);
+    forgeSync.start();
+    const federation = startFederationWorkers(core);
     const signal = await new Promise<string>((resolve) => {
       process.once('SIGTERM', () => resolve('SIGTERM'));
       process.once('SIGINT', () => resolve('SIGINT'));
     });
     log.info('shutting down', { signal });
+    await webhooks?.stop();
+    await forgeSync.stop();
+    await federation.stop();
     await server.close();
     log.info('stopped');
     return { url: server.url, stopped_by: signal };

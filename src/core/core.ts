@@ -7,7 +7,9 @@ import { KeyedLock } from './keyed-lock.js';
 import { Memo } from './memo.js';
 import { openDatabase, type Database } from './store/database.js';
 import { EmbeddedGraphStore } from './store/graph/embedded.js';
+import { ExternalGraphStore } from './store/graph/external.js';
 import { IndexClient } from './store/graph/index-client.js';
+import { SparqlClient } from './store/graph/sparql-client.js';
 import type { GraphStore } from './store/graph/types.js';
 import { prepareReferenceData, syncBundleCatalogue, type ReferenceData } from './services/reference-data.js';
 
@@ -53,16 +55,17 @@ export interface OpenOptions {
  * and records their catalogue. The query index is loaded by `core.graph.open()`.
  */
 export async function openCore(config: Config, log: Logger, options: OpenOptions = {}): Promise<Core> {
-  if (config.graph.kind !== 'embedded') {
-    throw new InternalError(
-      'the external SPARQL graph store is not available in this version; unset REG_SPARQL_ENDPOINT',
-    );
-  }
   const db = openDatabase(config.dataDir);
-  const index = options.index === true ? new IndexClient() : undefined;
+  const external = config.graph.kind === 'sparql' ? externalClient(config) : undefined;
+  const index = options.index === true && external === undefined ? new IndexClient() : undefined;
   try {
     const reference = prepareReferenceData(config.baseIri, options.validationWorkers ?? 0);
-    const graph = new EmbeddedGraphStore(db, reference.bundles, log, index);
+    const graph =
+      external === undefined
+        ? new EmbeddedGraphStore(db, reference.bundles, log, index, {
+            queryTimeoutMs: config.sparqlTimeoutMs,
+          })
+        : new ExternalGraphStore(db, reference.bundles, log, external);
     const core: Core = {
       config,
       log,
@@ -81,6 +84,8 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
         db.close();
       },
     };
+    // The external store first writes the bundles whose digest changed; their catalogue entries follow.
+    if (graph instanceof ExternalGraphStore) await graph.prepare();
     await syncBundleCatalogue(core);
     return core;
   } catch (error) {
@@ -88,4 +93,21 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
     db.close();
     throw error;
   }
+}
+
+/** The client of the external graph store the configuration names. */
+function externalClient(config: Config): SparqlClient {
+  if (config.graph.kind !== 'sparql') throw new InternalError('no external graph store is configured');
+  const { sparqlBearerToken, sparqlUsername, sparqlPassword } = config.secrets;
+  return new SparqlClient({
+    queryEndpoint: config.graph.queryEndpoint,
+    updateEndpoint: config.graph.updateEndpoint,
+    timeoutMs: config.graph.timeoutMs,
+    credential:
+      sparqlBearerToken !== undefined
+        ? { kind: 'bearer', token: sparqlBearerToken }
+        : sparqlUsername !== undefined && sparqlPassword !== undefined
+          ? { kind: 'basic', username: sparqlUsername, password: sparqlPassword }
+          : { kind: 'none' },
+  });
 }

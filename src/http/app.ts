@@ -14,15 +14,18 @@ import { adminRoutes } from './routes/admin.js';
 import { advertiseRoutes } from './routes/advertise.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { openLineageRoutes } from './routes/openlineage.js';
+import { peerRoutes } from './routes/peers.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { instanceRoutes } from './routes/instances.js';
 import { recordRoutes } from './routes/records.js';
 import { releaseRoutes } from './routes/releases.js';
 import { runRoutes } from './routes/runs.js';
+import { searchRoutes } from './routes/search.js';
 import { softwareExtraRoutes } from './routes/software-extras.js';
 import { softwareRoutes } from './routes/software.js';
 import { vocabRoutes } from './routes/vocab.js';
 import { sparqlRoutes } from './routes/sparql.js';
+import { subscriptionRoutes } from './routes/subscriptions.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { whoamiRoutes } from './routes/whoami.js';
 
@@ -51,13 +54,16 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.route('/', releaseRoutes());
   app.route('/', instanceRoutes());
   app.route('/', vocabRoutes());
+  app.route('/', searchRoutes());
   // Before the advertising routes: GET /api/v1/artifacts/* and POST /api/v1/artifacts/identify are reads.
   app.route('/', runRoutes());
   app.route('/', artifactRoutes());
   app.route('/', advertiseRoutes());
   app.route('/', openLineageRoutes());
   app.route('/', tokenRoutes());
+  app.route('/', subscriptionRoutes());
   app.route('/', whoamiRoutes());
+  app.route('/', peerRoutes());
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
   app.route(
     '/',

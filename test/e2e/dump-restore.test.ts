@@ -61,6 +61,10 @@ describe('dump and restore', () => {
     fs.writeFileSync(file, first.stdout);
 
     const target = testEnv();
+    // The catalogue the target holds before the restore (an external store may have had its bundles already).
+    const held = new Set(
+      canonicalLines((await runReg(['dump', '--graph', GRAPHS.catalogue], target)).stdout),
+    );
     const restored = await runReg(['restore', '--nquads', file, '--json'], target);
     expect(restored.code, restored.stderr).toBe(0);
     const summary = JSON.parse(restored.stdout) as { new: number; read: number; reference: number };
@@ -70,7 +74,10 @@ describe('dump and restore', () => {
         line.includes('<http://purl.org/dc/terms/modified>') && line.endsWith(`<${GRAPHS.catalogue}> .`),
     );
     expect(loadTimes.length).toBeGreaterThanOrEqual(6);
-    expect(summary.new).toBe(90 + loadTimes.length);
+    const freshLoadTimes = loadTimes.filter(
+      (line) => !held.has(line.replace(` <${GRAPHS.catalogue}> .`, ' .')),
+    );
+    expect(summary.new).toBe(90 + freshLoadTimes.length);
     expect(summary.reference).toBeGreaterThan(10_000);
     expect(summary.read).toBe(canonicalLines(first.stdout).length);
 

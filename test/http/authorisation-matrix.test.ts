@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { listAudit } from '../../src/core/store/audit.js';
 import { setApiTokenExpiry } from '../../src/core/store/api-tokens.js';
+import { insertPeer } from '../../src/core/store/peers.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 import { startProvider, type TestProvider } from '../support/oidc.js';
@@ -40,7 +41,11 @@ interface Fixture {
   narrowToken: string;
   revokedToken: string;
   expiredToken: string;
+  subscription: string;
 }
+
+/** Peer rows the peer endpoints act on, numbered so that each cell has its own. */
+let peerRows = 0;
 
 const root = { authorization: `Bearer ${ROOT_TOKEN}`, 'content-type': 'application/json' };
 const people: Partial<Record<Caller, string>> = {};
@@ -95,6 +100,8 @@ async function fixture(): Promise<Fixture> {
     narrowToken: (await mint(instance, ['advertise:produce'])).token as string,
     revokedToken: revoked.token as string,
     expiredToken: expired.token as string,
+    subscription: (await created(`/api/v1/instances/${instance}/subscriptions`, {})).subscription
+      .id as string,
   };
 }
 
@@ -155,6 +162,13 @@ const ENDPOINTS: readonly Endpoint[] = [
     name: 'PUT /software/{id}/capability',
     request: (f) => ['PUT', `/api/v1/software/${f.software}/capability`, { produces: [], consumes: [] }],
     expect: { ...REFUSED_ALWAYS, curator: 200, admin: 200 },
+    otherwise: 403,
+  },
+  {
+    // The fixture's software is connected to no repository: past the authorisation check comes that 400.
+    name: 'POST /software/{id}/sync',
+    request: (f) => ['POST', `/api/v1/software/${f.software}/sync`],
+    expect: { ...REFUSED_ALWAYS, curator: 400, admin: 400 },
     otherwise: 403,
   },
   {
@@ -228,10 +242,83 @@ const ENDPOINTS: readonly Endpoint[] = [
     otherwise: 403,
   },
   {
+    name: 'POST /instances/{id}/subscriptions',
+    request: (f) => ['POST', `/api/v1/instances/${f.instance}/subscriptions`, { label: 'matrix' }],
+    expect: { ...REFUSED_ALWAYS, curator: 201, admin: 201, deployment: 201, 'deployment without scope': 201 },
+    otherwise: 403,
+  },
+  {
+    name: 'PATCH /subscriptions/{sid}',
+    request: (f) => ['PATCH', `/api/v1/subscriptions/${f.subscription}`, { label: 'changed' }],
+    expect: { ...REFUSED_ALWAYS, curator: 200, admin: 200, deployment: 200, 'deployment without scope': 200 },
+    otherwise: 403,
+  },
+  {
+    name: 'DELETE /subscriptions/{sid}',
+    request: (f) => ['DELETE', `/api/v1/subscriptions/${f.subscription}`],
+    expect: { ...REFUSED_ALWAYS, curator: 204, admin: 204, deployment: 204, 'deployment without scope': 204 },
+    otherwise: 403,
+  },
+  {
+    name: 'POST /subscriptions/{sid}/deliveries/ack',
+    request: (f) => ['POST', `/api/v1/subscriptions/${f.subscription}/deliveries/ack`, { cursor: 0 }],
+    expect: { ...REFUSED_ALWAYS, curator: 200, admin: 200, deployment: 200, 'deployment without scope': 200 },
+    otherwise: 403,
+  },
+  {
     name: 'PUT /instances/self',
     request: () => ['PUT', '/api/v1/instances/self', { label: 'announced' }],
     expect: { ...REFUSED_ALWAYS, deployment: 200, 'deployment without scope': 200, 'other deployment': 200 },
     otherwise: 403,
+  },
+  {
+    name: 'GET /peers',
+    request: () => ['GET', '/api/v1/peers'],
+    expect: { ...REFUSED_ALWAYS, admin: 200 },
+    otherwise: 403,
+  },
+  {
+    name: 'GET /peers/suggested',
+    request: () => ['GET', '/api/v1/peers/suggested'],
+    expect: { ...REFUSED_ALWAYS, admin: 200 },
+    otherwise: 403,
+  },
+  {
+    // Port 1 refuses connections: the administrator gets past the policy to the description check (400).
+    name: 'POST /peers',
+    request: () => ['POST', '/api/v1/peers', { base_iri: 'http://127.0.0.1:1' }],
+    expect: { ...REFUSED_ALWAYS, admin: 400 },
+    otherwise: 403,
+  },
+  {
+    name: 'DELETE /peers/{id}',
+    request: () => {
+      const id = `matrix-peer-${++peerRows}`;
+      insertPeer(core.db, {
+        id,
+        base_iri: `http://${id}.example`,
+        title: null,
+        operator: null,
+        state: 'active',
+        added_at: new Date().toISOString(),
+        last_seen_at: null,
+        resolve_status: 'unknown',
+        last_error: null,
+        suggested_by: null,
+        software_version: null,
+        described_at: null,
+        last_contact_at: null,
+      });
+      return ['DELETE', `/api/v1/peers/${id}`];
+    },
+    expect: { ...REFUSED_ALWAYS, admin: 204 },
+    otherwise: 403,
+  },
+  {
+    name: 'POST /peers/announce',
+    request: () => ['POST', '/api/v1/peers/announce', { base_iri: `http://announcer-${++peerRows}.example` }],
+    expect: { 'revoked token': 401, 'expired token': 401 },
+    otherwise: 200,
   },
 ];
 

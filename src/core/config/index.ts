@@ -35,6 +35,7 @@ export interface Secrets {
   readonly sparqlUsername: string | undefined;
   readonly sparqlPassword: string | undefined;
   readonly forgeToken: string | undefined;
+  readonly forgeGitlabToken: string | undefined;
 }
 
 /** Settings of the subscription delivery worker. */
@@ -47,8 +48,26 @@ export interface SubscriptionSettings {
   readonly timeoutMs: number;
   readonly tickMs: number;
   readonly batch: number;
+  readonly maxPerInstance: number;
   readonly allowHttp: boolean;
   readonly allowPrivateTargets: boolean;
+}
+
+/** Settings of peer resolution: the background resolver and every request to a peer. */
+export interface PeerSettings {
+  readonly resolveEnabled: boolean;
+  readonly resolveTtlMs: number;
+  readonly resolveTickMs: number;
+  /** Time limit of one request to a peer (resolution, description, announcement). */
+  readonly timeoutMs: number;
+}
+
+/** Limits of federated search. */
+export interface FederationSettings {
+  readonly peerTimeoutMs: number;
+  readonly budgetMs: number;
+  readonly maxHops: number;
+  readonly maxPeers: number;
 }
 
 /** The effective configuration, read once and frozen. */
@@ -70,10 +89,16 @@ export interface Config {
     readonly autoRegisterInstances: boolean;
   };
   readonly graph: GraphBackend;
+  /** Time limit of one SPARQL query, whichever graph backend answers it (`REG_SPARQL_TIMEOUT`). */
+  readonly sparqlTimeoutMs: number;
   readonly shaclValidateWrites: boolean;
   readonly forgePollIntervalMs: number;
+  /** Base URLs of the forges' REST APIs that software records are synced from. */
+  readonly forgeApis: { readonly github: string; readonly gitlab: string };
   readonly healthCheckIntervalMs: number;
-  readonly peers: { readonly resolveEnabled: boolean; readonly resolveTtlMs: number };
+  readonly healthCheckTimeoutMs: number;
+  readonly peers: PeerSettings;
+  readonly federation: FederationSettings;
   readonly trustedProxies: readonly string[];
   readonly previousBaseIris: readonly string[];
   readonly subscriptions: SubscriptionSettings;
@@ -105,6 +130,8 @@ const PLACEHOLDER_PARTS = [
 ];
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 const MAX_WEBHOOK_TIMEOUT_MS = 30_000;
+const MAX_OUTBOUND_TIMEOUT_MS = 30_000;
+const MAX_FEDERATION_BUDGET_MS = 60_000;
 
 /** Reads the effective configuration from an environment; throws one ConfigError listing every problem. */
 export function readConfig(
@@ -139,6 +166,7 @@ export function readConfig(
     sparqlUsername: get<string>('REG_SPARQL_USERNAME'),
     sparqlPassword: get<string>('REG_SPARQL_PASSWORD'),
     forgeToken: get<string>('REG_FORGE_TOKEN'),
+    forgeGitlabToken: get<string>('REG_FORGE_GITLAB_TOKEN'),
   };
   const rootProblem = rootTokenProblem(secrets.rootToken);
   if (rootProblem !== undefined) problems.push(rootProblem);
@@ -205,12 +233,23 @@ export function readConfig(
       autoRegisterInstances: need<boolean>('REG_OIDC_AUTO_REGISTER_INSTANCES'),
     },
     graph,
+    sparqlTimeoutMs: need<number>('REG_SPARQL_TIMEOUT'),
     shaclValidateWrites: need<boolean>('REG_SHACL_VALIDATE_WRITES'),
     forgePollIntervalMs: need<number>('REG_FORGE_POLL_INTERVAL'),
+    forgeApis: { github: need<string>('REG_FORGE_GITHUB_API'), gitlab: need<string>('REG_FORGE_GITLAB_API') },
     healthCheckIntervalMs: need<number>('REG_HEALTH_CHECK_INTERVAL'),
+    healthCheckTimeoutMs: Math.min(need<number>('REG_HEALTH_CHECK_TIMEOUT'), MAX_OUTBOUND_TIMEOUT_MS),
     peers: {
       resolveEnabled: need<boolean>('REG_PEER_RESOLVE_ENABLED'),
       resolveTtlMs: need<number>('REG_PEER_RESOLVE_TTL'),
+      resolveTickMs: need<number>('REG_PEER_RESOLVE_TICK'),
+      timeoutMs: Math.min(need<number>('REG_PEER_RESOLVE_TIMEOUT'), MAX_OUTBOUND_TIMEOUT_MS),
+    },
+    federation: {
+      peerTimeoutMs: need<number>('REG_FEDERATION_PEER_TIMEOUT'),
+      budgetMs: Math.min(need<number>('REG_FEDERATION_BUDGET'), MAX_FEDERATION_BUDGET_MS),
+      maxHops: need<number>('REG_FEDERATION_MAX_HOPS'),
+      maxPeers: need<number>('REG_FEDERATION_MAX_PEERS'),
     },
     trustedProxies: need<string[]>('REG_TRUSTED_PROXIES'),
     previousBaseIris,
@@ -223,6 +262,7 @@ export function readConfig(
       timeoutMs: Math.min(need<number>('REG_SUBSCRIPTION_TIMEOUT'), MAX_WEBHOOK_TIMEOUT_MS),
       tickMs: need<number>('REG_SUBSCRIPTION_TICK'),
       batch: need<number>('REG_SUBSCRIPTION_BATCH'),
+      maxPerInstance: need<number>('REG_SUBSCRIPTION_MAX_PER_INSTANCE'),
       allowHttp: need<boolean>('REG_SUBSCRIPTION_ALLOW_HTTP'),
       allowPrivateTargets: need<boolean>('REG_SUBSCRIPTION_ALLOW_PRIVATE_TARGETS'),
     },
@@ -301,6 +341,7 @@ export function redactConfig(config: Config): Record<string, unknown> {
         : graph,
     root_token_set: secrets.rootToken !== undefined,
     forge_token_set: secrets.forgeToken !== undefined,
+    forge_gitlab_token_set: secrets.forgeGitlabToken !== undefined,
     sparql_credential: graph.kind === 'sparql' ? graph.credential : 'none',
     sparql_username: secrets.sparqlUsername,
   };

@@ -100,7 +100,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     name: 'REG_SPARQL_TIMEOUT',
     kind: 'duration',
     fallback: '60s',
-    summary: 'time limit per request to the external endpoint',
+    summary:
+      'time limit per SPARQL query: on the embedded query index, or per request to the external endpoint',
   },
   {
     name: 'REG_SHACL_VALIDATE_WRITES',
@@ -108,7 +109,16 @@ export const SETTINGS: readonly SettingSpec[] = [
     fallback: 'true',
     summary: 'shape violations block writes',
   },
-  { name: 'REG_FORGE_TOKEN', kind: 'secret', summary: 'registry-wide token for private repository sync' },
+  {
+    name: 'REG_FORGE_TOKEN',
+    kind: 'secret',
+    summary: 'registry-wide token for private repository sync (sent to the GitHub API only)',
+  },
+  {
+    name: 'REG_FORGE_GITLAB_TOKEN',
+    kind: 'secret',
+    summary: 'registry-wide token for private repository sync from GitLab (sent to the GitLab API only)',
+  },
   {
     name: 'REG_FORGE_POLL_INTERVAL',
     kind: 'duration',
@@ -116,10 +126,28 @@ export const SETTINGS: readonly SettingSpec[] = [
     summary: 'interval of repository polling',
   },
   {
+    name: 'REG_FORGE_GITHUB_API',
+    kind: 'url',
+    fallback: 'https://api.github.com',
+    summary: 'base URL of the GitHub REST API (GitHub Enterprise: https://<host>/api/v3)',
+  },
+  {
+    name: 'REG_FORGE_GITLAB_API',
+    kind: 'url',
+    fallback: 'https://gitlab.com/api/v4',
+    summary: 'base URL of the GitLab REST API (self-managed: https://<host>/api/v4)',
+  },
+  {
     name: 'REG_HEALTH_CHECK_INTERVAL',
     kind: 'duration',
     fallback: '5m',
     summary: 'interval of deployment health probes',
+  },
+  {
+    name: 'REG_HEALTH_CHECK_TIMEOUT',
+    kind: 'duration',
+    fallback: '5s',
+    summary: 'time limit of one deployment health probe (30s at most)',
   },
   {
     name: 'REG_PEER_RESOLVE_ENABLED',
@@ -132,6 +160,46 @@ export const SETTINGS: readonly SettingSpec[] = [
     kind: 'duration',
     fallback: '24h',
     summary: 'age after which peer stubs are refreshed',
+  },
+  {
+    name: 'REG_PEER_RESOLVE_TICK',
+    kind: 'duration',
+    fallback: '30s',
+    summary: 'interval at which the resolver looks for foreign IRIs to fetch',
+  },
+  {
+    name: 'REG_PEER_RESOLVE_TIMEOUT',
+    kind: 'duration',
+    fallback: '5s',
+    summary: 'time limit of one request to a peer registry (30s at most)',
+  },
+  {
+    name: 'REG_FEDERATION_PEER_TIMEOUT',
+    kind: 'duration',
+    fallback: '3s',
+    summary: 'time a federated search waits for one peer',
+  },
+  {
+    name: 'REG_FEDERATION_BUDGET',
+    kind: 'duration',
+    fallback: '10s',
+    summary: 'time budget of a whole federated search, relays included (60s at most)',
+  },
+  {
+    name: 'REG_FEDERATION_MAX_HOPS',
+    kind: 'integer',
+    fallback: '3',
+    min: 0,
+    max: 8,
+    summary: 'how many registries deep a federated search travels',
+  },
+  {
+    name: 'REG_FEDERATION_MAX_PEERS',
+    kind: 'integer',
+    fallback: '12',
+    min: 1,
+    max: 64,
+    summary: 'peers one registry asks per federated search',
   },
   {
     name: 'REG_TRUSTED_PROXIES',
@@ -188,6 +256,14 @@ export const SETTINGS: readonly SettingSpec[] = [
     min: 1,
     max: 500,
     summary: 'deliveries per worker tick',
+  },
+  {
+    name: 'REG_SUBSCRIPTION_MAX_PER_INSTANCE',
+    kind: 'integer',
+    fallback: '32',
+    min: 1,
+    max: 10000,
+    summary: 'subscriptions a deployment may hold',
   },
   {
     name: 'REG_SUBSCRIPTION_ALLOW_HTTP',

@@ -1,5 +1,5 @@
 import { RegError, type FieldError } from '../errors.js';
-import { PROV, REG } from '../ns.js';
+import { GRAPHS, PROV, REG } from '../ns.js';
 import { ARTIFACT } from '../records/activity-specs.js';
 import { contentIdentifier, digestBytes, digestOf, spdxAlgorithmIri } from '../records/content-id.js';
 import { mintIri } from '../records/ids.js';
@@ -79,7 +79,10 @@ export function buildArtifactCandidate(
   }
   if (agents.system !== undefined && agents.user !== undefined) {
     const node = (iri: string) => factory.namedNode(iri);
-    extraQuads.push(factory.quad(node(agents.system), node(PROV('actedOnBehalfOf')), node(agents.user)));
+    // In the record's own graph, like every other quad of the record.
+    extraQuads.push(
+      factory.quad(node(agents.system), node(PROV('actedOnBehalfOf')), node(agents.user), node(GRAPHS.local)),
+    );
   }
   let series: string | undefined;
   if (json.is_version_of === undefined || json.is_version_of === null) {

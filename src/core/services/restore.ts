@@ -2,14 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import N3 from 'n3';
 import { BadRequestError, MalformedInputError } from '../errors.js';
-import { GRAPHS, RDF, REG, XSD } from '../ns.js';
-import { kindOfTypes } from '../records/kinds.js';
+import { GRAPHS } from '../ns.js';
 import { appendAudit } from '../store/audit.js';
-import { mergeRecord } from '../store/graph/record-merge.js';
-import { readRecord } from '../store/graph/record-table.js';
 import { factory, ownerOf, parseRecordMarker, quadToLine, type Quad } from '../store/nquads.js';
 import { parseCatalogue } from '../vocab/catalogue.js';
 import type { Core } from '../core.js';
+import { checkRestorable, restoreSink } from './restore-sink.js';
 
 /** What a restore did. */
 export interface RestoreResult {
@@ -24,11 +22,11 @@ export interface RestoreResult {
 }
 
 const PROGRESS_EVERY = 50_000;
-const RDF_TYPE = RDF('type');
 
 /**
- * Loads an N-Quads file into a stopped registry, inside one transaction: a malformed line aborts with its line
- * number and nothing is written. Consecutive quads of one record (as `reg dump` writes them) are merged as a
+ * Loads an N-Quads file into a stopped registry, inside one transaction (the external store: through the write
+ * path, a batch per commit, after the whole file was checked): a malformed line aborts with its line number and
+ * nothing is written. Consecutive quads of one record (as `reg dump` writes them) are merged as a
  * group; a record whose quads are scattered is merged once per run, which gives the same result. Blank nodes
  * are replaced by IRIs under the record that refers to them (records never share blank nodes), reference
  * bundle graphs are skipped, and a catalogue entry is taken over only when it matches this package's bundle.
@@ -40,26 +38,31 @@ export async function restoreNQuads(
 ): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new BadRequestError(`cannot read ${file}: no such file`);
   const bundleGraphs = new Map(core.reference.bundles.map((bundle) => [bundle.graph, bundle]));
+  // The external store commits as it goes, so the whole file is read once first: a bad line writes nothing.
+  if (core.graph.kind === 'sparql') await checkFile(core, file, bundleGraphs);
   const now = new Date().toISOString();
   const totals = { read: 0, new: 0, reference: 0, records: 0 };
-  const merge = (graph: string, owner: string, lines: readonly string[], replace = false): void => {
-    const added = mergeRecord(
-      core.db,
-      { graph, subject: owner, lines, kind: kindOfLines(owner, lines), replace },
-      now,
-    );
+  const sink = restoreSink(core);
+  const merge = async (
+    graph: string,
+    owner: string,
+    lines: readonly string[],
+    replace = false,
+  ): Promise<void> => {
+    const added = await sink.merge({ graph, subject: owner, lines, replace });
     totals.new += added;
     if (added > 0) totals.records++;
   };
   // `<x#frag>` belongs to record `<x>` only when there is such a record; otherwise (an adopted term such as
   // `vocab#Thing`) each subject is a record of its own, as the write path stored it.
-  const mergeRun = (graph: string, owner: string, lines: readonly string[], marked = false): void => {
-    if (
-      marked ||
-      lines.some((line) => line.startsWith(`<${owner}> `)) ||
-      readRecord(core.db, graph, owner) !== undefined
-    ) {
-      merge(graph, owner, lines);
+  const mergeRun = async (
+    graph: string,
+    owner: string,
+    lines: readonly string[],
+    marked = false,
+  ): Promise<void> => {
+    if (marked || lines.some((line) => line.startsWith(`<${owner}> `)) || (await sink.exists(graph, owner))) {
+      await merge(graph, owner, lines);
       return;
     }
     const bySubject = new Map<string, string[]>();
@@ -67,18 +70,17 @@ export async function restoreNQuads(
       const subject = line.slice(1, line.indexOf('> '));
       bySubject.set(subject, [...(bySubject.get(subject) ?? []), line]);
     }
-    for (const [subject, group] of bySubject) merge(graph, subject, group);
+    for (const [subject, group] of bySubject) await merge(graph, subject, group);
   };
   const blankQuads: Quad[] = [];
   const catalogue = new Map<string, string[]>();
   let run: { graph: string; owner: string; lines: string[]; marked: boolean } | undefined;
-  core.db.exec('BEGIN');
   try {
     // Inside a marked record (a full dump), quads of its graph belong to it whatever their subject.
     let marked: { subject: string; graph: string } | undefined;
     for await (const item of parseFile(file)) {
       if ('marker' in item) {
-        if (run !== undefined) mergeRun(run.graph, run.owner, run.lines, run.marked);
+        if (run !== undefined) await mergeRun(run.graph, run.owner, run.lines, run.marked);
         run = undefined;
         marked = item.marker;
         continue;
@@ -101,12 +103,12 @@ export async function restoreNQuads(
         continue;
       }
       if (run === undefined || run.graph !== graph || run.owner !== owner) {
-        if (run !== undefined) mergeRun(run.graph, run.owner, run.lines, run.marked);
+        if (run !== undefined) await mergeRun(run.graph, run.owner, run.lines, run.marked);
         run = { graph, owner, lines: [], marked: inMarked };
       }
       run.lines.push(quadToLine(quad));
     }
-    if (run !== undefined) mergeRun(run.graph, run.owner, run.lines, run.marked);
+    if (run !== undefined) await mergeRun(run.graph, run.owner, run.lines, run.marked);
     const skolemised = new Map<string, string[]>();
     for (const quad of skolemise(blankQuads, core.config.baseIri)) {
       const key = `${quad.graph.value}\n${ownerOf(quad.subject.value)}`;
@@ -114,26 +116,42 @@ export async function restoreNQuads(
     }
     for (const [key, lines] of skolemised) {
       const [graph = '', owner = ''] = key.split('\n');
-      mergeRun(graph, owner, lines);
+      await mergeRun(graph, owner, lines);
     }
     for (const [owner, lines] of catalogue) {
       if (catalogueMatches(owner, lines, bundleGraphs.get(owner)?.digest))
-        merge(GRAPHS.catalogue, owner, lines, true);
+        await merge(GRAPHS.catalogue, owner, lines, true);
     }
-    appendAudit(core.db, {
-      actor: null,
-      actorKind: 'system',
-      action: 'restore',
-      target: null,
-      detail: `${totals.new} new of ${totals.read} quads from ${file}`,
-      at: now,
-    });
-    core.db.exec('COMMIT');
+    await sink.finish(() => {
+      appendAudit(core.db, {
+        actor: null,
+        actorKind: 'system',
+        action: 'restore',
+        target: null,
+        detail: `${totals.new} new of ${totals.read} quads from ${file}`,
+        at: now,
+      });
+    }, totals.new > 0);
     onProgress(totals.read);
     return totals;
   } catch (error) {
-    core.db.exec('ROLLBACK');
+    sink.abort();
     throw error;
+  }
+}
+
+/** Reads the whole file without writing: a malformed line, or one the store cannot hold, fails here. */
+async function checkFile(
+  core: Core,
+  file: string,
+  bundleGraphs: ReadonlyMap<string, unknown>,
+): Promise<void> {
+  let quads = 0;
+  for await (const item of parseFile(file)) {
+    if ('marker' in item) continue;
+    quads++;
+    const graph = item.quad.graph.value;
+    if (!bundleGraphs.has(graph)) checkRestorable(core, graph, quads);
   }
 }
 
@@ -219,22 +237,4 @@ function skolemise(quads: readonly Quad[], baseIri: string): Quad[] {
 
 function catalogueMatches(graph: string, lines: readonly string[], digest: string | undefined): boolean {
   return digest !== undefined && parseCatalogue(`${lines.join('\n')}\n`).get(graph)?.digest === digest;
-}
-
-function kindOfLines(owner: string, lines: readonly string[]): string | null {
-  const prefix = `<${owner}> <${RDF_TYPE}> <`;
-  const types = lines
-    .filter((line) => line.startsWith(prefix))
-    .map((line) => line.slice(prefix.length, line.indexOf('>', prefix.length)));
-  const kind = kindOfTypes(types);
-  // Withdrawn records are counted apart, as the write path stores them.
-  const withdrawn = lines.includes(
-    `<${owner}> <${REG('tombstoned')}> "true"^^<${XSD('boolean')}> <${graphOf(lines)}> .`,
-  );
-  return kind !== null && withdrawn ? `${kind}:withdrawn` : kind;
-}
-
-function graphOf(lines: readonly string[]): string {
-  const first = lines[0] ?? '';
-  return first.slice(first.lastIndexOf(' <') + 2, first.lastIndexOf('>'));
 }

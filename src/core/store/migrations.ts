@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { SEARCH_SCHEMA } from './search-index.js';
 
 /** One numbered schema change. */
 interface Migration {
@@ -149,6 +150,190 @@ const MIGRATIONS: readonly Migration[] = [
         attempts INTEGER NOT NULL DEFAULT 0,
         next_attempt_at TEXT,
         last_error TEXT
+      );`,
+  },
+  {
+    id: 7,
+    name: 'free-text search index (filled from the records at the next start)',
+    sql: SEARCH_SCHEMA,
+  },
+  {
+    id: 8,
+    name: 'subscriptions and their delivery queue',
+    // One queue serves pull and webhook delivery: `seq` is the pull cursor, `next_attempt_at` is set only while
+    // the webhook worker should try the row. The generation counter lets the advertising path keep compiled
+    // filters in memory and notice any change that matters to queueing (filter, owner, enabled, webhook, state)
+    // with one read.
+    sql: `
+      CREATE TABLE subscription (
+        id TEXT PRIMARY KEY,
+        instance_iri TEXT NOT NULL,
+        label TEXT,
+        filter TEXT NOT NULL,
+        webhook_url TEXT,
+        webhook_secret TEXT,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        delivery_state TEXT NOT NULL DEFAULT 'active' CHECK (delivery_state IN ('active', 'suspended')),
+        consecutive_failures INTEGER NOT NULL DEFAULT 0,
+        cursor_seq INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        created_by TEXT,
+        updated_at TEXT NOT NULL,
+        last_match_at TEXT,
+        last_success_at TEXT,
+        last_error TEXT,
+        last_error_at TEXT,
+        last_polled_at TEXT
+      );
+      CREATE INDEX subscription_instance ON subscription (instance_iri, created_at);
+      CREATE TABLE delivery (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        subscription_id TEXT NOT NULL REFERENCES subscription (id) ON DELETE CASCADE,
+        artifact_iri TEXT NOT NULL,
+        run_iri TEXT,
+        role TEXT NOT NULL CHECK (role IN ('produced', 'consumed')),
+        instance_iri TEXT,
+        software_iri TEXT,
+        matched_at TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'failed', 'dead', 'delivered')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_attempt_at TEXT,
+        next_attempt_at TEXT,
+        last_error TEXT,
+        last_status INTEGER,
+        delivered_at TEXT,
+        notification TEXT
+      );
+      CREATE INDEX delivery_subscription ON delivery (subscription_id, seq);
+      CREATE INDEX delivery_due ON delivery (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+      CREATE TABLE subscription_generation (
+        only INTEGER PRIMARY KEY CHECK (only = 1),
+        n INTEGER NOT NULL
+      );
+      INSERT INTO subscription_generation (only, n) VALUES (1, 0);
+      CREATE TRIGGER subscription_generation_insert AFTER INSERT ON subscription BEGIN
+        UPDATE subscription_generation SET n = n + 1;
+      END;
+      CREATE TRIGGER subscription_generation_delete AFTER DELETE ON subscription BEGIN
+        UPDATE subscription_generation SET n = n + 1;
+      END;
+      CREATE TRIGGER subscription_generation_update
+        AFTER UPDATE OF instance_iri, filter, enabled, webhook_url, delivery_state ON subscription BEGIN
+        UPDATE subscription_generation SET n = n + 1;
+      END;`,
+  },
+  {
+    id: 9,
+    name: 'forge sync: conditional-request cache, rate-limit backoff, next-due times',
+    // Answers are kept per URL and credential kind with their ETag, so an unchanged repository costs a 304
+    // (which the forges do not count against the rate limit). A forge that answered "rate limited" is left
+    // alone until its reset time; each connected software is synced again when its next-due time passes.
+    sql: `
+      CREATE TABLE forge_response (
+        url TEXT NOT NULL,
+        credential TEXT NOT NULL,
+        etag TEXT NOT NULL,
+        body TEXT NOT NULL,
+        fetched_at TEXT NOT NULL,
+        PRIMARY KEY (url, credential)
+      );
+      CREATE TABLE forge_limit (
+        api_base TEXT NOT NULL,
+        credential TEXT NOT NULL,
+        limited_until TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        PRIMARY KEY (api_base, credential)
+      );
+      CREATE TABLE forge_sync_due (
+        software TEXT PRIMARY KEY,
+        next_due_at TEXT NOT NULL,
+        last_run_at TEXT
+      );`,
+  },
+  {
+    id: 10,
+    name: 'federation: peer review and contact, resolution state, federated query ids',
+    // A peer remembers who suggested it and when its description was last read; a queued foreign IRI remembers
+    // which peer holds it, whether it resolved, and when. A federated query id is claimed once per registry, so a
+    // query that comes back round a ring of peers is answered `already_handled`.
+    sql: `
+      ALTER TABLE peer ADD COLUMN suggested_by TEXT;
+      ALTER TABLE peer ADD COLUMN software_version TEXT;
+      ALTER TABLE peer ADD COLUMN described_at TEXT;
+      ALTER TABLE peer ADD COLUMN last_contact_at TEXT;
+      CREATE INDEX peer_state ON peer (state, added_at);
+      ALTER TABLE resolve_queue ADD COLUMN status TEXT NOT NULL DEFAULT 'queued'
+        CHECK (status IN ('queued', 'resolved', 'failed', 'no-peer'));
+      ALTER TABLE resolve_queue ADD COLUMN peer_id TEXT;
+      ALTER TABLE resolve_queue ADD COLUMN resolved_at TEXT;
+      ALTER TABLE resolve_queue ADD COLUMN last_attempt_at TEXT;
+      CREATE INDEX resolve_queue_due ON resolve_queue (status, next_attempt_at);
+      CREATE INDEX resolve_queue_peer ON resolve_queue (peer_id);
+      CREATE TABLE federated_query (
+        id TEXT PRIMARY KEY,
+        seen_at TEXT NOT NULL,
+        origin TEXT,
+        hops INTEGER
+      );
+      CREATE INDEX federated_query_seen ON federated_query (seen_at);`,
+  },
+  {
+    id: 11,
+    name: 'external graph store: the registry index of its records on the server',
+    // Used only with REG_SPARQL_ENDPOINT: which subjects each record's quads have (a record is read with one
+    // SELECT over them), lines asserted about outside subjects, lines the server keeps in another lexical form
+    // (and typed lines written but not yet read back), counts kept by triggers, and the undo of a graph update
+    // whose operational rows are not committed yet.
+    sql: `
+      CREATE TABLE external_record (
+        graph TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        kind TEXT,
+        quad_count INTEGER NOT NULL,
+        rewrites TEXT,
+        unverified TEXT,
+        version INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (graph, subject)
+      );
+      CREATE TABLE external_subject (
+        graph TEXT NOT NULL,
+        record TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        PRIMARY KEY (graph, record, subject)
+      );
+      CREATE TABLE external_shared_line (
+        graph TEXT NOT NULL,
+        record TEXT NOT NULL,
+        line TEXT NOT NULL,
+        PRIMARY KEY (graph, record, line)
+      );
+      CREATE INDEX external_shared_line_line ON external_shared_line (graph, line);
+      CREATE TABLE external_stats (
+        graph TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        records INTEGER NOT NULL,
+        quads INTEGER NOT NULL,
+        PRIMARY KEY (graph, kind)
+      );
+      CREATE TRIGGER external_stats_insert AFTER INSERT ON external_record BEGIN
+        INSERT INTO external_stats (graph, kind, records, quads) VALUES (new.graph, coalesce(new.kind, ''), 1, new.quad_count)
+          ON CONFLICT (graph, kind) DO UPDATE SET records = records + 1, quads = quads + excluded.quads;
+      END;
+      CREATE TRIGGER external_stats_delete AFTER DELETE ON external_record BEGIN
+        UPDATE external_stats SET records = records - 1, quads = quads - old.quad_count
+          WHERE graph = old.graph AND kind = coalesce(old.kind, '');
+      END;
+      CREATE TRIGGER external_stats_update AFTER UPDATE OF graph, kind, quad_count ON external_record BEGIN
+        UPDATE external_stats SET records = records - 1, quads = quads - old.quad_count
+          WHERE graph = old.graph AND kind = coalesce(old.kind, '');
+        INSERT INTO external_stats (graph, kind, records, quads) VALUES (new.graph, coalesce(new.kind, ''), 1, new.quad_count)
+          ON CONFLICT (graph, kind) DO UPDATE SET records = records + 1, quads = quads + excluded.quads;
+      END;
+      CREATE TABLE external_intent (
+        id INTEGER PRIMARY KEY,
+        created_at TEXT NOT NULL,
+        undo TEXT NOT NULL
       );`,
   },
 ];

@@ -1,8 +1,15 @@
-import { UnavailableError } from '../../errors.js';
+import { QueryTimeoutError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Database } from '../database.js';
 import { canonicalText, quadToLine, recordMarker, toNQuads, toNTriples } from '../nquads.js';
+import {
+  ensureSearchSchema,
+  indexRecordForSearch,
+  rebuildSearchIndex,
+  searchRebuildDue,
+} from '../search-index.js';
 import { IndexClient } from './index-client.js';
+import type { IndexRequest } from './index-protocol.js';
 import {
   countRecordQuads,
   countRecordsByKind,
@@ -15,6 +22,12 @@ import type { Binding, BundleGraph, GraphStore, QueryForm, RecordWrite, SparqlRe
 
 /** Bytes of N-Quads text sent to the index per load call; about 1 MiB loads fastest. */
 const LOAD_CHUNK_BYTES = 1 << 20;
+
+/** Options of the embedded store. */
+export interface EmbeddedOptions {
+  /** Time limit of one query on the index (`REG_SPARQL_TIMEOUT`); none when absent. */
+  readonly queryTimeoutMs?: number;
+}
 
 /**
  * The embedded graph store: SQLite (`registry.db`, one row per record) is the truth; an in-memory oxigraph index in
@@ -31,6 +44,10 @@ export class EmbeddedGraphStore implements GraphStore {
     resolve: (value: unknown) => void;
     reject: (error: unknown) => void;
   }[] = [];
+  private searchRebuild: Promise<void> | undefined;
+  private closing = false;
+  /** Changes committed while the index is rebuilt, applied once it is loaded (the loader may have read older rows). */
+  private missed: { remove: string; add: string }[] | undefined;
 
   /**
    * @param index a query index already started (its worker boots while the caller does other start-up work);
@@ -41,7 +58,11 @@ export class EmbeddedGraphStore implements GraphStore {
     private readonly bundles: readonly BundleGraph[],
     private readonly log: Logger,
     private index: IndexClient | undefined = undefined,
-  ) {}
+    private readonly options: EmbeddedOptions = {},
+  ) {
+    // The write path keeps the search rows current, so they must exist before the first write.
+    if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
+  }
 
   get generation(): number {
     return this.commits;
@@ -56,6 +77,23 @@ export class EmbeddedGraphStore implements GraphStore {
     await this.index.started;
     await this.loadIndex(this.index);
     this.isReady = true;
+    if (searchRebuildDue(this.db)) this.searchRebuild ??= this.rebuildSearch();
+  }
+
+  /**
+   * Refills the search index from the records in the background, a batch at a time (search answers `partial`
+   * meanwhile), so a start after a restore or an upgrade is not held up by it.
+   */
+  private async rebuildSearch(): Promise<void> {
+    const started = Date.now();
+    try {
+      const records = await rebuildSearchIndex(this.db, () => this.closing);
+      if (!this.closing) this.log.info('search index rebuilt', { records, ms: Date.now() - started });
+    } catch (error) {
+      this.log.error('search index rebuild failed', { detail: (error as Error).message });
+    } finally {
+      this.searchRebuild = undefined;
+    }
   }
 
   private async loadIndex(index: IndexClient): Promise<void> {
@@ -95,12 +133,17 @@ export class EmbeddedGraphStore implements GraphStore {
     this.rebuilding ??= (async () => {
       this.log.warn('rebuilding the query index', { reason });
       this.isReady = false;
+      this.missed = [];
       await this.index?.close();
-      this.index = new IndexClient();
-      await this.index.started;
-      await this.loadIndex(this.index);
+      const index = new IndexClient();
+      this.index = index;
+      await index.started;
+      await this.loadIndex(index);
+      for (let change = this.missed.shift(); change !== undefined; change = this.missed.shift())
+        await index.request({ op: 'replace', ...change });
       this.isReady = true;
     })().finally(() => {
+      this.missed = undefined;
       this.rebuilding = undefined;
     });
     return this.rebuilding;
@@ -164,6 +207,7 @@ export class EmbeddedGraphStore implements GraphStore {
       if (write.quads === null) {
         if (before !== undefined) {
           deleteRecord(this.db, write.graph, write.subject);
+          indexRecordForSearch(this.db, { ...write, kind: before.kind });
           changes.removed.push(before.nquads);
         }
         continue;
@@ -175,19 +219,31 @@ export class EmbeddedGraphStore implements GraphStore {
         { graph: write.graph, subject: write.subject, nquads, kind: write.kind ?? null },
         now,
       );
+      // Withdrawn records (kind `<kind>:withdrawn`, or carrying the tombstone) leave the search index here.
+      indexRecordForSearch(this.db, { ...write, kind: write.kind ?? before?.kind });
       if (before !== undefined) changes.removed.push(before.nquads);
       changes.added.push(nquads);
     }
   }
 
   private async publish(remove: string, add: string): Promise<void> {
-    if (this.index === undefined || (remove.length === 0 && add.length === 0)) return;
-    if (this.rebuilding !== undefined) return; // the rebuild reads the committed rows
-    try {
-      await this.index.request({ op: 'replace', remove, add });
-    } catch (error) {
-      await this.rebuild((error as Error).message);
+    const index = this.index;
+    if (index === undefined || (remove.length === 0 && add.length === 0)) return;
+    if (this.rebuilding !== undefined) {
+      this.missed?.push({ remove, add });
+      return;
     }
+    try {
+      await index.request({ op: 'replace', remove, add });
+    } catch (error) {
+      await this.recover(index, (error as Error).message);
+    }
+  }
+
+  /** Rebuilds the index if `failed` is still the current one (a later failure of an old one needs nothing). */
+  private recover(failed: IndexClient, reason: string): Promise<void> {
+    if (this.index !== failed) return this.rebuilding ?? Promise.resolve();
+    return this.rebuild(reason);
   }
 
   private requireIndex(): IndexClient {
@@ -196,14 +252,34 @@ export class EmbeddedGraphStore implements GraphStore {
     return this.index;
   }
 
+  /**
+   * Runs one query within the time limit. A query past the limit fails (504) and the index, whose worker had to be
+   * stopped, is rebuilt in the background; queries that were waiting behind it are asked again once it is back.
+   */
+  private async runQuery(request: IndexRequest & { op: 'query' }): Promise<string> {
+    const timeout =
+      this.options.queryTimeoutMs === undefined ? {} : { timeoutMs: this.options.queryTimeoutMs };
+    const index = this.requireIndex();
+    try {
+      return (await index.request(request, timeout)) as string;
+    } catch (error) {
+      if (!index.failed || this.closing) throw error;
+      const recovered = this.recover(index, (error as Error).message);
+      if (error instanceof QueryTimeoutError) {
+        this.log.warn('a query ran past its time limit; the query index is rebuilt', {
+          timeout_ms: this.options.queryTimeoutMs,
+          query: request.query.slice(0, 500),
+        });
+        throw error;
+      }
+      await recovered;
+      return (await this.requireIndex().request(request, timeout)) as string;
+    }
+  }
+
   /** Runs a query whose result is SPARQL JSON, over the named graphs only (no union default graph). */
   private async queryJson<T>(query: string): Promise<T> {
-    const body = (await this.requireIndex().request({
-      op: 'query',
-      query,
-      format: 'json',
-      union: false,
-    })) as string;
+    const body = await this.runQuery({ op: 'query', query, format: 'json', union: false });
     return JSON.parse(body) as T;
   }
 
@@ -217,12 +293,12 @@ export class EmbeddedGraphStore implements GraphStore {
 
   async query(query: string, form: QueryForm): Promise<SparqlResponse> {
     const graphForm = form === 'CONSTRUCT' || form === 'DESCRIBE';
-    const body = (await this.requireIndex().request({
+    const body = await this.runQuery({
       op: 'query',
       query,
       format: graphForm ? 'turtle' : 'json',
       union: true,
-    })) as string;
+    });
     return {
       contentType: graphForm
         ? 'text/turtle; charset=utf-8'
@@ -270,7 +346,9 @@ export class EmbeddedGraphStore implements GraphStore {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     this.isReady = false;
+    await this.searchRebuild;
     await this.index?.close();
     this.index = undefined;
   }

@@ -1,0 +1,75 @@
+import type { AdvertiseResult } from './advertise-bench.js';
+import type { SizeFigures } from './figures.js';
+import type { GraphKind } from './graph-store.js';
+import type { LineageResult } from './lineage-bench.js';
+import type { RecordsResult } from './records-bench.js';
+import { compact } from './report.js';
+import type { ServeRun } from './reg-serve.js';
+import type { SearchResult } from './search-bench.js';
+import { median } from './stats.js';
+
+/** What one graph store's run measured (the parts that ran). */
+export interface GraphRun {
+  readonly emptyStart?: readonly ServeRun[];
+  readonly figures?: readonly SizeFigures[];
+  readonly records?: RecordsResult;
+  readonly advertise?: AdvertiseResult;
+  readonly lineage?: LineageResult;
+  readonly search?: SearchResult;
+}
+
+const num = (n: number | undefined, digits = 1): string =>
+  n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits);
+const rate = (n: number | undefined): string => (n === undefined ? '-' : compact(n));
+
+/** The headline figures of each graph store side by side, with the external store's ratio to the embedded one. */
+export function renderComparison(runs: ReadonlyMap<GraphKind, GraphRun>): string {
+  const kinds = [...runs.keys()];
+  const rows: [string, (run: GraphRun) => number | undefined, (n: number | undefined) => string][] = [
+    [
+      'reg serve, empty data dir, to /readyz (ms)',
+      (r) => (r.emptyStart ? median(r.emptyStart.map((s) => s.readyMs)) : undefined),
+      (n) => num(n, 0),
+    ],
+  ];
+  const sizes = [...runs.values()].find((run) => run.figures !== undefined)?.figures ?? [];
+  for (const [index, size] of sizes.entries()) {
+    rows.push(
+      [`${size.label}: restore (quads/s)`, (r) => r.figures?.[index]?.restoreQps, rate],
+      [`${size.label}: ready after restart (ms)`, (r) => r.figures?.[index]?.readyMs, (n) => num(n, 0)],
+      [`${size.label}: RSS of reg serve (MB)`, (r) => r.figures?.[index]?.rssMb, (n) => num(n, 0)],
+      [`${size.label}: dump (quads/s)`, (r) => r.figures?.[index]?.dumpQps, rate],
+    );
+  }
+  rows.push(
+    ['GET /api/v1/software/{id} (req/s)', (r) => r.records?.getOne.rps, (n) => num(n, 0)],
+    ['GET /api/v1/software?limit=25 (req/s)', (r) => r.records?.list.rps, (n) => num(n, 0)],
+    ['validated write, in-process, median (ms)', (r) => r.records?.writeMs.median, (n) => num(n, 2)],
+    ['POST /api/v1/software over HTTP, median (ms)', (r) => r.records?.httpCreateMs, (n) => num(n, 2)],
+    ['POST advertise/produced (req/s)', (r) => r.advertise?.rps, (n) => num(n, 0)],
+    ['lineage, depth 6, p50 (ms)', (r) => r.lineage?.p50Ms, (n) => num(n, 1)],
+    ['GET /api/v1/search, p50 (ms)', (r) => r.search?.httpSearch.p50, (n) => num(n, 2)],
+    ['GET /api/v1/capabilities, p50 (ms)', (r) => r.search?.httpMatch.p50, (n) => num(n, 2)],
+  );
+  const header = ['figure', ...kinds, ...(kinds.length === 2 ? ['sparql ÷ embedded'] : [])];
+  const body = rows
+    .map(([label, pick, show]) => {
+      const values = kinds.map((kind) => pick(runs.get(kind)!));
+      if (values.every((value) => value === undefined)) return undefined;
+      const [a, b] = values;
+      const ratio =
+        kinds.length === 2 && a !== undefined && b !== undefined && a !== 0 ? `${(b / a).toFixed(2)}×` : '';
+      return [label, ...values.map(show), ...(kinds.length === 2 ? [ratio] : [])];
+    })
+    .filter((row): row is string[] => row !== undefined);
+  const table = [header, ...body];
+  const widths = header.map((_, column) => Math.max(...table.map((row) => row[column]?.length ?? 0)));
+  return [
+    'Graph stores side by side (embedded: SQLite rows + in-memory oxigraph; sparql: a local Virtuoso over HTTP)',
+    ...table.map((row) =>
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join('  '),
+    ),
+  ].join('\n');
+}

@@ -1,0 +1,36 @@
+import { externalStoreEnv, startVirtuosoSync, type VirtuosoServer } from '../test/support/virtuoso.js';
+import { note } from './progress.js';
+import { useGraphStore } from './reg-cli.js';
+
+/** The graph stores the benchmark compares. */
+export type GraphKind = 'embedded' | 'sparql';
+
+const servers = new Map<string, VirtuosoServer>();
+
+/**
+ * Points every `reg` the benchmark runs at `kind`: for `sparql`, each data directory gets a Virtuoso of its own on
+ * a fresh database (started on first use, over Digest on /sparql-auth), so the figures include writing the
+ * reference bundles to an empty server, as a registry's first start against it does.
+ */
+export function selectGraphStore(kind: GraphKind): void {
+  useGraphStore(
+    kind === 'embedded'
+      ? () => ({})
+      : (dataDir) => {
+          let server = servers.get(dataDir);
+          if (server === undefined) {
+            note(`sparql: starting Virtuoso for ${dataDir}`);
+            server = startVirtuosoSync();
+            servers.set(dataDir, server);
+          }
+          return externalStoreEnv(server);
+        },
+  );
+}
+
+/** Stops every Virtuoso started so far (between parts, to keep memory down). */
+export async function stopGraphStores(): Promise<void> {
+  const all = [...servers.values()];
+  servers.clear();
+  await Promise.all(all.map((server) => server.dispose()));
+}
