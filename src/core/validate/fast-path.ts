@@ -94,6 +94,19 @@ export function termKey(term: RDF.Term): string {
   return `${term.termType}:${term.value}`;
 }
 
+/** A class and every class the shapes graph declares a subclass of it, directly or not; the class first. */
+export function subclassesOf(shapes: Store, cls: RDF.Term): RDF.Term[] {
+  const found = new Map<string, RDF.Term>();
+  const pending = [cls];
+  while (pending.length > 0) {
+    const next = pending.pop() as RDF.Term;
+    if (found.has(termKey(next))) continue;
+    found.set(termKey(next), next);
+    pending.push(...shapes.getSubjects(DataFactory.namedNode(RDFS('subClassOf')), next, null));
+  }
+  return [...found.values()];
+}
+
 /** Compiles every node shape of the shapes graph, keyed by `termKey` of the shape. */
 export function compileFastPath(shapes: Store): Map<string, CompiledNodeShape> {
   const compiler = new Compiler(shapes);
@@ -129,15 +142,7 @@ class Compiler {
 
   /** A class and its subclasses as the shapes graph declares them (what shacl-engine resolves `sh:class` to). */
   private classes(cls: RDF.Term): Set<string> {
-    const found = new Set<string>();
-    const pending = [cls];
-    while (pending.length > 0) {
-      const next = pending.pop() as RDF.Term;
-      if (found.has(termKey(next))) continue;
-      found.add(termKey(next));
-      pending.push(...this.shapes.getSubjects(DataFactory.namedNode(RDFS('subClassOf')), next, null));
-    }
-    return found;
+    return new Set(subclassesOf(this.shapes, cls).map(termKey));
   }
 
   nodeShape(shape: RDF.Term): CompiledNodeShape {

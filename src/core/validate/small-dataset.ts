@@ -21,12 +21,7 @@ export class SmallDataset implements RDF.DatasetCore {
   }
 
   add(quad: RDF.Quad): this {
-    if (this.has(quad)) return this;
-    this.quads.push(quad);
-    const key = subjectKey(quad.subject);
-    const group = this.bySubject.get(key);
-    if (group === undefined) this.bySubject.set(key, [quad]);
-    else group.push(quad);
+    if (!this.has(quad)) this.push(quad);
     return this;
   }
 

@@ -7,7 +7,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser, Store, type Quad as N3Quad } from 'n3';
 import { Validator, type ShaclFactory, type ShaclResult } from 'shacl-engine';
 import { RDF as RDF_NS, RDFS, REG, SH } from '../ns.js';
-import { compileFastPath, remainingWork, termKey as fastKey } from './fast-path.js';
+import { compileFastPath, remainingWork, subclassesOf, termKey } from './fast-path.js';
 import { SmallDataset } from './small-dataset.js';
 
 /** Severity of a result: violations refuse a write, warnings never do. */
@@ -121,7 +121,7 @@ export function createValidator(shapesText: string, options: ValidatorOptions = 
         // built at compile time; the engine's own resolution would scan the whole record once per shape.
         // The fast path proves what it can; the engine validates the rest and writes every result.
         for (const [nodeShape, nodes] of focusNodes(targets, data)) {
-          for (const [shape, focus] of remainingWork(fast.get(fastKey(nodeShape)), nodeShape, nodes, data)) {
+          for (const [shape, focus] of remainingWork(fast.get(termKey(nodeShape)), nodeShape, nodes, data)) {
             const report = await engine.validate({ dataset: data, terms: focus }, [{ terms: [shape] }]);
             found.push(...report.results);
           }
@@ -161,15 +161,7 @@ function shapeTargets(shapes: Store): TargetIndex | undefined {
   const byClass = new Map<string, RDF.Term[]>();
   for (const quad of shapes.match(null, term(SH('targetClass')), null, null)) {
     // A class targets its instances and those of its subclasses (as declared in the shapes graph).
-    const pending = [quad.object];
-    const seen = new Set<string>();
-    while (pending.length > 0) {
-      const cls = pending.pop() as RDF.Term;
-      if (seen.has(cls.value)) continue;
-      seen.add(cls.value);
-      add(byClass, cls.value, quad.subject);
-      pending.push(...shapes.getSubjects(term(RDFS('subClassOf')), cls, null));
-    }
+    for (const cls of subclassesOf(shapes, quad.object)) add(byClass, cls.value, quad.subject);
   }
   const byPredicate = (predicate: string) => {
     const map = new Map<string, RDF.Term[]>();
@@ -262,10 +254,6 @@ function valueType(term: RDF.Term): 'iri' | 'literal' | 'blank' {
 
 function localName(iri: string): string {
   return iri.slice(Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/')) + 1);
-}
-
-function termKey(term: RDF.Term): string {
-  return `${term.termType}:${term.value}`;
 }
 
 function dedupe(results: ValidationResult[]): ValidationResult[] {
