@@ -19,7 +19,7 @@ import {
   queueForResolution,
 } from '../store/advertising.js';
 import type { Core } from '../core.js';
-import { buildArtifactCandidate, type ArtifactCandidate } from './artifact-input.js';
+import { artifactCreateRequest, buildArtifactCandidate, type ArtifactCandidate } from './artifact-input.js';
 import { getArtifact } from './artifact-view.js';
 import { readStored, requireObject } from './records.js';
 import { prepareDeliveries, queueDeliveries } from './subscription-queue.js';
@@ -296,15 +296,7 @@ async function planArtifacts(
         prefix,
       },
     );
-    const request: RecordWriteRequest = {
-      spec: ARTIFACT,
-      iri,
-      candidate: built.candidate,
-      extraQuads: built.extraQuads,
-      action: 'artifact.create',
-      principal,
-    };
-    planned.writes.push({ request, prefix });
+    planned.writes.push({ request: artifactCreateRequest(iri, built, principal), prefix });
     if (built.series !== undefined)
       planned.writes.push({ request: seriesRequest(principal, built.series, now), prefix });
     if (key !== undefined) planned.newKeys.push([key, iri]);
@@ -377,15 +369,7 @@ export async function registerArtifact(
     now,
     prefix: '',
   });
-  const request: RecordWriteRequest = {
-    spec: ARTIFACT,
-    iri,
-    candidate: built.candidate,
-    extraQuads: built.extraQuads,
-    action: 'artifact.create',
-    principal,
-    requestId,
-  };
+  const request = artifactCreateRequest(iri, built, principal, requestId);
   const requests = [
     request,
     ...(built.series === undefined ? [] : [seriesRequest(principal, built.series, now)]),

@@ -1,3 +1,4 @@
+import type { Principal } from '../auth/principal.js';
 import { RegError, type FieldError } from '../errors.js';
 import { GRAPHS, PROV, REG } from '../ns.js';
 import { ARTIFACT } from '../records/activity-specs.js';
@@ -9,6 +10,7 @@ import { factory, type Quad } from '../store/nquads.js';
 import { normaliseKeywords } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { withoutRegistryFields } from './records.js';
+import type { RecordWriteRequest } from './write-path.js';
 
 /** An artifact ready for the write path: its candidate JSON, registry-computed quads and what it refers to. */
 export interface ArtifactCandidate {
@@ -31,6 +33,24 @@ export interface ArtifactContext {
 }
 
 const LINK_FIELDS = ['was_derived_from', 'was_revision_of', 'is_version_of'] as const;
+
+/** The write that creates a built artifact, as advertising, registration and the OpenLineage check submit it. */
+export function artifactCreateRequest(
+  iri: string,
+  built: ArtifactCandidate,
+  principal: Principal,
+  requestId?: string,
+): RecordWriteRequest {
+  return {
+    spec: ARTIFACT,
+    iri,
+    candidate: built.candidate,
+    extraQuads: built.extraQuads,
+    action: 'artifact.create',
+    principal,
+    requestId,
+  };
+}
 
 /**
  * Turns an artifact as a client sends it into the candidate the write path validates: keywords matched to the

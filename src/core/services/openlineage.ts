@@ -8,7 +8,7 @@ import type { JsonObject } from '../records/mapper.js';
 import { findArtifactByKey, findRunByKey } from '../store/advertising.js';
 import type { Core } from '../core.js';
 import { advertise, type AdvertiseResult, type AdvertiseRole } from './advertise.js';
-import { buildArtifactCandidate } from './artifact-input.js';
+import { artifactCreateRequest, buildArtifactCandidate } from './artifact-input.js';
 import {
   mapRunEvent,
   type MappedDataset,
@@ -173,15 +173,7 @@ async function precheck(
       now,
       prefix,
     });
-    const request: RecordWriteRequest = {
-      spec: ARTIFACT,
-      iri,
-      candidate: built.candidate,
-      extraQuads: built.extraQuads,
-      action: 'artifact.create',
-      principal,
-    };
-    checks.push({ request, prefix });
+    checks.push({ request: artifactCreateRequest(iri, built, principal), prefix });
   }
   refuseViolations((await checkRecords(core, checks)).flatMap((outcome) => outcome.results));
 }
