@@ -10,7 +10,6 @@ import {
   notificationOf,
   setNotification,
   type DeliveryRow,
-  type DeliveryStatus,
 } from '../store/deliveries.js';
 import { advanceCursor, findSubscription, touchPolled } from '../store/subscriptions.js';
 import type { Core } from '../core.js';
@@ -33,24 +32,10 @@ export interface Notification {
 }
 
 /** A delivery as the API shows it (contract §3.13). */
-export interface Delivery {
-  readonly seq: number;
-  readonly id: string;
-  readonly subscription_id: string;
-  readonly artifact_iri: string;
-  readonly run_iri: string | null;
-  readonly role: 'produced' | 'consumed';
-  readonly matched_at: string;
-  readonly status: DeliveryStatus;
-  readonly attempts: number;
-  readonly last_attempt_at: string | null;
-  readonly next_attempt_at: string | null;
-  readonly last_error: string | null;
-  readonly last_status: number | null;
-  readonly delivered_at: string | null;
+export type Delivery = Omit<DeliveryRow, 'instance_iri' | 'software_iri' | 'notification'> & {
   /** The event body; null in a delivery log entry whose body was not fixed yet. */
   readonly notification: Notification | null;
-}
+};
 
 /** One page of the pull queue. */
 export interface DeliveryPage {

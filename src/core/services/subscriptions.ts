@@ -18,7 +18,6 @@ import {
   insertSubscription,
   listSubscriptions as listRows,
   updateSubscription,
-  type DeliveryState,
   type SubscriptionChange,
   type SubscriptionRow,
 } from '../store/subscriptions.js';
@@ -39,32 +38,17 @@ import {
 } from './subscription-input.js';
 
 /** A subscription as the API shows it (contract §3.13); never its secret. */
-export interface SubscriptionOut {
-  readonly id: string;
-  readonly instance_iri: string;
-  readonly label: string | null;
+export type SubscriptionOut = Omit<SubscriptionRow, 'filter' | 'webhook_secret' | 'enabled'> & {
   readonly filter: SubscriptionFilter;
-  readonly webhook_url: string | null;
   readonly webhook_signed: boolean;
   readonly enabled: boolean;
-  readonly delivery_state: DeliveryState;
-  readonly consecutive_failures: number;
-  readonly cursor_seq: number;
-  readonly created_at: string;
-  readonly created_by: string | null;
-  readonly updated_at: string;
-  readonly last_match_at: string | null;
-  readonly last_success_at: string | null;
-  readonly last_error: string | null;
-  readonly last_error_at: string | null;
-  readonly last_polled_at: string | null;
   readonly pending_count: number;
   readonly failed_count: number;
   readonly dead_count: number;
   readonly unacked_count: number;
   readonly delivery_mode: 'pull' | 'webhook';
   readonly pull_url: string;
-}
+};
 
 /** The answer to a create or an edit: the subscription, and its webhook secret when this call set one. */
 export interface SubscriptionWritten {
