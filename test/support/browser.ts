@@ -1,0 +1,104 @@
+/**
+ * The web page under test: a real `reg serve` (seeded with the worked example when asked) whose base IRI is the
+ * loopback address it listens on, so record IRIs open as pages, and Debian's Chromium driven by playwright-core.
+ * Screenshots go to `test-results/screenshots/`.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT_TOKEN, runReg, startServe, testEnv, type ServerProcess } from '../helpers.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** True where Debian's chromium is installed (`.ci/run` installs it; elsewhere the browser suite is skipped). */
+export const hasChromium = fs.existsSync(CHROMIUM);
+export const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
+
+/** Flags that keep Chromium quiet on a machine with no outside network. */
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Launches headless Chromium (a fresh profile each time). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+}
+
+/** A port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A running registry for the browser. */
+export interface UiRegistry {
+  /** Its base IRI, which is also the address it listens on (`http://127.0.0.1:<port>`). */
+  readonly url: string;
+  readonly env: Record<string, string>;
+  readonly server: ServerProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `reg serve` on a fresh data directory with the base IRI equal to its address. With `seed`, the worked
+ * example is loaded first (`reg seed`, on the stopped registry). `env` adds or overrides settings.
+ */
+export async function startUiRegistry(
+  options: { seed?: boolean; env?: Record<string, string> } = {},
+): Promise<UiRegistry> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = testEnv({
+    REG_BASE_IRI: url,
+    REG_LISTEN: `127.0.0.1:${port}`,
+    // The built page in the package, unless REG_TEST_UI_DIR names another build.
+    ...(process.env.REG_TEST_UI_DIR === undefined ? {} : { REG_STATIC_DIR: process.env.REG_TEST_UI_DIR }),
+    ...options.env,
+  });
+  if (options.seed === true) {
+    const seeded = await runReg(['seed'], env);
+    if (seeded.code !== 0) throw new Error(`reg seed failed: ${seeded.stderr}`);
+  }
+  const server = await startServe(env);
+  return {
+    url,
+    env,
+    server,
+    stop: async () => {
+      await server.stop();
+    },
+  };
+}
+
+/** A new page in a fresh browser context (no storage shared with other tests) on the registry. */
+export async function openPage(
+  browser: Browser,
+  registry: UiRegistry,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: registry.url, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Saves a full-page screenshot as `test-results/screenshots/<name>.png` and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Signs the page in by pasting the root token (or another API token) on the sign-in page. */
+export { ROOT_TOKEN };

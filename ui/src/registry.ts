@@ -1,0 +1,59 @@
+/** What the registry says about itself (`/.well-known/reg-registry`, public even when reads are private). */
+import { useEffect, useState } from 'preact/hooks';
+
+export interface RegistryInfo {
+  readonly title: string;
+  readonly operator?: string;
+  readonly base_iri: string;
+  readonly software_version?: string;
+  readonly public_read: boolean;
+  readonly sparql_public?: boolean;
+  readonly sparql_url?: string;
+  readonly api_base?: string;
+  readonly auth: {
+    readonly anonymous_read: boolean;
+    readonly oidc: {
+      readonly enabled: boolean;
+      readonly issuer?: string | null;
+      readonly client_id?: string | null;
+      readonly human_signin: boolean;
+      readonly audience?: string | null;
+      readonly scopes?: readonly string[];
+    };
+  };
+}
+
+let cached: Promise<RegistryInfo> | undefined;
+let base: string | undefined;
+
+/** The registry's base IRI once its description has loaded (`main.tsx` waits for it before the first render). */
+export function baseIri(): string | undefined {
+  return base;
+}
+
+/** The registry's self-description, fetched once per page load. */
+export function registryInfo(): Promise<RegistryInfo> {
+  cached ??= fetch('/.well-known/reg-registry', { headers: { accept: 'application/json' } }).then(
+    async (response) => {
+      if (!response.ok) throw new Error(`the registry description answered ${response.status}`);
+      return (await response.json()) as RegistryInfo;
+    },
+  );
+  return cached;
+}
+
+/** The registry's self-description once loaded. */
+export function useRegistryInfo(): RegistryInfo | undefined {
+  const [info, setInfo] = useState<RegistryInfo>();
+  useEffect(() => {
+    let current = true;
+    registryInfo().then(
+      (value) => current && setInfo(value),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return info;
+}
