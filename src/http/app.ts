@@ -28,26 +28,32 @@ import { sparqlRoutes } from './routes/sparql.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { whoamiRoutes } from './routes/whoami.js';
+import { WebPage, wantsPage } from './web.js';
 
 /** Builds the HTTP application over an opened core. */
 export function createApp(core: Core): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const web = new WebPage(core.config, core.log);
   app.onError((error, c) => problemResponse(error, c.get('requestId') ?? 'unknown', core.log, c.req.path));
+  // Paths the API does not know are pages of the web application for browsers (it says what is missing).
   app.notFound((c) =>
-    problemResponse(
-      new NotFoundError(`no resource at ${c.req.path}`),
-      c.get('requestId'),
-      core.log,
-      c.req.path,
-    ),
+    web.installed && wantsPage(c)
+      ? web.respond(c, 200, { vary: 'Accept' })
+      : problemResponse(
+          new NotFoundError(`no resource at ${c.req.path}`),
+          c.get('requestId'),
+          core.log,
+          c.req.path,
+        ),
   );
   app.use('*', requestId(core));
   // Probes come before authentication so that a stray or expired credential can never fail them.
   app.route('/', probeRoutes());
   app.use('*', payloadLimit(core));
-  app.use('*', authenticate(core));
+  app.route('/', web.routes());
+  app.use('*', authenticate(core, web));
   app.route('/', wellKnownRoutes());
-  app.route('/', sparqlRoutes());
+  app.route('/', sparqlRoutes(web));
   app.route('/', adminRoutes());
   app.route('/', softwareRoutes());
   app.route('/', softwareExtraRoutes());
@@ -67,14 +73,17 @@ export function createApp(core: Core): Hono<AppEnv> {
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
   app.route(
     '/',
-    recordRoutes({
-      software: getSoftware,
-      release: getRelease,
-      instance: getInstance,
-      type: getType,
-      run: getRun,
-      artifact: getArtifact,
-    }),
+    recordRoutes(
+      {
+        software: getSoftware,
+        release: getRelease,
+        instance: getInstance,
+        type: getType,
+        run: getRun,
+        artifact: getArtifact,
+      },
+      web,
+    ),
   );
   return app;
 }

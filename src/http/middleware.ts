@@ -6,6 +6,7 @@ import { requireReader } from '../core/auth/policy.js';
 import type { Core } from '../core/core.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import type { AppEnv } from './env.js';
+import { wantsPage, type WebPage } from './web.js';
 
 /** Paths anyone may read even when REG_PUBLIC_READ is false. */
 const ALWAYS_PUBLIC = [
@@ -48,13 +49,20 @@ export function payloadLimit(core: Core): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Resolves the bearer credential once into a principal, and applies the public-read switch. */
-export function authenticate(core: Core): MiddlewareHandler<AppEnv> {
+/**
+ * Resolves the bearer credential once into a principal, and applies the public-read switch. A browser asking a
+ * private registry for a page without a credential gets the web page's shell, which holds no records and asks
+ * it to sign in (browsers send no bearer on navigation; the page sends it with each API request).
+ */
+export function authenticate(core: Core, web?: WebPage): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = await resolveCredential(core, c.req.header('authorization'));
     c.set('principal', principal);
     const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
     if (reading && !core.config.publicRead && !ALWAYS_PUBLIC.some((re) => re.test(c.req.path))) {
+      if (!principal.authenticated && web?.installed === true && wantsPage(c)) {
+        return web.respond(c, 200, { vary: 'Accept' });
+      }
       requireReader(principal);
     }
     await next();

@@ -127,17 +127,22 @@ describe('record IRIs dereference', () => {
     expect(await typeFor('application/*;q=0.3, */*;q=0.1, application/json')).toMatch(/^application\/json/);
   });
 
-  it('answers 406 when nothing offered is acceptable, and 404 for the web page and unknown ids', async () => {
+  it('answers 406 when nothing offered is acceptable, the web page to browsers, and 404 for unknown ids', async () => {
     const refused = await get(path(), 'image/png, text/turtle;q=0');
     expect(refused.status).toBe(406);
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
     expect(refused.headers.get('vary')).toBe('Accept');
     expect(await refused.json()).toMatchObject({ code: 'not-acceptable', status: 406 });
 
-    const browser = await get(path(), 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8');
-    expect(browser.status).toBe(404);
-    expect(browser.headers.get('content-type')).toBe('application/problem+json');
+    const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const browser = await get(path(), BROWSER);
+    expect(browser.status).toBe(200);
+    expect(browser.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await browser.text()).toContain('<div id="app">');
     expect(links(browser).find((link) => link.rel === 'cite-as')?.href).toBe(software.iri);
+    const missingPage = await get('/software/019a0000-0000-7000-8000-000000000000', BROWSER);
+    expect(missingPage.status).toBe(404);
+    expect(missingPage.headers.get('content-type')).toMatch(/^text\/html/);
 
     for (const unknown of [
       get('/software/019a0000-0000-7000-8000-000000000000', 'text/turtle'),

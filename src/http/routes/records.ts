@@ -11,7 +11,9 @@ import {
 import { linkHeader, signpostingLinks } from '../../core/services/signposting.js';
 import { getSoftware } from '../../core/services/software.js';
 import type { AppEnv } from '../env.js';
+import { preferred } from '../accept.js';
 import { problemResponse } from '../problem.js';
+import type { WebPage } from '../web.js';
 
 /** Reads the API JSON of one record by id (the body `GET /api/v1/<kind>/<id>` returns). */
 export type RecordReader = (core: Core, id: string) => Promise<JsonObject>;
@@ -47,16 +49,21 @@ const PATHS: Readonly<Record<RecordKind, readonly string[]>> = {
 };
 
 /**
- * Record IRIs (`{base}/software/<id>`, `/release/<id>`, `/instance/<id>` and `/instances/<id>`, `/type/<slug>`)
- * dereference by Accept (q-values honoured) or by extension (`.ttl .jsonld .nq .json`), with `Vary: Accept`
- * and FAIR Signposting `Link` headers. The web page (HTML) does not exist yet, so browsers get a 404.
+ * Record IRIs (`{base}/software/<id>`, `/release/<id>`, `/instance/<id>` and `/instances/<id>`, `/type/<slug>`,
+ * `/run/<id>`, `/artifact/<id>`) dereference by Accept (q-values honoured) or by extension
+ * (`.ttl .jsonld .nq .json .html`), with `Vary: Accept` and FAIR Signposting `Link` headers. Browsers get the
+ * web page, which shows the record (status 404 when there is no such record; the page says so).
  */
-export function recordRoutes(readers: RecordReaders = { software: getSoftware }): Hono<AppEnv> {
+export function recordRoutes(
+  readers: RecordReaders = { software: getSoftware },
+  web?: WebPage,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   for (const [kind, paths] of Object.entries(PATHS) as [RecordKind, readonly string[]][]) {
     const reader = readers[kind];
     if (reader === undefined) continue;
-    for (const path of paths) app.get(`/${path}/:id`, (c) => dereference(c, kind, c.req.param('id'), reader));
+    for (const path of paths)
+      app.get(`/${path}/:id`, (c) => dereference(c, kind, c.req.param('id'), reader, web));
   }
   return app;
 }
@@ -66,19 +73,28 @@ async function dereference(
   kind: RecordKind,
   segment: string,
   reader: RecordReader,
+  web: WebPage | undefined,
 ): Promise<Response> {
   const core = c.get('core');
   let link: string | undefined;
   try {
     const { id, extension } = splitExtension(segment);
-    const record = await readRecordQuads(core, kind, id);
-    link = linkHeader(signpostingLinks(core.config.baseIri, record));
     const form = extension ?? negotiate(c.req.header('accept'));
-    const headers: Record<string, string> = { vary: 'Accept', link };
-    if (form === 'html')
-      throw new NotFoundError(
-        `${record.iri} has no web page yet; ask for text/turtle, application/ld+json, application/n-quads or application/json`,
+    if (form === 'html' && web?.installed !== true) {
+      throw new NotAcceptableError(
+        'this registry serves no web page; ask for text/turtle, application/ld+json, application/n-quads or application/json',
       );
+    }
+    let record;
+    try {
+      record = await readRecordQuads(core, kind, id);
+    } catch (error) {
+      if (form === 'html' && error instanceof NotFoundError) return web!.respond(c, 404, { vary: 'Accept' });
+      throw error;
+    }
+    link = linkHeader(signpostingLinks(core.config.baseIri, record));
+    const headers: Record<string, string> = { vary: 'Accept', link };
+    if (form === 'html') return web!.respond(c, 200, headers);
     if (form === 'json') return c.json(await reader(core, id), 200, headers);
     const { contentType, body } = renderRecord(record, form);
     return c.body(body, 200, { ...headers, 'content-type': contentType });
@@ -98,63 +114,11 @@ function splitExtension(segment: string): { id: string; extension?: Form } {
 
 /** The offered form the Accept header ranks highest (absent header: any); 406 when it accepts none. */
 function negotiate(accept: string | undefined): Form {
-  const ranges = parseAccept(accept === undefined || accept.trim() === '' ? '*/*' : accept);
-  let best: { form: Form; q: number } | undefined;
-  for (const [form, types] of MEDIA_TYPES) {
-    const q = Math.max(...types.map((type) => quality(type, ranges)));
-    if (q > 0 && (best === undefined || q > best.q)) best = { form, q };
-  }
-  if (best === undefined) {
+  const form = preferred(accept, MEDIA_TYPES);
+  if (form === undefined) {
     throw new NotAcceptableError(
-      'a record is available as text/turtle, application/ld+json, application/n-quads or application/json',
+      'a record is available as text/turtle, application/ld+json, application/n-quads, application/json or text/html',
     );
   }
-  return best.form;
-}
-
-interface MediaRange {
-  readonly type: string;
-  readonly subtype: string;
-  readonly q: number;
-}
-
-function parseAccept(header: string): MediaRange[] {
-  const ranges: MediaRange[] = [];
-  for (const part of header.split(',')) {
-    const [media = '', ...params] = part.split(';').map((piece) => piece.trim());
-    const [type, subtype] = media.toLowerCase().split('/');
-    if (type === undefined || type === '' || subtype === undefined || subtype === '') continue;
-    let q = 1;
-    for (const param of params) {
-      const [name, value] = param.split('=').map((piece) => piece.trim());
-      if (name?.toLowerCase() === 'q') {
-        const parsed = Number(value);
-        q = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 0;
-      }
-    }
-    ranges.push({ type, subtype, q });
-  }
-  return ranges;
-}
-
-/** The q of the most specific range matching a media type (exact, then `type/*`, then `*\/*`); 0 if none. */
-function quality(mediaType: string, ranges: readonly MediaRange[]): number {
-  const [type, subtype] = mediaType.split('/');
-  let specificity = 0;
-  let q = 0;
-  for (const range of ranges) {
-    const level =
-      range.type === type && range.subtype === subtype
-        ? 3
-        : range.type === type && range.subtype === '*'
-          ? 2
-          : range.type === '*' && range.subtype === '*'
-            ? 1
-            : 0;
-    if (level > specificity || (level === specificity && level > 0 && range.q > q)) {
-      specificity = level;
-      q = range.q;
-    }
-  }
-  return q;
+  return form;
 }

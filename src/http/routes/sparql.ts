@@ -2,11 +2,19 @@ import { Hono, type Context } from 'hono';
 import { ForbiddenError, UnauthorizedError, UnsupportedMediaTypeError } from '../../core/errors.js';
 import { runSparqlQuery } from '../../core/services/sparql.js';
 import type { AppEnv } from '../env.js';
+import { wantsPage, type WebPage } from '../web.js';
 
-/** The read-only SPARQL endpoint: GET ?query=, POST form `query=`, or POST application/sparql-query. */
-export function sparqlRoutes(): Hono<AppEnv> {
+/**
+ * The read-only SPARQL endpoint: GET ?query=, POST form `query=`, or POST application/sparql-query. A browser
+ * opening `/sparql` without a query gets the web page's query console.
+ */
+export function sparqlRoutes(web?: WebPage): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/sparql', async (c) => answer(c, c.req.query('query') ?? ''));
+  app.get('/sparql', async (c) =>
+    c.req.query('query') === undefined && web?.installed === true && wantsPage(c)
+      ? web.respond(c, 200, { vary: 'Accept' })
+      : answer(c, c.req.query('query') ?? ''),
+  );
   app.post('/sparql', async (c) => answer(c, await readQuery(c)));
   return app;
 }

@@ -74,7 +74,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
       </main>
       <footer class="site-footer">
         <p>
-          {info?.operator !== undefined && info.operator !== '' && <>Operated by {info.operator} · </>}
+          {(info?.operator ?? '') !== '' && <>Operated by {info?.operator} · </>}
           Every record page is also served as Turtle, JSON-LD, N-Quads and JSON (add <code>.ttl</code>,{' '}
           <code>.jsonld</code>, <code>.nq</code> or <code>.json</code> to its address) ·{' '}
           <a href="/api/v1/registry">API</a>

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono, type Context } from 'hono';
+import type { Config } from '../core/config/index.js';
+import type { Logger } from '../core/log.js';
+import { preferred } from './accept.js';
+import type { AppEnv } from './env.js';
+
+/** Hashed file names under /assets/ never change content, so browsers may keep them for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Files at the top of the built page (the icon, robots.txt), served as they are; never the shell itself. */
+const TOP_LEVEL_FILE = /^[\w-][\w.-]*\.(?:svg|ico|png|txt|webmanifest)$/;
+
+/**
+ * The built web page (`REG_STATIC_DIR`, by default the one inside the package): its hashed assets, and the
+ * shell (`index.html`) that browsers get at record IRIs and at every other page path. The shell carries no
+ * record data, so it is also what an anonymous browser gets from a private registry (the page then asks it to
+ * sign in).
+ */
+export class WebPage {
+  readonly dir: string;
+  private readonly shell: string | undefined;
+  private readonly securityPolicy: string;
+
+  constructor(config: Config, log: Logger) {
+    this.dir = path.resolve(config.staticDir);
+    const file = path.join(this.dir, 'index.html');
+    try {
+      this.shell = fs.readFileSync(file, 'utf8');
+    } catch {
+      this.shell = undefined;
+      log.warn('the web page is not built: browsers get 404s', { missing: file });
+    }
+    this.securityPolicy = contentSecurityPolicy(config.oidc.issuer);
+  }
+
+  get installed(): boolean {
+    return this.shell !== undefined;
+  }
+
+  /** The shell with the given status and extra headers (Signposting links on record pages). */
+  respond(c: Context<AppEnv>, status: 200 | 404, headers: Record<string, string> = {}): Response {
+    return c.html(this.shell ?? '', status, {
+      'cache-control': 'no-cache',
+      'content-security-policy': this.securityPolicy,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+      ...headers,
+    });
+  }
+
+  /** The hashed assets and top-level files. */
+  routes(): Hono<AppEnv> {
+    const app = new Hono<AppEnv>();
+    if (this.shell === undefined) return app;
+    app.use(
+      '/assets/*',
+      serveStatic({
+        root: this.dir,
+        precompressed: true,
+        onFound: (_path, c) => {
+          c.header('cache-control', IMMUTABLE);
+          c.header('x-content-type-options', 'nosniff');
+        },
+      }),
+    );
+    const files = new Set(fs.readdirSync(this.dir).filter((name) => TOP_LEVEL_FILE.test(name)));
+    app.get('/:file', async (c, next) => {
+      const name = c.req.param('file');
+      if (!files.has(name)) return next();
+      return serveStatic<AppEnv>({
+        root: this.dir,
+        path: name,
+        precompressed: true,
+        onFound: (_path, found) => found.header('cache-control', 'public, max-age=3600'),
+      })(c, next);
+    });
+    return app;
+  }
+}
+
+/**
+ * True when the request is a browser asking for a page: a GET or HEAD outside the API whose Accept header
+ * prefers HTML to every data format (on a tie, data wins, so `*\/*` gets data), with no extension naming
+ * another representation (`/software/<id>.ttl` is data whatever the header says).
+ */
+export function wantsPage(c: Context<AppEnv>): boolean {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return false;
+  const { path: route } = c.req;
+  if (route.startsWith('/api/') || route.startsWith('/admin/') || route.startsWith('/.well-known/'))
+    return false;
+  const last = route.slice(route.lastIndexOf('/') + 1);
+  const dot = last.lastIndexOf('.');
+  if (dot > 0 && last.slice(dot + 1) !== 'html') return false;
+  return preferred(c.req.header('accept'), PAGE_OR_DATA) === 'page';
+}
+
+const PAGE_OR_DATA: readonly (readonly ['data' | 'page', readonly string[]])[] = [
+  [
+    'data',
+    [
+      'application/json',
+      'application/problem+json',
+      'text/turtle',
+      'application/ld+json',
+      'application/n-quads',
+      'application/sparql-results+json',
+      'text/plain',
+    ],
+  ],
+  ['page', ['text/html', 'application/xhtml+xml']],
+];
+
+/**
+ * What the page may load: its own scripts and styles only (no inline scripts, nothing from a CDN), images from
+ * anywhere (README pictures), and requests to the registry itself plus the identity provider for sign-in.
+ */
+function contentSecurityPolicy(issuer: string | undefined): string {
+  let provider = '';
+  if (issuer !== undefined) {
+    try {
+      provider = ` ${new URL(issuer).origin}`;
+    } catch {
+      provider = '';
+    }
+  }
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https: http:",
+    `connect-src 'self'${provider}`,
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    `form-action 'self'${provider}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
