@@ -17,6 +17,16 @@ if (!withVirtuoso) {
   );
 }
 
+/** The web page's end-to-end suite (test/ui) drives Debian's Chromium; CI requires it like Virtuoso. */
+const CHROMIUM = '/usr/bin/chromium';
+if (!fs.existsSync(CHROMIUM)) {
+  if (process.env.REG_TEST_REQUIRE_CHROMIUM === '1')
+    throw new Error(`${CHROMIUM} is missing: install chromium (see .ci/run)`);
+  process.stderr.write(
+    `\nnote: ${CHROMIUM} is missing, so the web page suite (test/ui) is skipped; install chromium\n\n`,
+  );
+}
+
 /**
  * Test files that only make sense on the embedded store, left out of the `sparql` project:
  * - sparql-timeout: the time limit of the embedded query index, which is stopped and rebuilt (an external server

@@ -54,27 +54,25 @@ export class WebPage {
   routes(): Hono<AppEnv> {
     const app = new Hono<AppEnv>();
     if (this.shell === undefined) return app;
-    app.use(
-      '/assets/*',
-      serveStatic({
-        root: this.dir,
-        precompressed: true,
-        onFound: (_path, c) => {
-          c.header('cache-control', IMMUTABLE);
-          c.header('x-content-type-options', 'nosniff');
-        },
-      }),
-    );
+    const assets = serveStatic<AppEnv>({ root: this.dir, precompressed: true });
+    app.use('/assets/*', async (c, next) => {
+      const response = await assets(c, next);
+      if (response instanceof Response) {
+        response.headers.set('cache-control', IMMUTABLE);
+        response.headers.set('x-content-type-options', 'nosniff');
+      }
+      return response;
+    });
     const files = new Set(fs.readdirSync(this.dir).filter((name) => TOP_LEVEL_FILE.test(name)));
     app.get('/:file', async (c, next) => {
       const name = c.req.param('file');
       if (!files.has(name)) return next();
-      return serveStatic<AppEnv>({
-        root: this.dir,
-        path: name,
-        precompressed: true,
-        onFound: (_path, found) => found.header('cache-control', 'public, max-age=3600'),
-      })(c, next);
+      const response = await serveStatic<AppEnv>({ root: this.dir, path: name, precompressed: true })(
+        c,
+        next,
+      );
+      if (response instanceof Response) response.headers.set('cache-control', 'public, max-age=3600');
+      return response;
     });
     return app;
   }

@@ -89,7 +89,10 @@ async function dereference(
     try {
       record = await readRecordQuads(core, kind, id);
     } catch (error) {
-      if (form === 'html' && error instanceof NotFoundError) return web!.respond(c, 404, { vary: 'Accept' });
+      if (form === 'html' && error instanceof NotFoundError) {
+        // `/software/new` and `/instances/new` are the web page's forms, not missing records.
+        return web!.respond(c, id === 'new' ? 200 : 404, { vary: 'Accept' });
+      }
       throw error;
     }
     link = linkHeader(signpostingLinks(core.config.baseIri, record));
