@@ -55,7 +55,7 @@ export class WebPage {
     const app = new Hono<AppEnv>();
     if (this.shell === undefined) return app;
     const assets = serveStatic<AppEnv>({ root: this.dir, precompressed: true });
-    app.use('/assets/*', async (c, next) => {
+    app.use('/assets/*', async (c: Context<AppEnv>, next) => {
       const response = await assets(c, next);
       if (response instanceof Response) {
         response.headers.set('cache-control', IMMUTABLE);
