@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Config } from '../core/config/index.js';
 import type { Logger } from '../core/log.js';
 import { preferred } from './accept.js';
@@ -55,14 +55,15 @@ export class WebPage {
     const app = new Hono<AppEnv>();
     if (this.shell === undefined) return app;
     const assets = serveStatic<AppEnv>({ root: this.dir, precompressed: true });
-    app.use('/assets/*', async (c: Context<AppEnv>, next) => {
+    const cached: MiddlewareHandler<AppEnv> = async (c, next) => {
       const response = await assets(c, next);
       if (response instanceof Response) {
         response.headers.set('cache-control', IMMUTABLE);
         response.headers.set('x-content-type-options', 'nosniff');
       }
       return response;
-    });
+    };
+    app.use('/assets/*', cached);
     const files = new Set(fs.readdirSync(this.dir).filter((name) => TOP_LEVEL_FILE.test(name)));
     app.get('/:file', async (c, next) => {
       const name = c.req.param('file');
