@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { openCore } from '../../src/core/core.js';
 import { createLogger, silentLogger } from '../../src/core/log.js';
@@ -261,5 +262,56 @@ describe('group commit', () => {
     expect(await core.graph.ask(`ASK { GRAPH ?g { <${record(core, 'g3', 'x').subject}> ?p "Three" } }`)).toBe(
       true,
     );
+  });
+});
+
+describe('flushing the log to disk', () => {
+  it('acknowledges a commit only after an fdatasync that began after it was written, sharing flushes', async () => {
+    const core = await fresh(true);
+    const events: string[] = [];
+    const real = fs.fdatasync;
+    const spy = vi.spyOn(fs, 'fdatasync').mockImplementation((fd, callback) => {
+      events.push('flush-start');
+      real(fd, (error) => {
+        events.push('flush-end');
+        callback(error);
+      });
+    });
+    try {
+      const commits = Array.from({ length: 12 }, (_, n) =>
+        core.graph
+          .commit([record(core, `f${n}`, `Flush ${n}`)], () => events.push(`written ${n}`))
+          .then(() => events.push(`acknowledged ${n}`)),
+      );
+      await Promise.all(commits);
+      for (let n = 0; n < 12; n++) {
+        const written = events.indexOf(`written ${n}`);
+        const acknowledged = events.indexOf(`acknowledged ${n}`);
+        const flushStart = events.indexOf('flush-start', written);
+        expect(flushStart, `commit ${n}`).toBeGreaterThan(written);
+        expect(events.indexOf('flush-end', flushStart)).toBeLessThan(acknowledged);
+      }
+      // Concurrent commits share the transaction and its flush: far fewer flushes than commits.
+      expect(spy.mock.calls.length).toBeLessThan(12);
+      expect(await core.graph.readRecord(GRAPHS.local, record(core, 'f11', 'x').subject)).toContain(
+        '"Flush 11"',
+      );
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('refuses the commits of a batch whose flush fails', async () => {
+    const core = await fresh(true);
+    const spy = vi.spyOn(fs, 'fdatasync').mockImplementation((_fd, callback) => {
+      callback(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+    });
+    try {
+      await expect(core.graph.commit([record(core, 'eio', 'Lost')], () => undefined)).rejects.toThrow(
+        /flush/,
+      );
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -15,6 +15,12 @@ export interface Database {
   readonly dataDir: string;
   /** Runs `work` in one transaction that commits atomically, or rolls back if it throws. */
   transaction<T>(work: () => T): T;
+  /**
+   * Like `transaction`, but the commit is only written to the write-ahead log, not yet flushed to disk: `durable`
+   * resolves once it is (an fdatasync of the log on the thread pool, off this thread). Until then the change is
+   * visible but would not survive a power failure, so nothing may be acknowledged before `durable` resolves.
+   */
+  transactionDurableLater<T>(work: () => T): { readonly result: T; readonly durable: Promise<void> };
   /** Prepares (and caches) a statement. */
   prepare(sql: string): Statement;
   /** Runs SQL with no result, such as DDL. */
@@ -31,7 +37,8 @@ export const DATABASE_FILE = 'registry.db';
  * Opens the data directory for exclusive use by this process. The lock is SQLite's own exclusive lock,
  * held for the connection's lifetime (locking_mode=EXCLUSIVE) and released by the OS if the process dies,
  * so a crashed registry never leaves a stale lock behind. Records and operational data share one file in WAL
- * mode with synchronous=FULL, so one act commits atomically with a single fsync (see docs/decisions).
+ * mode with synchronous=FULL, so one act commits atomically with a single fsync (see docs/decisions); the
+ * group commit of record writes flushes its log off the serving thread instead (`transactionDurableLater`).
  */
 export function openDatabase(dataDir: string): Database {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -62,9 +69,22 @@ export function openDatabase(dataDir: string): Database {
   applyMigrations(db);
 
   const statements = new Map<string, Statement>();
+  const syncLog = walSyncer(`${file}-wal`);
   return {
     dataDir,
     transaction: <T>(work: () => T): T => db.transaction(work)(),
+    transactionDurableLater: <T>(work: () => T) => {
+      // In WAL mode, synchronous=NORMAL commits by writing the log without an fsync; it never risks consistency,
+      // only durability, which the fdatasync of the log below restores before anyone is told.
+      db.pragma('synchronous = NORMAL');
+      let result: T;
+      try {
+        result = db.transaction(work)();
+      } finally {
+        db.pragma('synchronous = FULL');
+      }
+      return { result, durable: syncLog() };
+    },
     prepare: (sql) => {
       let statement = statements.get(sql);
       if (statement === undefined) {
@@ -78,10 +98,52 @@ export function openDatabase(dataDir: string): Database {
     },
     close: () => {
       if (!db.open) return;
+      syncLog.close();
       db.close();
       fs.rmSync(path.join(dataDir, PID_FILE), { force: true });
     },
   };
+}
+
+/**
+ * Flushes the write-ahead log to disk on the thread pool. A flush that is already running may have started
+ * before the caller's commit was written, so callers that arrive meanwhile share the next flush, which starts
+ * when the running one ends: one fdatasync covers every commit written before it began.
+ */
+function walSyncer(file: string): (() => Promise<void>) & { close(): void } {
+  let fd: number | undefined;
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const flush = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      fd ??= fs.openSync(file, 'r');
+      fs.fdatasync(fd, (error) =>
+        error === null
+          ? resolve()
+          : reject(new InternalError(`cannot flush ${file} to disk: ${error.message}`)),
+      );
+    });
+  const sync = (): Promise<void> => {
+    if (running === undefined) {
+      running = flush().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined;
+        return sync();
+      });
+    return next;
+  };
+  return Object.assign(sync, {
+    close: () => {
+      if (fd !== undefined) fs.closeSync(fd);
+      fd = undefined;
+    },
+  });
 }
 
 function isBusy(error: unknown): boolean {

@@ -155,8 +155,9 @@ export class EmbeddedGraphStore implements GraphStore {
 
   /**
    * Queues the commit and flushes the queue on the next turn of the event loop: commits that arrive together
-   * (concurrent requests) share one transaction and one fsync. Each keeps its own atomicity through a savepoint:
-   * one that throws is rolled back alone and rejected, the others commit.
+   * (concurrent requests) share one transaction and one flush of the log to disk, which runs off this thread while
+   * the next batch commits. Each keeps its own atomicity through a savepoint: one that throws is rolled back alone
+   * and rejected, the others commit.
    */
   commit<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -171,8 +172,9 @@ export class EmbeddedGraphStore implements GraphStore {
     const removed: string[] = [];
     const added: string[] = [];
     const outcomes: (() => void)[] = [];
+    let durable: Promise<void>;
     try {
-      this.db.transaction(() => {
+      ({ durable } = this.db.transactionDurableLater(() => {
         for (const item of batch) {
           const mine = { removed: [] as string[], added: [] as string[] };
           try {
@@ -187,13 +189,18 @@ export class EmbeddedGraphStore implements GraphStore {
             outcomes.push(() => item.reject(error));
           }
         }
-      });
+      }));
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
     }
     this.commits++;
-    await this.publish(removed.join(''), added.join(''));
+    // The next batch may commit while this one's log flush runs; no one hears of this one before it is on disk.
+    const [flushed] = await Promise.allSettled([durable, this.publish(removed.join(''), added.join(''))]);
+    if (flushed.status === 'rejected') {
+      for (const item of batch) item.reject(flushed.reason);
+      return;
+    }
     for (const settle of outcomes) settle();
   }
 
