@@ -9,6 +9,7 @@ import { benchAdvertise, renderAdvertise } from './advertise-bench.js';
 import { benchLineage, renderLineage } from './lineage-bench.js';
 import { benchRecords, renderRecords } from './records-bench.js';
 import { benchSearch, renderSearch } from './search-bench.js';
+import { benchUi, renderUi } from './ui-bench.js';
 import { note } from './progress.js';
 import { ROOT } from './reg-cli.js';
 import { runServe } from './reg-serve.js';
@@ -64,6 +65,11 @@ async function runParts(options: Options, space: Workspace): Promise<Record<stri
     const found = await benchSearch(space, options.searchRecords);
     process.stdout.write(`\n${renderSearch(found)}\n`);
     results.search = found;
+  }
+  if (options.parts.includes('ui')) {
+    const page = await benchUi(space);
+    process.stdout.write(`\n${renderUi(page)}\n`);
+    results.ui = page;
   }
   return results;
 }
