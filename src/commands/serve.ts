@@ -16,6 +16,8 @@ export default class Serve extends RegCommand {
   static override description = `Opens the data directory (taking its single-writer lock), loads the reference bundles and
 the query index, and serves until SIGTERM or SIGINT, then finishes requests in flight and exits 0.
 /healthz answers as soon as the port is bound; /readyz once the query index is loaded.
+Browsers get the web page (built into the package, or the one in REG_STATIC_DIR) at the record IRIs and at
+every path outside the API; other clients keep content negotiation.
 Unless REG_SUBSCRIPTION_WEBHOOKS is false, it also runs the webhook delivery worker, which stops (after the
 attempts under way) before the server does. The scheduled sync of software records connected to a code
 forge runs too (each record every REG_FORGE_POLL_INTERVAL, requests to a forge paced 2 s apart with a token
