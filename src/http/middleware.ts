@@ -16,6 +16,7 @@ const ALWAYS_PUBLIC = [
   /^\/sparql$/,
   /^\/\.well-known\//,
   /^\/api\/v1\/whoami$/,
+  /^\/api\/v1\/registry$/,
 ];
 
 /** Gives each request an id (the caller's `x-request-id` when it is sane) and echoes it back. */

@@ -258,3 +258,42 @@ describe('requests', () => {
     expect(response.headers.get('x-request-id')).toBe('abc-123');
   });
 });
+
+describe('registry summary', () => {
+  it('says what the registry is and how much it holds', async () => {
+    const response = await app.request('/api/v1/registry');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Record<string, any>;
+    expect(body).toMatchObject({
+      '@id': 'http://registry.test',
+      '@type': 'dcat:Catalog',
+      title: 'reg registry of Example Lab',
+      operator: 'Example Lab',
+      base_iri: 'http://registry.test',
+      counts: { software: 1, releases: 0, instances: 0, artifacts: 0, runs: 0 },
+      peer_count: 0,
+      oidc_enabled: false,
+      human_signin: false,
+    });
+    expect(body.triples).toBeGreaterThan(10_000);
+    expect(Date.parse(body.started_at as string)).not.toBeNaN();
+  });
+
+  it('answers anyone on a private registry, with the figures only for callers with a credential', async () => {
+    const closed = await openTestCore({ REG_PUBLIC_READ: 'false' }, true);
+    try {
+      const closedApp = createApp(closed);
+      const anonymous = (await (await closedApp.request('/api/v1/registry')).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(anonymous.base_iri).toBe('http://registry.test');
+      expect(anonymous).not.toHaveProperty('counts');
+      expect(anonymous).not.toHaveProperty('triples');
+      const signedIn = await closedApp.request('/api/v1/registry', { headers: admin });
+      expect(((await signedIn.json()) as Record<string, unknown>).counts).toMatchObject({ software: 0 });
+    } finally {
+      await closed.close();
+    }
+  });
+});

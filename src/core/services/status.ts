@@ -1,6 +1,7 @@
 import { UnavailableError } from '../errors.js';
 import { GRAPHS } from '../ns.js';
 import { countPeers, pingOps } from '../store/ops-status.js';
+import type { Principal } from '../auth/principal.js';
 import type { Core } from '../core.js';
 import { wellKnownPeers } from './peers.js';
 
@@ -97,7 +98,7 @@ export function describeRegistry(core: Core): Record<string, unknown> {
     capabilities: ['sparql', 'dump', 'audit', 'federation'],
     auth: {
       anonymous_read: config.publicRead,
-      api_tokens: false,
+      api_tokens: true,
       oidc: {
         enabled: issuers.length > 0,
         issuer: config.oidc.issuer ?? null,
@@ -109,5 +110,33 @@ export function describeRegistry(core: Core): Record<string, unknown> {
     },
     // Active peers only: suggestions and dismissed registries are nobody else's business.
     peers: wellKnownPeers(core),
+  };
+}
+
+/**
+ * `GET /api/v1/registry`: what the registry is and how much it holds. Anyone may ask; on a private registry
+ * (REG_PUBLIC_READ=false) the figures are left out for callers without a credential.
+ */
+export async function summariseRegistry(core: Core, principal: Principal): Promise<Record<string, unknown>> {
+  const { config } = core;
+  const about = {
+    '@context': { dcat: 'http://www.w3.org/ns/dcat#', dct: 'http://purl.org/dc/terms/', title: 'dct:title' },
+    '@id': config.baseIri,
+    '@type': 'dcat:Catalog',
+    title: registryTitle(core),
+    operator: config.operator ?? null,
+    base_iri: config.baseIri,
+    software_version: core.version,
+    started_at: core.startedAt.toISOString(),
+    oidc_enabled: config.oidc.issuer !== undefined || config.oidc.workloadIssuers.length > 0,
+    human_signin: config.oidc.issuer !== undefined && config.oidc.clientId !== undefined,
+  };
+  if (!config.publicRead && !principal.authenticated) return about;
+  const byKind = await core.graph.countByKind(GRAPHS.local);
+  return {
+    ...about,
+    counts: Object.fromEntries(COUNTED_KINDS.map(([kind, label]) => [label, byKind.get(kind) ?? 0])),
+    peer_count: countPeers(core.db).configured,
+    triples: await core.graph.countQuads(),
   };
 }

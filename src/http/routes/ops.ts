@@ -1,5 +1,10 @@
 import { Hono } from 'hono';
-import { checkReadiness, describeRegistry, renderMetrics } from '../../core/services/status.js';
+import {
+  checkReadiness,
+  describeRegistry,
+  renderMetrics,
+  summariseRegistry,
+} from '../../core/services/status.js';
 import type { AppEnv } from '../env.js';
 
 /** Liveness, readiness and metrics: reachable without a credential whatever REG_PUBLIC_READ says. */
@@ -14,9 +19,12 @@ export function probeRoutes(): Hono<AppEnv> {
   return app;
 }
 
-/** The registry's public self-description. */
+/** The registry's public self-description, and its summary with the counts of what it holds. */
 export function wellKnownRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/.well-known/reg-registry', (c) => c.json(describeRegistry(c.get('core'))));
+  app.get('/api/v1/registry', async (c) =>
+    c.json(await summariseRegistry(c.get('core'), c.get('principal'))),
+  );
   return app;
 }
