@@ -9,6 +9,7 @@ let app: ReturnType<typeof createApp>;
 let token: string;
 let otherToken: string;
 let instanceIri: string;
+let softwareId: string;
 const root = { authorization: `Bearer ${ROOT_TOKEN}`, 'content-type': 'application/json' };
 const TYPE = 'http://edamontology.org/data_0006';
 const SHA = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
@@ -41,6 +42,7 @@ beforeAll(async () => {
   const instance = await created('/api/v1/instances', { software: software.id, label: 'ci' });
   const other = await created('/api/v1/instances', { software: software.id, label: 'ci-2' });
   instanceIri = instance.iri;
+  softwareId = software.id;
   token = (await created(`/api/v1/instances/${instance.id}/tokens`, {})).token;
   otherToken = (await created(`/api/v1/instances/${other.id}/tokens`, {})).token;
 });
@@ -174,6 +176,17 @@ describe('advertise', () => {
     expect(body.failures_30d).toBe(1);
     expect(body.artifact_count).toBeGreaterThanOrEqual(1);
     expect(body.last_run_at).toBeTypeOf('string');
+    // The software counts the recent runs of all its deployments.
+    const software = (await (await app.request(`/api/v1/software/${softwareId}`)).json()) as Record<
+      string,
+      any
+    >;
+    const all = await core.graph.select(
+      `SELECT ?start WHERE { GRAPH <urn:reg:local> { ?i <https://w3id.org/reg/ns#instanceOf> <${software.iri}> .
+         ?r <http://www.w3.org/ns/prov#wasAssociatedWith> ?i ; <http://www.w3.org/ns/prov#startedAtTime> ?start } }`,
+    );
+    expect(software.runs_30d).toBe(all.filter((row) => Date.parse(row.start!.value) >= monthAgo).length);
+    expect(software.runs_30d).toBeGreaterThan(body.runs_30d);
   });
 
   it('needs a deployment credential with the advertise scope', async () => {

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { requireCurator, requireCuratorOrScope } from '../auth/policy.js';
-import { DCT, GRAPHS, REG, SCHEMA, SH } from '../ns.js';
+import { DCT, GRAPHS, PROV, REG, SCHEMA, SH, XSD } from '../ns.js';
 import { expandId, idOf, mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
@@ -56,10 +56,17 @@ export async function softwareCounts(core: Core, iri: string): Promise<JsonObjec
        <${SCHEMA('softwareVersion')}> ?version . BIND(?r AS ?x) ${live}
        OPTIONAL { ?r <${SCHEMA('datePublished')}> ?date } } } ORDER BY DESC(?date) DESC(STR(?r)) LIMIT 1`,
   );
+  const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
+  const [runs] = await core.graph.select(
+    `SELECT (COUNT(DISTINCT ?run) AS ?recent) WHERE { GRAPH <${GRAPHS.local}> { ?i <${REG('instanceOf')}> <${iri}> .
+       ?run <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?start .
+       FILTER(?start >= "${since}"^^<${XSD('dateTime')}>) } }`,
+  );
   const result: JsonObject = {
     instance_count: Number(counts?.instances?.value ?? 0),
     release_count: Number(counts?.releases?.value ?? 0),
-    runs_30d: 0,
+    // Runs of its deployments in the last 30 days (cached until the next write, like the other counts).
+    runs_30d: Number(runs?.recent?.value ?? 0),
   };
   if (latest?.r !== undefined) {
     result.latest_release = {
