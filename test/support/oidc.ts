@@ -2,10 +2,15 @@
  * A real OpenID provider (oidc-provider) on 127.0.0.1 for tests: client_credentials grants give JWT access
  * tokens for the registry's audience, signed with a locally generated RSA key. Tests may also sign tokens the
  * provider would never issue (no audience, expired, another issuer) with the same key.
+ *
+ * For the web page it can also hold a public browser client (authorization code with PKCE, refresh tokens, CORS
+ * for the client's origin) and accounts with registry roles: the development login form names the account, the
+ * consent step is skipped, and the access token carries the account's roles in `realm_access.roles`.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import type { Page } from 'playwright-core';
 // @ts-expect-error oidc-provider ships no type declarations; the little used here is typed below.
 import Provider from 'oidc-provider';
 
@@ -17,15 +22,44 @@ type ProviderClass = new (
   callback(): http.RequestListener;
 };
 
+/** A grant as oidc-provider's `loadExistingGrant` works with it. */
+interface ProviderGrant {
+  addOIDCScope(scope: string): void;
+  addResourceScope(resource: string, scope: string): void;
+  save(): Promise<string>;
+}
+
+/** The request context oidc-provider hands to its helpers, reduced to what is read here. */
+interface ProviderContext {
+  readonly oidc: {
+    readonly client?: { readonly clientId: string };
+    readonly session?: { readonly accountId?: string; grantIdFor(clientId: string): string | undefined };
+    readonly result?: { readonly consent?: { readonly grantId?: string } };
+    readonly provider: {
+      readonly Grant: {
+        new (init: { clientId: string; accountId: string }): ProviderGrant;
+        find(id: string): Promise<ProviderGrant | undefined>;
+      };
+    };
+  };
+}
+
 /** A client registered at the test provider. */
 export interface TestClient {
   readonly id: string;
-  /** Defaults to `<id>-secret`. */
+  /** Defaults to `<id>-secret`. Public clients have none. */
   readonly secret?: string;
   /** Space-separated scopes the client may ask for; a grant that asks for none gets a token without `scope`. */
   readonly scopes?: string;
   /** Extra claims put into every access token of this client, such as `roles`. */
   readonly claims?: Record<string, unknown>;
+  /**
+   * A public browser client (a single-page application): authorization code with PKCE and refresh tokens, no
+   * client secret, CORS for the origins of its redirect URIs. Without it the client uses client_credentials.
+   */
+  readonly public?: boolean;
+  /** Where a public client may be sent back to after sign-in. */
+  readonly redirectUris?: readonly string[];
 }
 
 /** Options of `startProvider`. */
@@ -35,6 +69,13 @@ export interface ProviderOptions {
   readonly clients: readonly TestClient[];
   /** The key id of the first signing key; later keys get `<kid>-<n>`. */
   readonly kid?: string;
+  /**
+   * People who can sign in through the login form, by login name, with the registry roles their access tokens
+   * carry in `realm_access.roles` (for example `{ curator: ['curator'], reader: ['reader'] }`).
+   */
+  readonly accounts?: Readonly<Record<string, readonly string[]>>;
+  /** Lifetime of the access tokens the provider issues, in seconds (default 300). */
+  readonly accessTokenTtl?: number;
 }
 
 /** A running test provider. */
@@ -54,20 +95,38 @@ export interface TestProvider {
   requests(path: string): number;
   /** Restarts the provider on the same issuer with a new signing key (and a new `kid`). */
   rotateKey(): Promise<void>;
+  /**
+   * Restarts the provider on the same issuer and key with some options changed, such as the audience and a
+   * browser client's redirect URIs once the registry's address is known. Sessions and tokens issued before are
+   * forgotten (the signing key is kept, so their JWTs still verify).
+   */
+  reconfigure(changes: Partial<Omit<ProviderOptions, 'kid'>>): void;
   stop(): Promise<void>;
+}
+
+/**
+ * Fills in the provider's development login form in a browser page that is showing it: the login name picks the
+ * account (any password will do). The page then goes on to wherever the sign-in leads.
+ */
+export async function loginAtProvider(page: Page, login: string): Promise<void> {
+  await page.getByPlaceholder('Enter any login').fill(login);
+  await page.getByPlaceholder('and password').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
 }
 
 /** The path a provider's discovery document is served at. */
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 const ProviderCtor = Provider as ProviderClass;
+const DEFAULT_TTL_S = 300;
 
 /** Starts a provider on a random loopback port. */
-export async function startProvider(options: ProviderOptions): Promise<TestProvider> {
+export async function startProvider(initial: ProviderOptions): Promise<TestProvider> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const counts = new Map<string, number>();
-  const baseKid = options.kid ?? 'test-key';
+  const baseKid = initial.kid ?? 'test-key';
+  let options = initial;
   let generation = 0;
   let privateJwk = await newKey(baseKid);
   let handler = provide(issuer, options, privateJwk);
@@ -76,14 +135,13 @@ export async function startProvider(options: ProviderOptions): Promise<TestProvi
     counts.set(path, (counts.get(path) ?? 0) + 1);
     handler(request, response);
   });
-  const clients = new Map(options.clients.map((client) => [client.id, client]));
   return {
     issuer,
     get privateJwk() {
       return privateJwk;
     },
     async clientToken(clientId, scope) {
-      const client = clients.get(clientId);
+      const client = options.clients.find((candidate) => candidate.id === clientId);
       if (client === undefined) throw new Error(`no test client ${clientId}`);
       const basic = Buffer.from(`${client.id}:${secretOf(client)}`).toString('base64');
       const response = await fetch(`${issuer}/token`, {
@@ -118,6 +176,10 @@ export async function startProvider(options: ProviderOptions): Promise<TestProvi
       privateJwk = await newKey(`${baseKid}-${generation}`);
       handler = provide(issuer, options, privateJwk);
     },
+    reconfigure(changes) {
+      options = { ...options, ...changes };
+      handler = provide(issuer, options, privateJwk);
+    },
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -132,23 +194,58 @@ function provide(issuer: string, options: ProviderOptions, jwk: JWK): http.Reque
     (scope) => scope !== '',
   );
   const claims = new Map(options.clients.map((client) => [client.id, client.claims ?? {}]));
+  const accounts = new Map(Object.entries(options.accounts ?? {}));
+  const browser = options.clients.some((client) => client.public === true);
+  const ttl = options.accessTokenTtl ?? DEFAULT_TTL_S;
   const provider = new ProviderCtor(issuer, {
-    clients: options.clients.map((client) => ({
-      client_id: client.id,
-      client_secret: secretOf(client),
-      grant_types: ['client_credentials'],
-      response_types: [],
-      redirect_uris: [],
-      token_endpoint_auth_method: 'client_secret_basic',
-      ...(client.scopes === undefined || client.scopes === '' ? {} : { scope: client.scopes }),
-    })),
-    scopes,
+    clients: options.clients.map(clientMetadata),
+    // A browser client signs people in with `openid`, and may ask for `offline_access` (refresh tokens).
+    scopes: browser ? [...scopes, 'openid', 'offline_access'] : scopes,
     jwks: { keys: [jwk] },
     adapter: MemoryAdapter,
-    ttl: { ClientCredentials: 300 },
-    extraTokenClaims: (_ctx: unknown, token: { clientId?: string }) => claims.get(token.clientId ?? '') ?? {},
+    // Lifetimes of what the code flow stores, set so the provider does not warn about its defaults.
+    ttl: {
+      ClientCredentials: 300,
+      AccessToken: ttl,
+      AuthorizationCode: 60,
+      IdToken: ttl,
+      RefreshToken: 3600,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+    },
+    cookies: { keys: ['reg-test-provider-cookie-key'] },
+    findAccount: (_ctx: unknown, id: string) =>
+      accounts.has(id) ? { accountId: id, claims: () => ({ sub: id, preferred_username: id }) } : undefined,
+    extraTokenClaims: (_ctx: unknown, token: { clientId?: string; accountId?: string }) => {
+      const roles = token.accountId === undefined ? undefined : accounts.get(token.accountId);
+      return {
+        ...(claims.get(token.clientId ?? '') ?? {}),
+        ...(roles === undefined
+          ? {}
+          : { realm_access: { roles: [...roles] }, preferred_username: token.accountId }),
+      };
+    },
+    // A browser client gets a refresh token whether or not it asked for offline_access (as Keycloak does).
+    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed('refresh_token'),
+    clientBasedCORS: (_ctx: unknown, origin: string, client: { redirectUris: readonly string[] }) =>
+      client.redirectUris.some((uri) => originOf(uri) === origin),
+    // First-party sign-in: no consent screen; the grant covers sign-in and the registry as the resource.
+    loadExistingGrant: async (ctx: ProviderContext) => {
+      const { client, session, result, provider: self } = ctx.oidc;
+      if (client === undefined || session === undefined) return undefined;
+      const grantId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      if (grantId !== undefined) return self.Grant.find(grantId);
+      if (session.accountId === undefined) return undefined;
+      const grant = new self.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope('openid offline_access');
+      grant.addResourceScope(options.audience, scopes.join(' '));
+      await grant.save();
+      return grant;
+    },
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: browser },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -158,7 +255,7 @@ function provide(issuer: string, options: ProviderOptions, jwk: JWK): http.Reque
           scope: scopes.join(' '),
           audience: options.audience,
           accessTokenFormat: 'jwt',
-          accessTokenTTL: 300,
+          accessTokenTTL: ttl,
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
@@ -167,22 +264,60 @@ function provide(issuer: string, options: ProviderOptions, jwk: JWK): http.Reque
   return provider.callback();
 }
 
-/** A per-model store for the provider, so it does not warn about its development-only default adapter. */
+/** The registration of one client: a confidential client_credentials client, or a public browser client. */
+function clientMetadata(client: TestClient): Record<string, unknown> {
+  const scope = client.scopes === undefined || client.scopes === '' ? {} : { scope: client.scopes };
+  if (client.public === true) {
+    return {
+      client_id: client.id,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      redirect_uris: [...(client.redirectUris ?? [])],
+      token_endpoint_auth_method: 'none',
+      ...scope,
+    };
+  }
+  return {
+    client_id: client.id,
+    client_secret: secretOf(client),
+    grant_types: ['client_credentials'],
+    response_types: [],
+    redirect_uris: [],
+    token_endpoint_auth_method: 'client_secret_basic',
+    ...scope,
+  };
+}
+
+interface Entry {
+  readonly payload: Record<string, unknown>;
+  /** Milliseconds since the epoch after which the entry is gone; none for entries that do not expire. */
+  readonly expiresAt?: number;
+}
+
+/**
+ * A per-model store for the provider, so it does not warn about its development-only default adapter. It keeps
+ * what the authorization code flow needs: sessions and interactions by uid, consumption, revocation by grant.
+ */
 class MemoryAdapter {
-  private readonly entries = new Map<string, Record<string, unknown>>();
+  private readonly entries = new Map<string, Entry>();
 
   find(id: string): Promise<Record<string, unknown> | undefined> {
-    return Promise.resolve(this.entries.get(id));
+    return Promise.resolve(this.live(id)?.payload);
   }
 
-  upsert(id: string, payload: Record<string, unknown>): Promise<void> {
-    this.entries.set(id, payload);
+  upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
+    this.entries.set(
+      id,
+      expiresIn === undefined || expiresIn <= 0
+        ? { payload }
+        : { payload, expiresAt: Date.now() + expiresIn * 1000 },
+    );
     return Promise.resolve();
   }
 
   consume(id: string): Promise<void> {
-    const entry = this.entries.get(id);
-    if (entry !== undefined) entry.consumed = Math.floor(Date.now() / 1000);
+    const entry = this.live(id);
+    if (entry !== undefined) entry.payload.consumed = Math.floor(Date.now() / 1000);
     return Promise.resolve();
   }
 
@@ -191,7 +326,11 @@ class MemoryAdapter {
     return Promise.resolve();
   }
 
-  findByUid(): Promise<undefined> {
+  findByUid(uid: string): Promise<Record<string, unknown> | undefined> {
+    for (const id of this.entries.keys()) {
+      const entry = this.live(id);
+      if (entry?.payload.uid === uid) return Promise.resolve(entry.payload);
+    }
     return Promise.resolve(undefined);
   }
 
@@ -199,14 +338,35 @@ class MemoryAdapter {
     return Promise.resolve(undefined);
   }
 
-  revokeByGrantId(): Promise<void> {
+  revokeByGrantId(grantId: string): Promise<void> {
+    for (const [id, entry] of this.entries) {
+      if (entry.payload.grantId === grantId) this.entries.delete(id);
+    }
     return Promise.resolve();
+  }
+
+  /** The entry under `id` unless it has expired (an expired one is dropped). */
+  private live(id: string): Entry | undefined {
+    const entry = this.entries.get(id);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= Date.now()) {
+      this.entries.delete(id);
+      return undefined;
+    }
+    return entry;
   }
 }
 
 async function newKey(kid: string): Promise<JWK> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   return { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
+}
+
+function originOf(uri: string): string | undefined {
+  try {
+    return new URL(uri).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function secretOf(client: TestClient): string {

@@ -1,0 +1,86 @@
+/** The release form's state and the request body it makes. */
+import { compact, integer, nonEmpty, text, type Body } from './body';
+import { CAPABILITY_FIELDS, capabilityBody, NO_CAPABILITY, type CapabilityState } from './capability';
+
+export const AVAILABILITY = [
+  { value: 'public', label: 'Public' },
+  { value: 'restricted', label: 'Restricted' },
+  { value: 'embargoed', label: 'Embargoed' },
+  { value: 'metadata-only', label: 'Metadata only' },
+];
+
+export interface DownloadState {
+  readonly url: string;
+  readonly label: string;
+  readonly platform: string;
+  readonly byte_size: string;
+  readonly availability: string;
+}
+
+export const EMPTY_DOWNLOAD: DownloadState = {
+  url: '',
+  label: '',
+  platform: '',
+  byte_size: '',
+  availability: '',
+};
+const DOWNLOAD_MEMBERS = ['url', 'label', 'platform', 'byte_size', 'availability'] as const;
+
+export interface ReleaseState {
+  readonly version: string;
+  readonly date_published: string;
+  readonly container_image: string;
+  readonly image_digest: string;
+  readonly install_command: string;
+  readonly changelog: string;
+  readonly downloads: readonly DownloadState[];
+  readonly capability: CapabilityState;
+}
+
+export const EMPTY_RELEASE: ReleaseState = {
+  version: '',
+  date_published: '',
+  container_image: '',
+  image_digest: '',
+  install_command: '',
+  changelog: '',
+  downloads: [],
+  capability: NO_CAPABILITY,
+};
+
+export function releaseBody(state: ReleaseState): Body {
+  return {
+    version: text(state.version),
+    date_published: text(state.date_published),
+    container_image: text(state.container_image),
+    image_digest: text(state.image_digest),
+    install_command: text(state.install_command),
+    changelog: text(state.changelog),
+    downloads: nonEmpty(
+      state.downloads.flatMap((download) => {
+        const body = compact({
+          url: text(download.url),
+          label: text(download.label),
+          platform: text(download.platform),
+          byte_size: integer(download.byte_size),
+          availability: text(download.availability),
+        });
+        return body === undefined ? [] : [body];
+      }),
+    ),
+    capability: capabilityBody(state.capability),
+  };
+}
+
+export function releaseFields(state: ReleaseState): string[] {
+  return [
+    'version',
+    'date_published',
+    'container_image',
+    'image_digest',
+    'install_command',
+    'changelog',
+    ...state.downloads.flatMap((_, i) => DOWNLOAD_MEMBERS.map((member) => `downloads[${i}].${member}`)),
+    ...CAPABILITY_FIELDS,
+  ];
+}

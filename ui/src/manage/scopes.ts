@@ -1,0 +1,28 @@
+/** The registry's scopes, in words, for token and deployment forms. */
+import type { RegistryInfo } from '../registry';
+import type { Principal } from '../session';
+
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'register:software': 'register software',
+  'register:instance': 'register deployments (and announce itself)',
+  'advertise:produce': 'advertise produced artifacts',
+  'advertise:consume': 'advertise consumed artifacts',
+  'read:private': 'read a private registry',
+  'subscribe:artifacts': "manage its deployment's subscriptions",
+  'admin:*': 'everything an administrator may do',
+};
+
+export const KNOWN_SCOPES = Object.keys(DESCRIPTIONS);
+
+/** A scope with what it allows: `advertise:produce — advertise produced artifacts`. */
+export function scopeLabel(scope: string): string {
+  const description = DESCRIPTIONS[scope];
+  return description === undefined ? scope : `${scope} — ${description}`;
+}
+
+/** The scopes a person may put on a token: the registry's list, without `admin:*` unless they are an admin. */
+export function mintableScopes(info: RegistryInfo | undefined, principal: Principal): string[] {
+  const published = info?.auth.oidc.scopes;
+  const all = published !== undefined && published.length > 0 ? [...published] : KNOWN_SCOPES;
+  return all.filter((scope) => scope !== 'admin:*' || principal.is_admin);
+}
