@@ -108,14 +108,18 @@ describe('the web page on a public registry', () => {
     expect(data.headers.get('content-type')).toBe('application/problem+json');
   });
 
-  it('opens the query console at /sparql for browsers and answers queries there as before', async () => {
+  it('opens the query console at /sparql for browsers and answers queries there for everyone else', async () => {
     const console = await get('/sparql', { accept: BROWSER });
     expect(console.status).toBe(200);
     expect(await console.text()).toBe(SHELL);
+    // A linked console state (`?query=`) opens the console too; clients asking for results get results.
     const query = encodeURIComponent('ASK { ?s ?p ?o }');
-    const answer = await get(`/sparql?query=${query}`, { accept: BROWSER });
-    expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({ boolean: true });
+    expect(await (await get(`/sparql?query=${query}`, { accept: BROWSER })).text()).toBe(SHELL);
+    for (const accept of [undefined, '*/*', 'application/sparql-results+json']) {
+      const answer = await get(`/sparql?query=${query}`, accept === undefined ? {} : { accept });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ boolean: true });
+    }
     const bare = await get('/sparql', { accept: 'application/sparql-results+json' });
     expect(bare.status).toBe(400);
   });

@@ -36,7 +36,9 @@ export function registryInfo(): Promise<RegistryInfo> {
   cached ??= fetch('/.well-known/reg-registry', { headers: { accept: 'application/json' } }).then(
     async (response) => {
       if (!response.ok) throw new Error(`the registry description answered ${response.status}`);
-      return (await response.json()) as RegistryInfo;
+      const info = (await response.json()) as RegistryInfo;
+      base = info.base_iri.replace(/\/+$/, '');
+      return info;
     },
   );
   return cached;

@@ -6,12 +6,12 @@ import { wantsPage, type WebPage } from '../web.js';
 
 /**
  * The read-only SPARQL endpoint: GET ?query=, POST form `query=`, or POST application/sparql-query. A browser
- * opening `/sparql` without a query gets the web page's query console.
+ * opening `/sparql` (with or without `?query=`) gets the web page's query console, which runs the query itself.
  */
 export function sparqlRoutes(web?: WebPage): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/sparql', async (c) =>
-    c.req.query('query') === undefined && web?.installed === true && wantsPage(c)
+    web?.installed === true && wantsPage(c)
       ? web.respond(c, 200, { vary: 'Accept' })
       : answer(c, c.req.query('query') ?? ''),
   );
