@@ -27,7 +27,13 @@ export class WebPage {
     this.dir = path.resolve(config.staticDir);
     const file = path.join(this.dir, 'index.html');
     try {
-      this.shell = fs.readFileSync(file, 'utf8');
+      // The base IRI rides in the shell, so the page tells this registry's IRIs from foreign ones at once.
+      this.shell = fs
+        .readFileSync(file, 'utf8')
+        .replace(
+          '</head>',
+          `<meta name="reg-base-iri" content="${escapeAttribute(config.baseIri)}" />\n  </head>`,
+        );
     } catch {
       this.shell = undefined;
       log.warn('the web page is not built: browsers get 404s', { missing: file });
@@ -136,4 +142,8 @@ function contentSecurityPolicy(issuer: string | undefined): string {
     `form-action 'self'${provider}`,
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

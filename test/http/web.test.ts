@@ -9,6 +9,11 @@ import { openTestCore, ROOT_TOKEN, tempDir } from '../helpers.js';
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8';
 const SHELL =
   '<!doctype html><html><head><script type="module" src="/assets/main-abc123.js"></script></head><body><div id="app"></div></body></html>';
+/** The shell as served: the registry's base IRI written into it. */
+const SERVED = SHELL.replace(
+  '</head>',
+  '<meta name="reg-base-iri" content="http://registry.test" />\n  </head>',
+);
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 const auth = { authorization: `Bearer ${ROOT_TOKEN}` };
 
@@ -54,7 +59,7 @@ describe('the web page on a public registry', () => {
     const response = await get(`/software/${software.id}`, { accept: BROWSER });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await response.text()).toBe(SHELL);
+    expect(await response.text()).toBe(SERVED);
     expect(response.headers.get('vary')).toBe('Accept');
     expect(response.headers.get('cache-control')).toBe('no-cache');
     expect(response.headers.get('link')).toContain(`<${software.iri}>; rel="cite-as"`);
@@ -85,7 +90,7 @@ describe('the web page on a public registry', () => {
   it('answers 404 with the shell for an unknown record, and the shell for page paths the API does not know', async () => {
     const unknown = await get('/artifact/019a0000-0000-7000-8000-000000000000', { accept: BROWSER });
     expect(unknown.status).toBe(404);
-    expect(await unknown.text()).toBe(SHELL);
+    expect(await unknown.text()).toBe(SERVED);
     expect(unknown.headers.get('link')).toBeNull();
     for (const page of [
       '/',
@@ -97,7 +102,7 @@ describe('the web page on a public registry', () => {
     ]) {
       const response = await get(page, { accept: BROWSER });
       expect(response.status, page).toBe(200);
-      expect(await response.text()).toBe(SHELL);
+      expect(await response.text()).toBe(SERVED);
     }
     // The API's own unknown paths stay problems, whatever the client accepts.
     const api = await get('/api/v1/nothing-here', { accept: BROWSER });
@@ -111,10 +116,10 @@ describe('the web page on a public registry', () => {
   it('opens the query console at /sparql for browsers and answers queries there for everyone else', async () => {
     const console = await get('/sparql', { accept: BROWSER });
     expect(console.status).toBe(200);
-    expect(await console.text()).toBe(SHELL);
+    expect(await console.text()).toBe(SERVED);
     // A linked console state (`?query=`) opens the console too; clients asking for results get results.
     const query = encodeURIComponent('ASK { ?s ?p ?o }');
-    expect(await (await get(`/sparql?query=${query}`, { accept: BROWSER })).text()).toBe(SHELL);
+    expect(await (await get(`/sparql?query=${query}`, { accept: BROWSER })).text()).toBe(SERVED);
     for (const accept of [undefined, '*/*', 'application/sparql-results+json']) {
       const answer = await get(`/sparql?query=${query}`, accept === undefined ? {} : { accept });
       expect(answer.status).toBe(200);
@@ -155,7 +160,7 @@ describe('the web page on a private registry', () => {
   it('gives an anonymous browser the shell with nothing about the record, and its data only with a credential', async () => {
     const page = await app.request(`/software/${software.id}`, { headers: { accept: BROWSER } });
     expect(page.status).toBe(200);
-    expect(await page.text()).toBe(SHELL);
+    expect(await page.text()).toBe(SERVED);
     expect(page.headers.get('link')).toBeNull();
     // The same answer for a record that does not exist: the shell does not tell which ids are taken.
     const unknown = await app.request('/software/019a0000-0000-7000-8000-000000000000', {

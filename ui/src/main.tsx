@@ -4,6 +4,7 @@ import { registryInfo } from './registry';
 import { session } from './session';
 import './styles.css';
 
-// The base IRI (to tell this registry's links from foreign ones) and who is signed in, then the first render.
-await Promise.allSettled([registryInfo(), session.start()]);
+// Who is signed in and what the registry says about itself load while the first page's code does.
+void registryInfo().catch(() => undefined);
+void session.start();
 render(<App />, document.getElementById('app')!);

@@ -24,9 +24,12 @@ export interface RegistryInfo {
 }
 
 let cached: Promise<RegistryInfo> | undefined;
-let base: string | undefined;
+/** The base IRI: the server writes it into the shell; the description fetched below confirms it. */
+let base: string | undefined =
+  document.querySelector('meta[name="reg-base-iri"]')?.getAttribute('content')?.replace(/\/+$/, '') ??
+  undefined;
 
-/** The registry's base IRI once its description has loaded (`main.tsx` waits for it before the first render). */
+/** The registry's base IRI (from the shell, or once its description has loaded). */
 export function baseIri(): string | undefined {
   return base;
 }

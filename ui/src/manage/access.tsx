@@ -1,6 +1,7 @@
 /** Who may use a management page, and what the page says to everyone else. */
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
+import { Loading } from '../components/status';
 import { session, type Principal } from '../session';
 
 /** Curators, or credentials that carry `scope`. */
@@ -23,6 +24,8 @@ export function Allowed(props: { allowed: boolean; what: string; who: string; ch
   const principal = session.usePrincipal();
   const { url } = useLocation();
   if (props.allowed) return <>{props.children}</>;
+  // Until whoami has answered for a stored credential, say nothing rather than "not signed in".
+  if (!session.loaded() && session.token() !== undefined) return <Loading label="Checking your sign-in…" />;
   const signIn = `/signin?next=${encodeURIComponent(url)}`;
   return (
     <div class="notice" role="status">
