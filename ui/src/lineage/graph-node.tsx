@@ -19,22 +19,27 @@ export function titleLines(text: string): [string, string?] {
   return [first, rest.length > LINE_CHARS ? `${rest.slice(0, LINE_CHARS - 1)}…` : rest];
 }
 
-function tagOf(node: LineageNode): string {
-  if (node.unresolved) return 'UNRESOLVED FOREIGN';
-  return kindText(node).toUpperCase();
-}
-
-/** The words read out for a node. */
+/**
+ * The words read out for a node. They start with exactly what the node shows — its kind, its title and any
+ * "+N more" or "loading…" badge — so people who speak to their computer can name it by what they see; then its
+ * place in the picture and what Enter does.
+ */
 export function ariaLabelOf(
   node: LineageNode,
   options: { root: boolean; hidden: number | undefined; expandable: boolean; pending: boolean },
 ): string {
-  const parts = [`${kindText(node)}: ${labelOf(node)}`];
+  const shown = `${kindText(node)} ${labelOf(node)}${badgeOf(options) === undefined ? '' : ` ${badgeOf(options)}`}`;
+  const parts = [shown];
   if (options.root) parts.push('the centre of this picture');
-  if (options.hidden !== undefined) parts.push(`collapsed, ${options.hidden} more hidden`);
-  if (options.pending) parts.push('loading');
-  else if (options.expandable) parts.push('press Enter to expand');
+  if (options.hidden !== undefined && !options.pending) parts.push('collapsed');
+  else if (!options.pending && options.expandable) parts.push('press Enter to expand');
   return parts.join('; ');
+}
+
+/** The badge in the node's corner, if any. */
+function badgeOf(options: { hidden: number | undefined; pending: boolean }): string | undefined {
+  if (options.pending) return 'loading…';
+  return options.hidden === undefined ? undefined : `+${options.hidden} more`;
 }
 
 function Shape({ node }: { node: LineageNode }) {
@@ -108,53 +113,57 @@ export function GraphNode(props: NodeProps) {
     props.selected ? 'is-selected' : '',
     props.root ? 'is-root' : '',
   ].join(' ');
+  const left = x - NODE_WIDTH / 2;
+  const top = y - NODE_HEIGHT / 2;
   return (
-    <g
-      class={classes}
-      transform={`translate(${x - NODE_WIDTH / 2},${y - NODE_HEIGHT / 2})`}
-      tabindex={props.focusable ? 0 : -1}
-      role="button"
-      aria-label={ariaLabelOf(node, props)}
-      aria-busy={props.pending ? 'true' : undefined}
-      data-iri={node.iri}
-      data-index={props.index}
-      onClick={() => props.onClick(node.iri)}
-      onFocus={() => props.onFocus(node.iri)}
-      onKeyDown={(event) => props.onKeyDown(event, node.iri)}
-    >
-      <title>{`${kindText(node)}: ${labelOf(node)}\n${node.iri}`}</title>
-      <Shape node={node} />
-      {node.unresolved ? <WarningIcon x={iconAt} y={8} /> : foreign && <ForeignIcon x={iconAt} y={8} />}
-      <text class="lg-tag" x={textAt} y={19} clip-path="url(#lg-clip-tag)">
-        {props.root ? `${tagOf(node)} · CENTRE` : tagOf(node)}
-      </text>
-      <text class="lg-title" clip-path="url(#lg-clip)">
-        {titleLines(labelOf(node)).map((line, i) => (
-          <tspan key={i} x={16} y={38 + i * 15}>
-            {line}
-          </tspan>
-        ))}
-      </text>
-      {props.pending && (
-        <g class="lg-more" transform={`translate(${NODE_WIDTH - 84},${NODE_HEIGHT - 7})`}>
-          <rect width={74} height={18} rx={9} />
-          <text x={37} y={13} text-anchor="middle">
-            loading…
-          </text>
-        </g>
+    <>
+      {props.root && (
+        // Outside the node, so the node's visible words stay those its name starts with.
+        <text class="lg-tag lg-centre" x={left + 16} y={top - 6} aria-hidden="true">
+          centre
+        </text>
       )}
-      {props.hidden !== undefined && !props.pending && (
-        <g class="lg-more" transform={`translate(${NODE_WIDTH - 84},${NODE_HEIGHT - 7})`}>
-          <rect width={74} height={18} rx={9} />
-          <text x={37} y={13} text-anchor="middle">{`+${props.hidden} more`}</text>
-        </g>
-      )}
-      {props.expandable && props.hidden === undefined && !props.pending && (
-        <g class="lg-handle" transform={`translate(${NODE_WIDTH - 18},${15})`} aria-hidden="true">
-          <circle r={8} />
-          <path d="M-4 0 H4 M0 -4 V4" />
-        </g>
-      )}
-    </g>
+      <g
+        class={classes}
+        transform={`translate(${left},${top})`}
+        tabindex={props.focusable ? 0 : -1}
+        role="button"
+        aria-label={ariaLabelOf(node, props)}
+        aria-busy={props.pending ? 'true' : undefined}
+        data-iri={node.iri}
+        data-index={props.index}
+        onClick={() => props.onClick(node.iri)}
+        onFocus={() => props.onFocus(node.iri)}
+        onKeyDown={(event) => props.onKeyDown(event, node.iri)}
+      >
+        <Shape node={node} />
+        {node.unresolved ? <WarningIcon x={iconAt} y={8} /> : foreign && <ForeignIcon x={iconAt} y={8} />}
+        {/* Trailing spaces keep the tag, the title lines and the badge apart as words for assistive technology. */}
+        <text class="lg-tag" x={textAt} y={19} clip-path="url(#lg-clip-tag)">
+          {`${kindText(node)} `}
+        </text>
+        <text class="lg-title" clip-path="url(#lg-clip)">
+          {titleLines(labelOf(node)).map((line, i) => (
+            <tspan key={i} x={16} y={38 + i * 15}>
+              {`${line} `}
+            </tspan>
+          ))}
+        </text>
+        {badgeOf(props) !== undefined && (
+          <g class="lg-more" transform={`translate(${NODE_WIDTH - 84},${NODE_HEIGHT - 7})`}>
+            <rect width={74} height={18} rx={9} />
+            <text x={37} y={13} text-anchor="middle">
+              {badgeOf(props)}
+            </text>
+          </g>
+        )}
+        {props.expandable && props.hidden === undefined && !props.pending && (
+          <g class="lg-handle" transform={`translate(${NODE_WIDTH - 18},${15})`} aria-hidden="true">
+            <circle r={8} />
+            <path d="M-4 0 H4 M0 -4 V4" />
+          </g>
+        )}
+      </g>
+    </>
   );
 }

@@ -1,0 +1,128 @@
+/**
+ * Accessibility of the main pages, checked by axe-core (WCAG 2.1 A and AA rules: names and labels, roles,
+ * landmarks, colour contrast, …) in Chromium, in the light and the dark colour scheme, on a seeded registry;
+ * and a keyboard walk: the skip link comes first and moves focus to the main region.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  hasChromium,
+  launchBrowser,
+  ROOT_TOKEN,
+  startUiRegistry,
+  type UiRegistry,
+} from '../support/browser.js';
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe on the page as it is and returns its violations, one line each. */
+async function audit(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(options: unknown): Promise<{ violations: Violation[] }> } }
+    ).axe;
+    const result = await axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations;
+  });
+  return violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? '?'}): ${v.help} — ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')}`,
+  );
+}
+
+describe.skipIf(!hasChromium)('accessibility of the web page', () => {
+  let registry: UiRegistry;
+  let browser: Browser;
+  const pages: [name: string, path: string, ready: string][] = [];
+
+  const api = async <T>(path: string): Promise<T> => {
+    const response = await fetch(`${registry.url}${path}`, {
+      headers: { authorization: `Bearer ${ROOT_TOKEN}` },
+    });
+    expect(response.status, path).toBe(200);
+    return (await response.json()) as T;
+  };
+
+  beforeAll(async () => {
+    registry = await startUiRegistry({ seed: true });
+    browser = await launchBrowser();
+    const first = async (path: string) => (await api<{ items: { id: string }[] }>(path)).items[0]!.id;
+    const software = await first('/api/v1/software');
+    const instance = await first('/api/v1/instances');
+    const run = await first('/api/v1/runs');
+    const artifact = await first('/api/v1/artifacts');
+    pages.push(
+      ['home', '/', 'main h1'],
+      ['software list', '/software', `main a[href="/software/${software}"]`],
+      ['software', `/software/${software}`, 'main h1'],
+      ['deployment', `/instance/${instance}`, 'main h1'],
+      ['run', `/run/${run}`, 'main h1'],
+      ['artifact', `/artifact/${artifact}`, 'main h1'],
+      ['types', '/types', 'main h1'],
+      ['search', '/search?q=shacl', 'main h1'],
+      ['lineage', `/lineage?artifact=${artifact}`, 'main svg'],
+      ['sparql', '/sparql', 'main textarea'],
+      ['sign-in', '/signin', 'main h1'],
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await registry?.stop();
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`has no WCAG A/AA violations on the main pages (${scheme} scheme)`, async () => {
+      // The page's policy forbids inline scripts; the audit script is injected by the test only.
+      const context = await browser.newContext({
+        baseURL: registry.url,
+        bypassCSP: true,
+        colorScheme: scheme,
+      });
+      try {
+        const found: string[] = [];
+        for (const [name, path, ready] of pages) {
+          const page = await context.newPage();
+          await page.goto(path);
+          await page.locator(ready).first().waitFor({ state: 'visible', timeout: 15_000 });
+          await page.waitForLoadState('networkidle');
+          found.push(...(await audit(page)).map((line) => `${name} (${path}): ${line}`));
+          await page.close();
+        }
+        expect(found).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+  }
+
+  it('starts the tab order with a skip link that moves focus to the main region', async () => {
+    const context = await browser.newContext({ baseURL: registry.url });
+    try {
+      const page = await context.newPage();
+      await page.goto('/software');
+      await page.locator('main h1').waitFor();
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('link', { name: 'Skip to content' });
+      await expect.poll(() => skip.evaluate((element) => element === document.activeElement)).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+    } finally {
+      await context.close();
+    }
+  });
+});
