@@ -122,7 +122,12 @@ export async function benchUi(space: Workspace): Promise<UiResult> {
   note('web page: seeding a registry');
   const seeded = await runTimed(process.execPath, [BIN, 'seed'], { env: regEnv(dir) });
   if (seeded.code !== 0) throw new Error(`reg seed failed: ${seeded.stderr}`);
-  const server = await startHttp(process.execPath, [BIN, 'serve'], regEnv(dir, { REG_LOG_LEVEL: 'info' }), '/readyz');
+  const server = await startHttp(
+    process.execPath,
+    [BIN, 'serve'],
+    regEnv(dir, { REG_LOG_LEVEL: 'info' }),
+    '/readyz',
+  );
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [

@@ -77,7 +77,9 @@ export function Layout({ children }: { children: ComponentChildren }) {
           {(info?.operator ?? '') !== '' && <>Operated by {info?.operator} · </>}
           Every record page is also served as Turtle, JSON-LD, N-Quads and JSON (add <code>.ttl</code>,{' '}
           <code>.jsonld</code>, <code>.nq</code> or <code>.json</code> to its address) ·{' '}
-          <a href="/api/v1/registry" target="_top">API</a>
+          <a href="/api/v1/registry" target="_top">
+            API
+          </a>
           {info?.software_version !== undefined && <> · reg {info.software_version}</>}
         </p>
       </footer>
