@@ -29,7 +29,7 @@ async function audit(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: AXE });
   const violations = await page.evaluate(async () => {
     const axe = (
-      window as unknown as { axe: { run(options: unknown): Promise<{ violations: Violation[] }> } }
+      globalThis as unknown as { axe: { run(options: unknown): Promise<{ violations: Violation[] }> } }
     ).axe;
     const result = await axe.run({
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
@@ -118,9 +118,11 @@ describe.skipIf(!hasChromium)('accessibility of the web page', () => {
       await page.locator('main h1').waitFor();
       await page.keyboard.press('Tab');
       const skip = page.getByRole('link', { name: 'Skip to content' });
-      await expect.poll(() => skip.evaluate((element) => element === document.activeElement)).toBe(true);
+      await expect
+        .poll(() => skip.evaluate((element) => element === (globalThis as any).document.activeElement))
+        .toBe(true);
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+      await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('main');
     } finally {
       await context.close();
     }
