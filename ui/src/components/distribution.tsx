@@ -3,7 +3,8 @@
  * checksum and the content identifier that finds other artifacts with the same bytes.
  */
 import { withQuery } from '../api';
-import { Availability, ExternalLink, Fields, formatBytes, Term } from './record-bits';
+import { Availability } from './badges';
+import { ExternalLink, Fields, formatBytes, Term } from './record-bits';
 import type { Distribution } from './record-types';
 
 export function DistributionView({ distribution, n }: { distribution: Distribution; n: number }) {

@@ -6,6 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useApi, withQuery, type Page } from '../api';
+import type { Instance, Software } from './record-types';
 
 /** The props that tie one input or select to its query parameter. */
 export interface FieldBinding {
@@ -120,6 +121,30 @@ export function RecordSelect<T>({
 }) {
   const { data } = useApi<Page<T>>(path, { limit: 200 });
   return <SelectFilter binding={binding} label={label} options={(data?.items ?? []).map(option)} />;
+}
+
+/** A choice among the deployments, by id. */
+export function DeploymentSelect({ binding }: { binding: FieldBinding }) {
+  return (
+    <RecordSelect
+      binding={binding}
+      label="Deployment"
+      path="/api/v1/instances"
+      option={(instance: Instance) => [instance.id, instance.label ?? instance.id]}
+    />
+  );
+}
+
+/** A choice among the software, by id. */
+export function SoftwareSelect({ binding }: { binding: FieldBinding }) {
+  return (
+    <RecordSelect
+      binding={binding}
+      label="Software"
+      path="/api/v1/software"
+      option={(software: Software) => [software.id, software.name]}
+    />
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Small pieces every record page shows the same way: links between records, dates, field lists, status
- * badges, vocabulary terms and agents.
+ * Small pieces every record page shows the same way: links between records, dates, field lists, inline lists,
+ * vocabulary terms and agents (status badges are in `badges.tsx`).
  */
 import type { ComponentChildren } from 'preact';
 import { idOf, isLocal, pageOf } from '../api';
@@ -67,6 +67,26 @@ export function RecordLink({ iri, label }: { iri: string; label?: string | undef
   return <a href={page}>{text}</a>;
 }
 
+/** Items as an inline list, each shown by `children`, or nothing when there are none. */
+export function InlineList<T>({
+  items,
+  itemKey,
+  children,
+}: {
+  items: readonly T[] | undefined;
+  itemKey: (item: T, n: number) => string | number;
+  children: (item: T) => ComponentChildren;
+}) {
+  if (items === undefined || items.length === 0) return null;
+  return (
+    <ul class="inline-list">
+      {items.map((item, n) => (
+        <li key={itemKey(item, n)}>{children(item)}</li>
+      ))}
+    </ul>
+  );
+}
+
 /** A list of record links (labelled where `labels` knows the IRI), or nothing when there are none. */
 export function RecordLinks({
   iris,
@@ -75,15 +95,10 @@ export function RecordLinks({
   iris: readonly string[] | undefined;
   labels?: Readonly<Record<string, string | undefined>>;
 }) {
-  if (iris === undefined || iris.length === 0) return null;
   return (
-    <ul class="inline-list">
-      {iris.map((iri) => (
-        <li key={iri}>
-          <RecordLink iri={iri} label={labels[iri]} />
-        </li>
-      ))}
-    </ul>
+    <InlineList items={iris} itemKey={(iri) => iri}>
+      {(iri) => <RecordLink iri={iri} label={labels[iri]} />}
+    </InlineList>
   );
 }
 
@@ -154,45 +169,6 @@ export function Fields({ rows }: { rows: readonly (readonly [string, FieldValue]
   );
 }
 
-type Tone = 'ok' | 'error' | 'warn' | 'plain';
-
-const TONES: Readonly<Record<string, Readonly<Record<string, Tone>>>> = {
-  health: { up: 'ok', down: 'error', unknown: 'warn' },
-  run: { success: 'ok', failed: 'error', aborted: 'error', running: 'warn' },
-  availability: { public: 'ok', restricted: 'warn', embargoed: 'warn', 'metadata-only': 'plain' },
-};
-
-/** What each availability means for someone who wants the bytes. */
-export const AVAILABILITY_MEANING: Readonly<Record<string, string>> = {
-  public: 'anyone may download it',
-  restricted: 'access needs a credential or permission',
-  embargoed: 'not obtainable until the embargo ends',
-  'metadata-only': 'only described here; the bytes are not obtainable',
-};
-
-/** The availability values as filter choices. */
-export const AVAILABILITY_OPTIONS = Object.keys(AVAILABILITY_MEANING).map(
-  (value) => [value, value.replace('-', ' ')] as const,
-);
-
-/** A status word in a badge; the colour only repeats what the word says. */
-export function Badge({ of, value, label }: { of: keyof typeof TONES; value: string; label?: string }) {
-  const tone = TONES[of]?.[value] ?? 'plain';
-  return <span class={tone === 'plain' ? 'badge' : `badge badge-${tone}`}>{label ?? value}</span>;
-}
-
-/** An availability badge with what it means (in words, or only on hover where space is short). */
-export function Availability({ value, brief = false }: { value: string | undefined; brief?: boolean }) {
-  if (value === undefined) return null;
-  const meaning = AVAILABILITY_MEANING[value];
-  return (
-    <span title={brief ? meaning : undefined}>
-      <Badge of="availability" value={value} label={value.replace('-', ' ')} />
-      {!brief && meaning !== undefined && <span class="status"> — {meaning}</span>}
-    </span>
-  );
-}
-
 /** A vocabulary term: its page when minted here, else its IRI; the definition on hover. */
 export function Term({ term }: { term: TermRef }) {
   const label = term.label ?? term.iri;
@@ -218,21 +194,18 @@ export function Terms({
   terms: readonly TermRef[] | undefined;
   href?: (term: TermRef) => string;
 }) {
-  if (terms === undefined || terms.length === 0) return null;
   return (
-    <ul class="inline-list">
-      {terms.map((term) => (
-        <li key={term.iri}>
-          {href === undefined ? (
-            <Term term={term} />
-          ) : (
-            <a href={href(term)} title={term.definition}>
-              {term.label ?? term.iri}
-            </a>
-          )}
-        </li>
-      ))}
-    </ul>
+    <InlineList items={terms} itemKey={(term) => term.iri}>
+      {(term) =>
+        href === undefined ? (
+          <Term term={term} />
+        ) : (
+          <a href={href(term)} title={term.definition}>
+            {term.label ?? term.iri}
+          </a>
+        )
+      }
+    </InlineList>
   );
 }
 
@@ -244,13 +217,10 @@ export function Words({
   words: readonly string[] | undefined;
   href?: (word: string) => string;
 }) {
-  if (words === undefined || words.length === 0) return null;
   return (
-    <ul class="inline-list">
-      {words.map((word) => (
-        <li key={word}>{href === undefined ? word : <a href={href(word)}>{word}</a>}</li>
-      ))}
-    </ul>
+    <InlineList items={words} itemKey={(word) => word}>
+      {(word) => (href === undefined ? word : <a href={href(word)}>{word}</a>)}
+    </InlineList>
   );
 }
 
@@ -303,5 +273,21 @@ export function DataLinks({ iri }: { iri: string }) {
         Download as JSON-LD
       </a>
     </p>
+  );
+}
+
+/** A record's fields, ending with its IRI, followed by the links to the record as data. */
+export function RecordFields({
+  iri,
+  rows,
+}: {
+  iri: string;
+  rows: readonly (readonly [string, FieldValue])[];
+}) {
+  return (
+    <>
+      <Fields rows={[...rows, ['IRI', <code>{iri}</code>]]} />
+      <DataLinks iri={iri} />
+    </>
   );
 }

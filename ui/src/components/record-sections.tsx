@@ -4,9 +4,11 @@
  */
 import type { ComponentChildren } from 'preact';
 import { pageOf, type Loaded, type Page } from '../api';
-import { Availability, Badge, formatDuration, RecordLink, Terms, When, some } from './record-bits';
+import { Availability, Badge } from './badges';
+import { formatDuration, RecordLink, Terms, When, some } from './record-bits';
 import type { Artifact, Capability, Instance, Release, Run } from './record-types';
-import { Empty, ErrorNotice, Loading } from './status';
+import { Empty } from './status';
+import { RecordTable, type Column } from './table';
 
 /** What a software, release or deployment declared it produces and consumes. */
 export function CapabilityView({ capability }: { capability: Capability | undefined }) {
@@ -26,52 +28,45 @@ export function CapabilityView({ capability }: { capability: Capability | undefi
   );
 }
 
-/** A list read's states around a table of its items. */
-function ListState<T>({
-  state,
-  empty,
+/** A link to the whole list under a preview of it, shown only when the list holds more than the `shown`. */
+export function MoreLink({
+  total,
+  shown,
+  href,
   children,
 }: {
-  state: Loaded<Page<T>>;
-  empty: string;
-  children: (items: T[]) => ComponentChildren;
+  total: number | undefined;
+  shown: number;
+  href: string;
+  children: ComponentChildren;
 }) {
-  if (state.error !== undefined) return <ErrorNotice error={state.error} />;
-  if (state.data === undefined) return <Loading />;
-  if (state.data.items.length === 0) return <Empty>{empty}</Empty>;
-  return <div class="table-wrap">{children(state.data.items)}</div>;
+  if ((total ?? 0) <= shown) return null;
+  return (
+    <p>
+      <a href={href}>{children}</a>
+    </p>
+  );
 }
 
+const RELEASE_COLUMNS: readonly Column<Release>[] = [
+  {
+    heading: 'Version',
+    cell: (release) => (
+      <>
+        <a href={pageOf(release.iri)}>{release.version}</a>
+        {release.tombstoned === true && <span class="badge">withdrawn</span>}
+      </>
+    ),
+  },
+  { heading: 'Published', cell: (release) => release.date_published ?? '—' },
+  {
+    heading: 'Container image',
+    cell: (release) => (release.container_image === undefined ? '—' : <code>{release.container_image}</code>),
+  },
+];
+
 export function ReleaseTable({ state }: { state: Loaded<Page<Release>> }) {
-  return (
-    <ListState state={state} empty="No releases are registered.">
-      {(items) => (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Published</th>
-              <th scope="col">Container image</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((release) => (
-              <tr key={release.iri}>
-                <th scope="row">
-                  <a href={pageOf(release.iri)}>{release.version}</a>
-                  {release.tombstoned === true && <span class="badge">withdrawn</span>}
-                </th>
-                <td>{release.date_published ?? '—'}</td>
-                <td>
-                  {release.container_image === undefined ? '—' : <code>{release.container_image}</code>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </ListState>
-  );
+  return <RecordTable state={state} empty="No releases are registered." columns={RELEASE_COLUMNS} />;
 }
 
 /** A deployment's health as a badge, with what the last probe found. */
@@ -91,123 +86,72 @@ export function Health({ instance, detail = false }: { instance: Instance; detai
   );
 }
 
+const DEPLOYMENT_COLUMNS: readonly Column<Instance>[] = [
+  {
+    heading: 'Deployment',
+    cell: (instance) => <a href={pageOf(instance.iri)}>{instance.label ?? instance.id}</a>,
+  },
+  {
+    heading: 'Software',
+    cell: (instance) =>
+      instance.software && <RecordLink iri={instance.software} label={instance.software_name} />,
+  },
+  {
+    heading: 'Version',
+    cell: (instance) => (
+      <>
+        {instance.release_version ?? '—'}
+        {instance.outdated === true && <span class="badge badge-warn">outdated</span>}
+      </>
+    ),
+  },
+  { heading: 'Health', cell: (instance) => <Health instance={instance} /> },
+  { heading: 'Runs (30 days)', cell: (instance) => instance.runs_30d ?? 0 },
+  {
+    heading: 'Last run',
+    cell: (instance) => (instance.last_run_at === undefined ? 'never' : <When at={instance.last_run_at} />),
+  },
+];
+
 export function DeploymentTable({ state, empty }: { state: Loaded<Page<Instance>>; empty: string }) {
-  return (
-    <ListState state={state} empty={empty}>
-      {(items) => (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Deployment</th>
-              <th scope="col">Software</th>
-              <th scope="col">Version</th>
-              <th scope="col">Health</th>
-              <th scope="col">Runs (30 days)</th>
-              <th scope="col">Last run</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((instance) => (
-              <tr key={instance.iri}>
-                <th scope="row">
-                  <a href={pageOf(instance.iri)}>{instance.label ?? instance.id}</a>
-                </th>
-                <td>
-                  {instance.software && <RecordLink iri={instance.software} label={instance.software_name} />}
-                </td>
-                <td>
-                  {instance.release_version ?? '—'}
-                  {instance.outdated === true && <span class="badge badge-warn">outdated</span>}
-                </td>
-                <td>
-                  <Health instance={instance} />
-                </td>
-                <td>{instance.runs_30d ?? 0}</td>
-                <td>{instance.last_run_at === undefined ? 'never' : <When at={instance.last_run_at} />}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </ListState>
-  );
+  return <RecordTable state={state} empty={empty} columns={DEPLOYMENT_COLUMNS} />;
 }
+
+const RUN_COLUMNS: readonly Column<Run>[] = [
+  { heading: 'Run', cell: (run) => <a href={pageOf(run.iri)}>{run.label ?? run.external_key ?? run.id}</a> },
+  { heading: 'Status', cell: (run) => <Badge of="run" value={run.status ?? 'unknown'} /> },
+  {
+    heading: 'Deployment',
+    cell: (run) => (
+      <>
+        {run.instance && <RecordLink iri={run.instance} label={run.instance_label} />}
+        {run.software_name !== undefined && <span class="status"> ({run.software_name})</span>}
+      </>
+    ),
+  },
+  { heading: 'Started', cell: (run) => <When at={run.started_at} /> },
+  {
+    heading: 'Duration',
+    cell: (run) => (run.duration_seconds === undefined ? '—' : formatDuration(run.duration_seconds)),
+  },
+  { heading: 'Used', cell: (run) => run.used_count ?? 0 },
+  { heading: 'Generated', cell: (run) => run.generated_count ?? 0 },
+];
 
 export function RunTable({ state, empty }: { state: Loaded<Page<Run>>; empty: string }) {
-  return (
-    <ListState state={state} empty={empty}>
-      {(items) => (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">Status</th>
-              <th scope="col">Deployment</th>
-              <th scope="col">Started</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Used</th>
-              <th scope="col">Generated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((run) => (
-              <tr key={run.iri}>
-                <th scope="row">
-                  <a href={pageOf(run.iri)}>{run.label ?? run.external_key ?? run.id}</a>
-                </th>
-                <td>
-                  <Badge of="run" value={run.status ?? 'unknown'} />
-                </td>
-                <td>
-                  {run.instance && <RecordLink iri={run.instance} label={run.instance_label} />}
-                  {run.software_name !== undefined && <span class="status"> ({run.software_name})</span>}
-                </td>
-                <td>
-                  <When at={run.started_at} />
-                </td>
-                <td>{run.duration_seconds === undefined ? '—' : formatDuration(run.duration_seconds)}</td>
-                <td>{run.used_count ?? 0}</td>
-                <td>{run.generated_count ?? 0}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </ListState>
-  );
+  return <RecordTable state={state} empty={empty} columns={RUN_COLUMNS} />;
 }
 
+const ARTIFACT_COLUMNS: readonly Column<Artifact>[] = [
+  {
+    heading: 'Artifact',
+    cell: (artifact) => <a href={pageOf(artifact.iri)}>{artifact.title ?? artifact.id}</a>,
+  },
+  { heading: 'Type', cell: (artifact) => artifact.conforms_to && <Terms terms={[artifact.conforms_to]} /> },
+  { heading: 'Availability', cell: (artifact) => <Availability value={artifact.availability} brief /> },
+  { heading: 'Issued', cell: (artifact) => <When at={artifact.issued ?? artifact.created} /> },
+];
+
 export function ArtifactTable({ state, empty }: { state: Loaded<Page<Artifact>>; empty: string }) {
-  return (
-    <ListState state={state} empty={empty}>
-      {(items) => (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Artifact</th>
-              <th scope="col">Type</th>
-              <th scope="col">Availability</th>
-              <th scope="col">Issued</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((artifact) => (
-              <tr key={artifact.iri}>
-                <th scope="row">
-                  <a href={pageOf(artifact.iri)}>{artifact.title ?? artifact.id}</a>
-                </th>
-                <td>{artifact.conforms_to && <Terms terms={[artifact.conforms_to]} />}</td>
-                <td>
-                  <Availability value={artifact.availability} brief />
-                </td>
-                <td>
-                  <When at={artifact.issued ?? artifact.created} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </ListState>
-  );
+  return <RecordTable state={state} empty={empty} columns={ARTIFACT_COLUMNS} />;
 }

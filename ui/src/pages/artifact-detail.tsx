@@ -3,16 +3,16 @@
  * it, its distributions (size, checksum, content identifier, availability, download only when there is one)
  * and where it was derived from, including artifacts at other registries.
  */
-import { useRoute } from 'preact-iso';
 import { idOf, useApi, withQuery } from '../api';
-import { LoadState } from '../components/load-state';
+import { Availability } from '../components/badges';
 import { DistributionView } from '../components/distribution';
+import { RecordPage } from '../components/load-state';
 import {
   AgentView,
-  Availability,
-  DataLinks,
   ExternalLink,
   Fields,
+  InlineList,
+  RecordFields,
   RecordLink,
   RecordLinks,
   Term,
@@ -22,28 +22,21 @@ import {
   some,
 } from '../components/record-bits';
 import type { Agent, Artifact, Run } from '../components/record-types';
-import { Empty, usePageTitle } from '../components/status';
+import { Empty } from '../components/status';
 
 export default function ArtifactDetail() {
-  const { id = '' } = useRoute().params;
-  const artifact = useApi<Artifact>(`/api/v1/artifacts/${encodeURIComponent(id)}`);
-  usePageTitle(artifact.data?.title ?? 'Artifact');
   return (
-    <LoadState state={artifact} heading="Artifact" what="This artifact">
-      {(record) => <ArtifactView artifact={record} />}
-    </LoadState>
+    <RecordPage<Artifact> path={(id) => `/api/v1/artifacts/${id}`} heading="Artifact" title={(a) => a.title}>
+      {(artifact) => <ArtifactView artifact={artifact} />}
+    </RecordPage>
   );
 }
 
 function Agents({ agents }: { agents: readonly Agent[] | undefined }) {
   return (
-    <ul class="inline-list">
-      {(agents ?? []).map((agent, n) => (
-        <li key={agent.iri ?? n}>
-          <AgentView agent={agent} />
-        </li>
-      ))}
-    </ul>
+    <InlineList items={agents} itemKey={(agent, n) => agent.iri ?? n}>
+      {(agent) => <AgentView agent={agent} />}
+    </InlineList>
   );
 }
 
@@ -61,7 +54,8 @@ function ArtifactView({ artifact }: { artifact: Artifact }) {
       <p>
         <a href={withQuery('/lineage', { artifact: artifact.id })}>Lineage picture</a>
       </p>
-      <Fields
+      <RecordFields
+        iri={artifact.iri}
         rows={[
           ['Type', artifact.conforms_to && <Term term={artifact.conforms_to} />],
           ['Availability', artifact.availability && <Availability value={artifact.availability} />],
@@ -122,10 +116,8 @@ function ArtifactView({ artifact }: { artifact: Artifact }) {
           ['Identifier', artifact.external_key && <code>{artifact.external_key}</code>],
           ['Issued', artifact.issued && <When at={artifact.issued} />],
           ['Changed', artifact.modified && <When at={artifact.modified} />],
-          ['IRI', <code>{artifact.iri}</code>],
         ]}
       />
-      <DataLinks iri={artifact.iri} />
 
       <h2>Distributions</h2>
       {distributions.length === 0 ? (

@@ -3,10 +3,12 @@
  * artifacts. The counts are the totals of the lists themselves, so they agree with what the lists show.
  */
 import { useApi, pageOf, type Page } from '../api';
+import { Availability } from '../components/badges';
 import { FilterForm, TextFilter, useFilterDraft } from '../components/filters';
-import { Availability, When } from '../components/record-bits';
+import { ListState } from '../components/load-state';
+import { When } from '../components/record-bits';
 import type { Artifact, Software } from '../components/record-types';
-import { Empty, ErrorNotice, Loading, usePageTitle } from '../components/status';
+import { ErrorNotice, usePageTitle } from '../components/status';
 import { useRegistryInfo } from '../registry';
 
 export default function Home() {
@@ -56,43 +58,37 @@ export default function Home() {
             </li>
           </ul>
           <h2>Newest software</h2>
-          {software.data === undefined ? (
-            <Loading />
-          ) : software.data.items.length === 0 ? (
-            <Empty>No software is registered yet.</Empty>
-          ) : (
-            <ul>
-              {software.data.items.map((item) => (
-                <li key={item.iri}>
-                  <a href={pageOf(item.iri)}>{item.name}</a>
-                  {item.tagline !== undefined && <> — {item.tagline}</>}
-                </li>
-              ))}
-            </ul>
-          )}
+          <ListState state={software} empty="No software is registered yet.">
+            {(items) => (
+              <ul>
+                {items.map((item) => (
+                  <li key={item.iri}>
+                    <a href={pageOf(item.iri)}>{item.name}</a>
+                    {item.tagline !== undefined && <> — {item.tagline}</>}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </ListState>
           <p>
             <a href="/software">All software</a>
           </p>
           <h2>Newest artifacts</h2>
-          {artifacts.error !== undefined ? (
-            <ErrorNotice error={artifacts.error} />
-          ) : artifacts.data === undefined ? (
-            <Loading />
-          ) : artifacts.data.items.length === 0 ? (
-            <Empty>No artifacts are recorded yet.</Empty>
-          ) : (
-            <ul>
-              {artifacts.data.items.map((item) => (
-                <li key={item.iri}>
-                  <a href={pageOf(item.iri)}>{item.title ?? item.id}</a>{' '}
-                  <span class="meta">
-                    {item.conforms_to?.label} · <When at={item.issued ?? item.created} /> ·{' '}
-                    <Availability value={item.availability} brief />
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ListState state={artifacts} empty="No artifacts are recorded yet.">
+            {(items) => (
+              <ul>
+                {items.map((item) => (
+                  <li key={item.iri}>
+                    <a href={pageOf(item.iri)}>{item.title ?? item.id}</a>{' '}
+                    <span class="meta">
+                      {item.conforms_to?.label} · <When at={item.issued ?? item.created} /> ·{' '}
+                      <Availability value={item.availability} brief />
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </ListState>
           <p>
             <a href="/artifacts">All artifacts</a>
           </p>

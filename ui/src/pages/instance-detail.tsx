@@ -2,36 +2,35 @@
  * `/instance/:id` (and `/instances/:id`): one deployment with its endpoint, health, activity signals,
  * capability, newest runs and artifacts; curators and the deployment itself get links to manage it.
  */
-import { useRoute } from 'preact-iso';
 import { useApi, withQuery, type Page } from '../api';
-import { LoadState } from '../components/load-state';
-import { ArtifactTable, CapabilityView, Health, RunTable } from '../components/record-sections';
+import { Availability } from '../components/badges';
+import { RecordPage } from '../components/load-state';
+import { ArtifactTable, CapabilityView, Health, MoreLink, RunTable } from '../components/record-sections';
 import {
   AgentView,
-  Availability,
-  DataLinks,
   ExternalLink,
   Fields,
+  RecordFields,
   RecordLink,
   When,
   Withdrawn,
   some,
 } from '../components/record-bits';
 import type { Artifact, Instance, Run } from '../components/record-types';
-import { usePageTitle } from '../components/status';
 import { session } from '../session';
 
 /** How many runs and artifacts the page shows before pointing at the filtered lists. */
 const NEWEST = 10;
 
 export default function InstanceDetail() {
-  const { id = '' } = useRoute().params;
-  const instance = useApi<Instance>(`/api/v1/instances/${encodeURIComponent(id)}`);
-  usePageTitle(instance.data?.label ?? 'Deployment');
   return (
-    <LoadState state={instance} heading="Deployment" what="This deployment">
-      {(record) => <InstanceView instance={record} />}
-    </LoadState>
+    <RecordPage<Instance>
+      path={(id) => `/api/v1/instances/${id}`}
+      heading="Deployment"
+      title={(instance) => instance.label}
+    >
+      {(instance) => <InstanceView instance={instance} />}
+    </RecordPage>
   );
 }
 
@@ -58,7 +57,8 @@ function InstanceView({ instance }: { instance: Instance }) {
           </a>
         </nav>
       )}
-      <Fields
+      <RecordFields
+        iri={instance.iri}
         rows={[
           ['Health', <Health instance={instance} detail />],
           [
@@ -103,10 +103,8 @@ function InstanceView({ instance }: { instance: Instance }) {
           ['Instance key', instance.instance_key && <code>{instance.instance_key}</code>],
           ['Registered', instance.created && <When at={instance.created} />],
           ['Changed', instance.modified && <When at={instance.modified} />],
-          ['IRI', <code>{instance.iri}</code>],
         ]}
       />
-      <DataLinks iri={instance.iri} />
 
       <h2>Activity</h2>
       <Fields
@@ -124,23 +122,19 @@ function InstanceView({ instance }: { instance: Instance }) {
 
       <h2>Newest runs</h2>
       <RunTable state={runs} empty="This deployment has advertised no runs." />
-      {(runs.data?.total ?? 0) > NEWEST && (
-        <p>
-          <a href={withQuery('/runs', { instance: instance.id })}>
-            All {runs.data?.total} runs of this deployment
-          </a>
-        </p>
-      )}
+      <MoreLink total={runs.data?.total} shown={NEWEST} href={withQuery('/runs', { instance: instance.id })}>
+        All {runs.data?.total} runs of this deployment
+      </MoreLink>
 
       <h2>Newest artifacts</h2>
       <ArtifactTable state={artifacts} empty="The runs of this deployment touched no artifacts." />
-      {(artifacts.data?.total ?? 0) > NEWEST && (
-        <p>
-          <a href={withQuery('/artifacts', { instance: instance.id })}>
-            All {artifacts.data?.total} artifacts of this deployment
-          </a>
-        </p>
-      )}
+      <MoreLink
+        total={artifacts.data?.total}
+        shown={NEWEST}
+        href={withQuery('/artifacts', { instance: instance.id })}
+      >
+        All {artifacts.data?.total} artifacts of this deployment
+      </MoreLink>
     </>
   );
 }

@@ -1,19 +1,8 @@
 /** `/instances`: deployments, filtered by software, health, availability and free text, with paging. */
-import { useLocation } from 'preact-iso';
-import { useApi, type Page } from '../api';
-import {
-  ActiveFilters,
-  FilterForm,
-  RecordSelect,
-  SelectFilter,
-  TextFilter,
-  useFilterDraft,
-} from '../components/filters';
-import { PAGING, Pager, ResultCount } from '../components/pager';
-import { AVAILABILITY_OPTIONS } from '../components/record-bits';
+import { AVAILABILITY_OPTIONS } from '../components/badges';
+import { SelectFilter, SoftwareSelect, TextFilter } from '../components/filters';
+import { ListPage } from '../components/list-page';
 import { DeploymentTable } from '../components/record-sections';
-import type { Instance, Software } from '../components/record-types';
-import { Loading, usePageTitle } from '../components/status';
 
 const FILTERS: Readonly<Record<string, string>> = {
   q: 'Text',
@@ -30,38 +19,28 @@ const HEALTH = [
 ] as const;
 
 export default function InstanceList() {
-  usePageTitle('Deployments');
-  const { query } = useLocation();
-  const list = useApi<Page<Instance>>(
-    '/api/v1/instances',
-    Object.fromEntries([...Object.keys(FILTERS), ...PAGING].map((name) => [name, query[name]])),
-  );
-  const draft = useFilterDraft(['q', 'software', 'health', 'availability']);
   return (
-    <>
-      <h1>Deployments</h1>
-      <FilterForm draft={draft} label="Filter deployments">
-        <TextFilter binding={draft.field('q')} label="Label or description" />
-        <RecordSelect
-          binding={draft.field('software')}
-          label="Software"
-          path="/api/v1/software"
-          option={(software: Software) => [software.id, software.name]}
-        />
-        <SelectFilter binding={draft.field('health')} label="Health" options={HEALTH} />
-        <SelectFilter
-          binding={draft.field('availability')}
-          label="Availability"
-          options={AVAILABILITY_OPTIONS}
-        />
-      </FilterForm>
-      <ActiveFilters names={FILTERS} />
-      <ResultCount total={list.data?.total} one="deployment" many="deployments" />
-      {list.loading && list.data !== undefined && <Loading label="Updating…" />}
-      <DeploymentTable state={list} empty="No deployments match these filters." />
-      {list.data !== undefined && (
-        <Pager shown={list.data.items.length} total={list.data.total} next={list.data.next_cursor} />
+    <ListPage
+      title="Deployments"
+      path="/api/v1/instances"
+      filters={FILTERS}
+      inputs={['q', 'software', 'health', 'availability']}
+      one="deployment"
+      many="deployments"
+      table={DeploymentTable}
+    >
+      {(draft) => (
+        <>
+          <TextFilter binding={draft.field('q')} label="Label or description" />
+          <SoftwareSelect binding={draft.field('software')} />
+          <SelectFilter binding={draft.field('health')} label="Health" options={HEALTH} />
+          <SelectFilter
+            binding={draft.field('availability')}
+            label="Availability"
+            options={AVAILABILITY_OPTIONS}
+          />
+        </>
       )}
-    </>
+    </ListPage>
   );
 }

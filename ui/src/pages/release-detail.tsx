@@ -2,35 +2,52 @@
  * `/release/:id`: one release. The API has no `/api/v1/releases/{id}`, so the page reads the release IRI's own
  * JSON representation (`/release/<id>.json`), which is the same record.
  */
-import { useRoute } from 'preact-iso';
 import { idOf, useApi, withQuery, type Page } from '../api';
-import { LoadState } from '../components/load-state';
+import { Availability } from '../components/badges';
+import { RecordPage } from '../components/load-state';
 import { CapabilityView, DeploymentTable } from '../components/record-sections';
 import {
-  Availability,
-  DataLinks,
   ExternalLink,
-  Fields,
   formatBytes,
+  RecordFields,
   RecordLink,
   When,
   Withdrawn,
   some,
 } from '../components/record-bits';
-import type { Instance, Release } from '../components/record-types';
-import { Empty, usePageTitle } from '../components/status';
+import type { Download, Instance, Release } from '../components/record-types';
+import { Empty } from '../components/status';
+import { Table, type Column } from '../components/table';
 
 export default function ReleaseDetail() {
-  const { id = '' } = useRoute().params;
-  const release = useApi<Release>(`/release/${encodeURIComponent(id)}.json`);
-  const name = release.data && `${release.data.software_name ?? 'Release'} ${release.data.version}`;
-  usePageTitle(name ?? 'Release');
   return (
-    <LoadState state={release} heading="Release" what="This release">
-      {(record) => <ReleaseView release={record} />}
-    </LoadState>
+    <RecordPage<Release>
+      path={(id) => `/release/${id}.json`}
+      heading="Release"
+      title={(release) => `${release.software_name ?? 'Release'} ${release.version}`}
+    >
+      {(release) => <ReleaseView release={release} />}
+    </RecordPage>
   );
 }
+
+const DOWNLOAD_COLUMNS: readonly Column<Download>[] = [
+  {
+    heading: 'Download',
+    cell: (download, n) =>
+      download.url === undefined ? (
+        (download.label ?? `download ${n + 1}`)
+      ) : (
+        <ExternalLink href={download.url}>{download.label ?? download.url}</ExternalLink>
+      ),
+  },
+  { heading: 'Platform', cell: (download) => download.platform ?? '—' },
+  {
+    heading: 'Size',
+    cell: (download) => (download.byte_size === undefined ? '—' : formatBytes(download.byte_size)),
+  },
+  { heading: 'Availability', cell: (download) => <Availability value={download.availability} /> },
+];
 
 function ReleaseView({ release }: { release: Release }) {
   const deployments = useApi<Page<Instance>>('/api/v1/instances', { release: release.id, limit: 50 });
@@ -41,7 +58,8 @@ function ReleaseView({ release }: { release: Release }) {
         {release.software_name ?? 'Release'} {release.version}
       </h1>
       {release.tombstoned === true && <Withdrawn at={release.tombstoned_at} what="release" />}
-      <Fields
+      <RecordFields
+        iri={release.iri}
         rows={[
           ['Software', <RecordLink iri={release.software} label={release.software_name} />],
           ['Version', release.version],
@@ -51,45 +69,14 @@ function ReleaseView({ release }: { release: Release }) {
           ['Install', release.install_command && <code>{release.install_command}</code>],
           ['Changelog', release.changelog && <ExternalLink href={release.changelog} />],
           ['Registered', release.created && <When at={release.created} />],
-          ['IRI', <code>{release.iri}</code>],
         ]}
       />
-      <DataLinks iri={release.iri} />
 
       <h2>Downloads</h2>
       {downloads.length === 0 ? (
         <Empty>No downloads are listed for this release.</Empty>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Download</th>
-                <th scope="col">Platform</th>
-                <th scope="col">Size</th>
-                <th scope="col">Availability</th>
-              </tr>
-            </thead>
-            <tbody>
-              {downloads.map((download, n) => (
-                <tr key={download.url ?? n}>
-                  <th scope="row">
-                    {download.url === undefined ? (
-                      (download.label ?? `download ${n + 1}`)
-                    ) : (
-                      <ExternalLink href={download.url}>{download.label ?? download.url}</ExternalLink>
-                    )}
-                  </th>
-                  <td>{download.platform ?? '—'}</td>
-                  <td>{download.byte_size === undefined ? '—' : formatBytes(download.byte_size)}</td>
-                  <td>
-                    <Availability value={download.availability} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table items={downloads} columns={DOWNLOAD_COLUMNS} rowKey={(download, n) => download.url ?? n} />
       )}
 
       {some(release.capability?.produces) || some(release.capability?.consumes) ? (

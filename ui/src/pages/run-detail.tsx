@@ -2,30 +2,18 @@
  * `/run/:id` (and `/runs/:id`): one run, its deployment and software, what it used and what it generated,
  * and a link to the lineage picture.
  */
-import { useRoute } from 'preact-iso';
-import { idOf, useApi, withQuery } from '../api';
-import { LoadState } from '../components/load-state';
-import {
-  Availability,
-  Badge,
-  DataLinks,
-  Fields,
-  formatDuration,
-  RecordLink,
-  Term,
-  When,
-} from '../components/record-bits';
+import { idOf, withQuery } from '../api';
+import { Availability, Badge } from '../components/badges';
+import { RecordPage } from '../components/load-state';
+import { formatDuration, RecordFields, RecordLink, Term, When } from '../components/record-bits';
 import type { ArtifactRef, Run } from '../components/record-types';
-import { Empty, usePageTitle } from '../components/status';
+import { Empty } from '../components/status';
 
 export default function RunDetail() {
-  const { id = '' } = useRoute().params;
-  const run = useApi<Run>(`/api/v1/runs/${encodeURIComponent(id)}`);
-  usePageTitle(run.data === undefined ? 'Run' : `Run ${titleOf(run.data)}`);
   return (
-    <LoadState state={run} heading="Run" what="This run">
-      {(record) => <RunView run={record} />}
-    </LoadState>
+    <RecordPage<Run> path={(id) => `/api/v1/runs/${id}`} heading="Run" title={(run) => `Run ${titleOf(run)}`}>
+      {(run) => <RunView run={run} />}
+    </RecordPage>
   );
 }
 
@@ -40,7 +28,8 @@ function RunView({ run }: { run: Run }) {
       <p>
         <a href={withQuery('/lineage', { run: run.id })}>Lineage picture</a>
       </p>
-      <Fields
+      <RecordFields
+        iri={run.iri}
         rows={[
           ['Status', <Badge of="run" value={run.status ?? 'unknown'} />],
           ['Deployment', run.instance && <RecordLink iri={run.instance} label={run.instance_label} />],
@@ -51,10 +40,8 @@ function RunView({ run }: { run: Run }) {
           ['Ended', run.ended_at && <When at={run.ended_at} />],
           ['Duration', run.duration_seconds !== undefined && formatDuration(run.duration_seconds)],
           ['Recorded', run.created && <When at={run.created} />],
-          ['IRI', <code>{run.iri}</code>],
         ]}
       />
-      <DataLinks iri={run.iri} />
       <h2>Used</h2>
       <ArtifactRefs refs={run.used} empty="This run used no recorded artifacts." />
       <h2>Generated</h2>

@@ -2,16 +2,14 @@
  * `/software/:id`: one software with every field, its capability, releases, deployments, API descriptions and
  * README (rendered safely), with links to manage it for curators.
  */
-import { useRoute } from 'preact-iso';
 import { pageOf, useApi, withQuery, type Page } from '../api';
-import { LoadState } from '../components/load-state';
+import { RecordPage } from '../components/load-state';
 import { Markdown } from '../components/markdown';
-import { CapabilityView, DeploymentTable, ReleaseTable } from '../components/record-sections';
+import { CapabilityView, DeploymentTable, MoreLink, ReleaseTable } from '../components/record-sections';
 import {
   AgentView,
-  DataLinks,
   ExternalLink,
-  Fields,
+  RecordFields,
   some,
   Terms,
   When,
@@ -19,17 +17,17 @@ import {
   Words,
 } from '../components/record-bits';
 import type { Instance, Release, Software } from '../components/record-types';
-import { usePageTitle } from '../components/status';
 import { session } from '../session';
 
 export default function SoftwareDetail() {
-  const { id = '' } = useRoute().params;
-  const software = useApi<Software>(`/api/v1/software/${encodeURIComponent(id)}`);
-  usePageTitle(software.data?.name ?? 'Software');
   return (
-    <LoadState state={software} heading="Software" what="This software">
-      {(record) => <SoftwareView software={record} />}
-    </LoadState>
+    <RecordPage<Software>
+      path={(id) => `/api/v1/software/${id}`}
+      heading="Software"
+      title={(software) => software.name}
+    >
+      {(software) => <SoftwareView software={software} />}
+    </RecordPage>
   );
 }
 
@@ -61,7 +59,6 @@ function SoftwareView({ software }: { software: Software }) {
       )}
       {software.description !== undefined && <p>{software.description}</p>}
       <SoftwareFields software={software} />
-      <DataLinks iri={software.iri} />
 
       <h2>Capability</h2>
       <CapabilityView capability={software.capability} />
@@ -71,11 +68,13 @@ function SoftwareView({ software }: { software: Software }) {
 
       <h2>Deployments</h2>
       <DeploymentTable state={deployments} empty="No deployments of this software are registered." />
-      {(deployments.data?.total ?? 0) > (deployments.data?.items.length ?? 0) && (
-        <p>
-          <a href={withQuery('/instances', { software: software.id })}>All deployments of {software.name}</a>
-        </p>
-      )}
+      <MoreLink
+        total={deployments.data?.total}
+        shown={deployments.data?.items.length ?? 0}
+        href={withQuery('/instances', { software: software.id })}
+      >
+        All deployments of {software.name}
+      </MoreLink>
       <p>
         <a href={withQuery('/runs', { software: software.id })}>Runs of {software.name}</a> ·{' '}
         <a href={withQuery('/artifacts', { software: software.id })}>Artifacts of {software.name}</a>
@@ -113,7 +112,8 @@ function SoftwareView({ software }: { software: Software }) {
 function SoftwareFields({ software }: { software: Software }) {
   const sync = software.sync;
   return (
-    <Fields
+    <RecordFields
+      iri={software.iri}
       rows={[
         [
           'Kinds',
@@ -190,7 +190,6 @@ function SoftwareFields({ software }: { software: Software }) {
         ],
         ['Registered', software.created && <When at={software.created} />],
         ['Changed', software.modified && <When at={software.modified} />],
-        ['IRI', <code>{software.iri}</code>],
       ]}
     />
   );

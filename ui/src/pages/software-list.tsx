@@ -6,8 +6,9 @@
 import { useLocation } from 'preact-iso';
 import { pageOf, useApi, withQuery, type Page } from '../api';
 import { ActiveFilters, FilterForm, SelectFilter, TextFilter, useFilterDraft } from '../components/filters';
-import { PAGING, Pager, ResultCount } from '../components/pager';
-import { Badge } from '../components/record-bits';
+import { Badge } from '../components/badges';
+import { useListRead } from '../components/list-page';
+import { Pager, ResultCount } from '../components/pager';
 import type { ArtifactType, Software } from '../components/record-types';
 import { Empty, ErrorNotice, Loading, usePageTitle } from '../components/status';
 
@@ -26,15 +27,10 @@ const FILTERS: Readonly<Record<string, string>> = {
   registry: 'Registry',
   ...FACET_NAMES,
 };
-const PARAMS = Object.keys(FILTERS);
 
 export default function SoftwareList() {
   usePageTitle('Software');
-  const { query } = useLocation();
-  const list = useApi<Page<Software> & { facets?: Facet[] }>(
-    '/api/v1/software',
-    Object.fromEntries([...PARAMS, ...PAGING].map((name) => [name, query[name]])),
-  );
+  const list = useListRead<Page<Software> & { facets?: Facet[] }>('/api/v1/software', Object.keys(FILTERS));
   const draft = useFilterDraft(['q', 'keyword', 'produces', 'consumes']);
   const facets = list.data?.facets ?? [];
   const labelOf = (name: string, value: string) =>

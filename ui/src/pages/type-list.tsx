@@ -8,12 +8,43 @@ import { FilterForm, SelectFilter, TextFilter, useFilterDraft } from '../compone
 import { ExternalLink } from '../components/record-bits';
 import type { ArtifactType, VocabHit } from '../components/record-types';
 import { Empty, ErrorNotice, Loading, usePageTitle } from '../components/status';
+import { RecordTable, type Column } from '../components/table';
 
 const BRANCHES = [
   ['data', 'Artifact types'],
   ['topic', 'Research topics'],
   ['keyword', 'Keywords'],
 ] as const;
+
+const TYPE_COLUMNS: readonly Column<ArtifactType>[] = [
+  {
+    heading: 'Type',
+    cell: (type) => (
+      <>
+        {isLocal(type.iri) ? (
+          <a href={pageOf(type.iri)}>{type.label}</a>
+        ) : (
+          <ExternalLink href={type.iri}>{type.label}</ExternalLink>
+        )}
+        {type.adopted === true && <span class="badge">adopted</span>}
+      </>
+    ),
+  },
+  { heading: 'Definition', cell: (type) => type.definition ?? '—' },
+  {
+    heading: 'Media type',
+    cell: (type) => (type.default_media_type === undefined ? '—' : <code>{type.default_media_type}</code>),
+  },
+  {
+    heading: 'Artifacts',
+    cell: (type) => (
+      <a href={withQuery('/artifacts', { conforms_to: type.iri })}>
+        {type.artifact_count ?? 0}
+        <span class="visually-hidden"> artifacts of type {type.label}</span>
+      </a>
+    ),
+  },
+];
 
 export default function TypeList() {
   usePageTitle('Types');
@@ -24,50 +55,7 @@ export default function TypeList() {
       <p class="lede">
         The artifact types in use here: minted by this registry, adopted, or cited by a record.
       </p>
-      {types.error !== undefined ? (
-        <ErrorNotice error={types.error} />
-      ) : types.data === undefined ? (
-        <Loading />
-      ) : types.data.items.length === 0 ? (
-        <Empty>No types are in use yet.</Empty>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Type</th>
-                <th scope="col">Definition</th>
-                <th scope="col">Media type</th>
-                <th scope="col">Artifacts</th>
-              </tr>
-            </thead>
-            <tbody>
-              {types.data.items.map((type) => (
-                <tr key={type.iri}>
-                  <th scope="row">
-                    {isLocal(type.iri) ? (
-                      <a href={pageOf(type.iri)}>{type.label}</a>
-                    ) : (
-                      <ExternalLink href={type.iri}>{type.label}</ExternalLink>
-                    )}
-                    {type.adopted === true && <span class="badge">adopted</span>}
-                  </th>
-                  <td>{type.definition ?? '—'}</td>
-                  <td>
-                    {type.default_media_type === undefined ? '—' : <code>{type.default_media_type}</code>}
-                  </td>
-                  <td>
-                    <a href={withQuery('/artifacts', { conforms_to: type.iri })}>
-                      {type.artifact_count ?? 0}
-                      <span class="visually-hidden"> artifacts of type {type.label}</span>
-                    </a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable state={types} empty="No types are in use yet." columns={TYPE_COLUMNS} />
       <VocabularySearch />
     </>
   );
