@@ -1,5 +1,5 @@
 /** A publisher, contact or operator: a name, what kind of agent it is, and a homepage or email address. */
-import { compact, text, type Body } from './body';
+import { compact, text, textOf, type Body } from './body';
 import { SelectField, TextField } from './fields';
 
 export interface AgentState {
@@ -19,9 +19,13 @@ const KINDS = [
 
 export function agentState(value: unknown): AgentState {
   if (value === null || typeof value !== 'object') return EMPTY_AGENT;
-  const agent = value as Record<string, unknown>;
-  const read = (name: string) => (typeof agent[name] === 'string' ? agent[name] : '');
-  return { name: read('name'), kind: read('kind'), homepage: read('homepage'), email: read('email') };
+  const agent = value as Body;
+  return {
+    name: textOf(agent, 'name'),
+    kind: textOf(agent, 'kind'),
+    homepage: textOf(agent, 'homepage'),
+    email: textOf(agent, 'email'),
+  };
 }
 
 /** The agent as the registry takes it, with only the members this form shows. */

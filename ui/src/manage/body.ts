@@ -1,4 +1,4 @@
-/** Turning form text into request bodies, and an edit into a PATCH of only what changed. */
+/** Records into form text, form text into request bodies, and an edit into a PATCH of only what changed. */
 
 export type Body = Record<string, unknown>;
 
@@ -15,6 +15,20 @@ export function list(value: string): string[] | undefined {
     .map((item) => item.trim())
     .filter((item) => item !== '');
   return items.length === 0 ? undefined : [...new Set(items)];
+}
+
+/** A string member of a record as form text; anything else (absent, null, a number) is empty. */
+export function textOf(record: Body, name: string): string {
+  const value = record[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** The strings of an array member of a record; anything else is left out. */
+export function textsOf(record: Body, name: string): string[] {
+  const value = record[name];
+  return Array.isArray(value)
+    ? (value as unknown[]).filter((item): item is string => typeof item === 'string')
+    : [];
 }
 
 /** Strings joined back for a list field. */
@@ -38,6 +52,16 @@ export function nonEmpty<T>(values: readonly T[]): T[] | undefined {
 export function compact(body: Body): Body | undefined {
   const entries = Object.entries(body).filter(([, value]) => value !== undefined);
   return entries.length === 0 ? undefined : Object.fromEntries(entries);
+}
+
+/** The rows of a repeated group that have anything in them, each as a body; undefined when none has. */
+export function rowsBody<T>(rows: readonly T[], body: (row: T) => Body): Body[] | undefined {
+  return nonEmpty(
+    rows.flatMap((row) => {
+      const compacted = compact(body(row));
+      return compacted === undefined ? [] : [compacted];
+    }),
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { completeSignIn, SignInError } from '../auth/oidc';
 import { Loading, usePageTitle } from '../components/status';
+import { ErrorAlert } from './error-alert';
 import './manage.css';
 
 export default function CallbackPage() {
@@ -34,11 +35,7 @@ export default function CallbackPage() {
   return (
     <section class="manage">
       <h1>Sign-in failed</h1>
-      <div class="notice notice-error" role="alert">
-        <p>
-          <strong>Error:</strong> {failure.message}
-        </p>
-      </div>
+      <ErrorAlert>{failure.message}</ErrorAlert>
       <div class="toolbar">
         <a class="button" href={`/signin?next=${encodeURIComponent(failure.next)}`}>
           Try again

@@ -63,13 +63,31 @@ export function Hint({ id, children }: { id: string | undefined; children: Compo
   );
 }
 
-function Label({ id, label, required }: { id: string; label: string; required?: boolean | undefined }) {
+/** The layout of a field with one input: its label (saying when it is required), hint, input and errors. */
+function OneInput(props: {
+  field: ReturnType<typeof useField>;
+  label: string;
+  required: boolean | undefined;
+  hint: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  const { field } = props;
   return (
-    <label for={id}>
-      {label}
-      {required === true && <span class="required"> (required)</span>}
-    </label>
+    <div class="field">
+      <label for={field.id}>
+        {props.label}
+        {props.required === true && <span class="required"> (required)</span>}
+      </label>
+      <Hint id={field.hintId}>{props.hint}</Hint>
+      {props.children}
+      <FieldMessages id={field.errorId} messages={field.messages} />
+    </div>
   );
+}
+
+/** `aria-required` for an input that is required, none otherwise. */
+function ariaRequired(required: boolean | undefined): 'true' | undefined {
+  return required === true ? 'true' : undefined;
 }
 
 interface TextProps {
@@ -86,45 +104,39 @@ interface TextProps {
 }
 
 export function TextField(props: TextProps) {
-  const { id, hintId, errorId, messages, described } = useField(props.name, props.hint);
+  const field = useField(props.name, props.hint);
   return (
-    <div class="field">
-      <Label id={id} label={props.label} required={props.required} />
-      <Hint id={hintId}>{props.hint}</Hint>
+    <OneInput field={field} label={props.label} required={props.required} hint={props.hint}>
       <input
-        {...described}
+        {...field.described}
         name={props.name}
         type={props.type ?? 'text'}
         value={props.value}
         onInput={(event) => props.onValue(event.currentTarget.value)}
-        aria-required={props.required === true ? 'true' : undefined}
+        aria-required={ariaRequired(props.required)}
         placeholder={props.placeholder}
         autoComplete={props.autoComplete ?? 'off'}
         inputMode={props.inputMode}
         spellcheck={props.type === 'url' ? false : undefined}
       />
-      <FieldMessages id={errorId} messages={messages} />
-    </div>
+    </OneInput>
   );
 }
 
 export function TextArea(props: Omit<TextProps, 'type' | 'inputMode'> & { rows?: number }) {
-  const { id, hintId, errorId, messages, described } = useField(props.name, props.hint);
+  const field = useField(props.name, props.hint);
   return (
-    <div class="field">
-      <Label id={id} label={props.label} required={props.required} />
-      <Hint id={hintId}>{props.hint}</Hint>
+    <OneInput field={field} label={props.label} required={props.required} hint={props.hint}>
       <textarea
-        {...described}
+        {...field.described}
         name={props.name}
         rows={props.rows ?? 4}
         value={props.value}
         onInput={(event) => props.onValue(event.currentTarget.value)}
-        aria-required={props.required === true ? 'true' : undefined}
+        aria-required={ariaRequired(props.required)}
         placeholder={props.placeholder}
       />
-      <FieldMessages id={errorId} messages={messages} />
-    </div>
+    </OneInput>
   );
 }
 
@@ -144,17 +156,15 @@ export function SelectField(props: {
   /** The label of the empty choice; none when a value is required. */
   empty?: string;
 }) {
-  const { id, hintId, errorId, messages, described } = useField(props.name, props.hint);
+  const field = useField(props.name, props.hint);
   return (
-    <div class="field">
-      <Label id={id} label={props.label} required={props.required} />
-      <Hint id={hintId}>{props.hint}</Hint>
+    <OneInput field={field} label={props.label} required={props.required} hint={props.hint}>
       <select
-        {...described}
+        {...field.described}
         name={props.name}
         value={props.value}
         onChange={(event) => props.onValue(event.currentTarget.value)}
-        aria-required={props.required === true ? 'true' : undefined}
+        aria-required={ariaRequired(props.required)}
       >
         {props.empty !== undefined && <option value="">{props.empty}</option>}
         {props.options.map((option) => (
@@ -163,8 +173,7 @@ export function SelectField(props: {
           </option>
         ))}
       </select>
-      <FieldMessages id={errorId} messages={messages} />
-    </div>
+    </OneInput>
   );
 }
 

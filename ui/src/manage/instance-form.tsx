@@ -2,18 +2,16 @@
  * `/instances/new?software=<id>` and `/instance/:id/edit`: a deployment of a software record. Creating goes to
  * the new deployment's page; editing sends a PATCH of only the changed fields.
  */
-import { useState } from 'preact/hooks';
-import { useLocation, useRoute } from 'preact-iso';
-import { api, idOf, pageOf, useApi, type Page } from '../api';
+import { useRoute } from 'preact-iso';
+import { idOf, pageOf, useApi, type Page } from '../api';
 import { ErrorNotice, Loading, usePageTitle } from '../components/status';
 import { session } from '../session';
 import { Allowed, curatorOr } from './access';
 import { AgentFields } from './agent-fields';
-import { changes, compact } from './body';
 import { CapabilityFields } from './capability-fields';
-import { ErrorSummary, useSubmission } from './error-summary';
-import { FieldErrors } from './field-errors';
-import { CheckboxGroup, FormScope, SelectField, TextArea, TextField } from './fields';
+import { CheckboxGroup, SelectField, TextArea, TextField } from './fields';
+import { FormShell } from './form-shell';
+import { useRecordForm } from './form-state';
 import {
   EMPTY_INSTANCE,
   INSTANCE_FIELDS,
@@ -85,21 +83,22 @@ function EditInstance({ id }: { id: string }) {
 }
 
 function InstanceForm({ record, id, software }: { record?: InstanceRecord; id?: string; software: string }) {
-  const { route } = useLocation();
   const choices = useApi<Page<SoftwareItem>>('/api/v1/software', { limit: 200 });
-  const [initial] = useState<InstanceState>(() =>
-    record === undefined ? { ...EMPTY_INSTANCE, software } : instanceState(record),
-  );
-  const [state, setState] = useState<InstanceState>(initial);
-  const [note, setNote] = useState('');
-  const submission = useSubmission();
-  const errors = new FieldErrors(FORM, submission.problem, INSTANCE_FIELDS);
-  const set =
-    <K extends keyof InstanceState>(key: K) =>
-    (value: InstanceState[K]) => {
-      setNote('');
-      setState((previous) => ({ ...previous, [key]: value }));
-    };
+  const form = useRecordForm({
+    form: FORM,
+    initial: () => (record === undefined ? { ...EMPTY_INSTANCE, software } : instanceState(record)),
+    fields: () => INSTANCE_FIELDS,
+    collection: '/api/v1/instances',
+    id,
+    body: instanceBody,
+    missing: (current: InstanceState) => [
+      ...(current.software === ''
+        ? [{ field: 'software', message: 'Choose the software this is a deployment of.' }]
+        : []),
+      ...(current.label.trim() === '' ? [{ field: 'label', message: 'Give the deployment a label.' }] : []),
+    ],
+  });
+  const { state, set } = form;
   const items = choices.data?.items ?? [];
   // `?software=` may be a bare id: the option's value is the IRI.
   const chosen = items.find((item) => item.iri === state.software || item.id === state.software);
@@ -107,173 +106,131 @@ function InstanceForm({ record, id, software }: { record?: InstanceRecord; id?: 
   const releases = useApi<Page<{ iri: string; version?: string }>>(
     softwareValue === '' ? null : `/api/v1/software/${encodeURIComponent(idOf(softwareValue))}/releases`,
   );
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const missing = [
-      ...(softwareValue === ''
-        ? [{ field: 'software', message: 'Choose the software this is a deployment of.' }]
-        : []),
-      ...(state.label.trim() === '' ? [{ field: 'label', message: 'Give the deployment a label.' }] : []),
-    ];
-    if (missing.length > 0) {
-      submission.setProblem({ status: 0, title: 'Check the form', errors: missing });
-      return;
-    }
-    const current = { ...state, software: softwareValue };
-    void submission.run(async () => {
-      if (id === undefined) {
-        const created = await api.post<InstanceRecord>(
-          '/api/v1/instances',
-          compact(instanceBody(current)) ?? {},
-        );
-        route(pageOf(created.iri));
-        return;
-      }
-      const patch = changes(instanceBody(initial), instanceBody(current));
-      if (Object.keys(patch).length === 0) {
-        setNote('Nothing has changed, so nothing was sent.');
-        return;
-      }
-      const updated = await api.patch<InstanceRecord>(`/api/v1/instances/${encodeURIComponent(id)}`, patch);
-      route(pageOf(updated.iri));
-    });
-  };
   const undeployable = chosen?.deployable === false;
   return (
-    <FormScope errors={errors}>
-      <form class="record-form" onSubmit={submit} noValidate>
-        <ErrorSummary problem={submission.problem} errors={errors} />
-        <fieldset class="group">
-          <legend>What is deployed</legend>
-          {choices.error !== undefined && <ErrorNotice error={choices.error} what="The software list" />}
-          <SelectField
-            name="software"
-            label="Software"
-            required
-            value={softwareValue}
-            options={softwareOptions(items, softwareValue)}
-            empty={choices.loading ? 'Loading…' : 'Choose the software'}
-            onValue={(value) => {
-              set('software')(value);
-              set('release')('');
-            }}
-          />
-          <SelectField
-            name="release"
-            label="Release"
-            value={state.release}
-            options={(releases.data?.items ?? []).map((release) => ({
-              value: release.iri,
-              label: release.version ?? idOf(release.iri),
-            }))}
-            empty="Not stated"
-            onValue={set('release')}
-          />
-          <TextField
-            name="label"
-            label="Label"
-            required
-            hint="How people tell this deployment from others, such as its host name."
-            value={state.label}
-            onValue={set('label')}
-          />
-          <TextArea
-            name="description"
-            label="Description"
-            value={state.description}
-            onValue={set('description')}
-          />
-        </fieldset>
-        <fieldset class="group">
-          <legend>Where it runs</legend>
-          <TextField
-            name="endpoint_url"
-            label="Endpoint URL"
-            type="url"
-            hint={
-              undeployable
-                ? 'This software is not deployable, so its deployments may not have an endpoint.'
-                : 'Where its service answers; leave empty when it has none.'
-            }
-            value={state.endpoint_url}
-            onValue={set('endpoint_url')}
-          />
-          <TextField
-            name="health_endpoint"
-            label="Health endpoint"
-            type="url"
-            hint="Must answer 2xx when the deployment is up. When empty, the endpoint is probed."
-            value={state.health_endpoint}
-            onValue={set('health_endpoint')}
-          />
-          <SelectField
-            name="availability"
-            label="Availability"
-            value={state.availability}
-            options={AVAILABILITY}
-            empty="Not stated"
-            onValue={set('availability')}
-          />
-          <TextField
-            name="jurisdiction"
-            label="Jurisdiction"
-            hint="A country code such as NL."
-            value={state.jurisdiction}
-            onValue={set('jurisdiction')}
-          />
-        </fieldset>
-        <AgentFields
-          name="operator"
-          legend="Operator"
-          members={['name', 'kind', 'homepage']}
-          value={state.operator}
-          onValue={set('operator')}
+    <FormShell
+      form={form}
+      onSubmit={() => form.save({ ...state, software: softwareValue })}
+      submit={id === undefined ? 'Register deployment' : 'Save changes'}
+      cancel={record === undefined ? undefined : pageOf(record.iri)}
+    >
+      <fieldset class="group">
+        <legend>What is deployed</legend>
+        {choices.error !== undefined && <ErrorNotice error={choices.error} what="The software list" />}
+        <SelectField
+          name="software"
+          label="Software"
+          required
+          value={softwareValue}
+          options={softwareOptions(items, softwareValue)}
+          empty={choices.loading ? 'Loading…' : 'Choose the software'}
+          onValue={(value) => {
+            set('software')(value);
+            set('release')('');
+          }}
         />
-        <fieldset class="group">
-          <legend>Credentials</legend>
-          <TextField
-            name="oidc_client_id"
-            label="Identity-provider client id"
-            hint="The client this deployment signs in as, so its tokens act for it."
-            value={state.oidc_client_id}
-            onValue={set('oidc_client_id')}
-          />
-          <TextField
-            name="oidc_issuer"
-            label="Issuer of that client"
-            type="url"
-            hint="Leave empty for the registry's own identity provider."
-            value={state.oidc_issuer}
-            onValue={set('oidc_issuer')}
-          />
-          <CheckboxGroup
-            name="allowed_scopes"
-            legend="Allowed scopes"
-            hint="What this deployment's credentials may do; none means advertising both ways."
-            options={KNOWN_SCOPES.filter((scope) => scope !== 'admin:*').map((scope) => ({
-              value: scope,
-              label: scopeLabel(scope),
-            }))}
-            values={state.allowed_scopes}
-            onValues={set('allowed_scopes')}
-          />
-        </fieldset>
-        <CapabilityFields what="this deployment" value={state.capability} onValue={set('capability')} />
-        <div class="toolbar">
-          <button type="submit" disabled={submission.busy}>
-            {id === undefined ? 'Register deployment' : 'Save changes'}
-          </button>
-          {record !== undefined && (
-            <a class="button secondary" href={pageOf(record.iri)}>
-              Cancel
-            </a>
-          )}
-          <span role="status" aria-live="polite">
-            {submission.busy ? 'Saving…' : note}
-          </span>
-        </div>
-      </form>
-    </FormScope>
+        <SelectField
+          name="release"
+          label="Release"
+          value={state.release}
+          options={(releases.data?.items ?? []).map((release) => ({
+            value: release.iri,
+            label: release.version ?? idOf(release.iri),
+          }))}
+          empty="Not stated"
+          onValue={set('release')}
+        />
+        <TextField
+          name="label"
+          label="Label"
+          required
+          hint="How people tell this deployment from others, such as its host name."
+          value={state.label}
+          onValue={set('label')}
+        />
+        <TextArea
+          name="description"
+          label="Description"
+          value={state.description}
+          onValue={set('description')}
+        />
+      </fieldset>
+      <fieldset class="group">
+        <legend>Where it runs</legend>
+        <TextField
+          name="endpoint_url"
+          label="Endpoint URL"
+          type="url"
+          hint={
+            undeployable
+              ? 'This software is not deployable, so its deployments may not have an endpoint.'
+              : 'Where its service answers; leave empty when it has none.'
+          }
+          value={state.endpoint_url}
+          onValue={set('endpoint_url')}
+        />
+        <TextField
+          name="health_endpoint"
+          label="Health endpoint"
+          type="url"
+          hint="Must answer 2xx when the deployment is up. When empty, the endpoint is probed."
+          value={state.health_endpoint}
+          onValue={set('health_endpoint')}
+        />
+        <SelectField
+          name="availability"
+          label="Availability"
+          value={state.availability}
+          options={AVAILABILITY}
+          empty="Not stated"
+          onValue={set('availability')}
+        />
+        <TextField
+          name="jurisdiction"
+          label="Jurisdiction"
+          hint="A country code such as NL."
+          value={state.jurisdiction}
+          onValue={set('jurisdiction')}
+        />
+      </fieldset>
+      <AgentFields
+        name="operator"
+        legend="Operator"
+        members={['name', 'kind', 'homepage']}
+        value={state.operator}
+        onValue={set('operator')}
+      />
+      <fieldset class="group">
+        <legend>Credentials</legend>
+        <TextField
+          name="oidc_client_id"
+          label="Identity-provider client id"
+          hint="The client this deployment signs in as, so its tokens act for it."
+          value={state.oidc_client_id}
+          onValue={set('oidc_client_id')}
+        />
+        <TextField
+          name="oidc_issuer"
+          label="Issuer of that client"
+          type="url"
+          hint="Leave empty for the registry's own identity provider."
+          value={state.oidc_issuer}
+          onValue={set('oidc_issuer')}
+        />
+        <CheckboxGroup
+          name="allowed_scopes"
+          legend="Allowed scopes"
+          hint="What this deployment's credentials may do; none means advertising both ways."
+          options={KNOWN_SCOPES.filter((scope) => scope !== 'admin:*').map((scope) => ({
+            value: scope,
+            label: scopeLabel(scope),
+          }))}
+          values={state.allowed_scopes}
+          onValues={set('allowed_scopes')}
+        />
+      </fieldset>
+      <CapabilityFields what="this deployment" value={state.capability} onValue={set('capability')} />
+    </FormShell>
   );
 }
 

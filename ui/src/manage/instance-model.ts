@@ -1,6 +1,6 @@
 /** The deployment form's state, how a record fills it, and the request body it makes. */
 import { agentBody, agentFields, agentState, EMPTY_AGENT, type AgentState } from './agent-fields';
-import { nonEmpty, text, type Body } from './body';
+import { nonEmpty, text, textOf, textsOf, type Body } from './body';
 import {
   CAPABILITY_FIELDS,
   capabilityBody,
@@ -44,10 +44,7 @@ export const EMPTY_INSTANCE: InstanceState = {
 const OPERATOR = ['name', 'kind', 'homepage'] as const;
 
 export function instanceState(record: Record<string, unknown>): InstanceState {
-  const str = (name: string) => (typeof record[name] === 'string' ? record[name] : '');
-  const scopes = Array.isArray(record.allowed_scopes)
-    ? (record.allowed_scopes as unknown[]).filter((v): v is string => typeof v === 'string')
-    : [];
+  const str = (name: string) => textOf(record, name);
   return {
     software: str('software'),
     release: str('release'),
@@ -60,7 +57,7 @@ export function instanceState(record: Record<string, unknown>): InstanceState {
     operator: agentState(record.operator),
     oidc_client_id: str('oidc_client_id'),
     oidc_issuer: str('oidc_issuer'),
-    allowed_scopes: scopes,
+    allowed_scopes: textsOf(record, 'allowed_scopes'),
     capability: capabilityState(record.capability),
   };
 }

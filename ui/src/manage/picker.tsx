@@ -4,7 +4,7 @@
  * clears the text). `ChipPicker` collects several values shown as removable chips; `IriCombobox` is a text field
  * for one IRI whose suggestions fill it in.
  */
-import type { ComponentChildren, RefObject } from 'preact';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { FieldMessages, Hint, useField } from './fields';
 
@@ -20,14 +20,18 @@ export type Search = (query: string) => Promise<readonly Choice[]>;
 const MIN_CHARS = 2;
 const DELAY_MS = 200;
 
-/** Suggestions for the text typed, and the keyboard handling of the list. */
+/**
+ * Suggestions for the text typed, the keyboard handling of the list, and the attributes that make the input
+ * the combobox of the list `listId`.
+ */
 function useSuggestions(
-  input: RefObject<HTMLInputElement>,
+  listId: string,
   text: string,
   search: Search,
   exclude: readonly string[],
   onChoose: (choice: Choice) => void,
 ) {
+  const input = useRef<HTMLInputElement>(null);
   const [options, setOptions] = useState<readonly Choice[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -70,6 +74,10 @@ function useSuggestions(
     setOpen(false);
     setActive(-1);
   };
+  const take = (choice: Choice) => {
+    onChoose(choice);
+    close();
+  };
   const onKeyDown = (event: KeyboardEvent): boolean => {
     const count = options.length;
     switch (event.key) {
@@ -89,10 +97,7 @@ function useSuggestions(
         if (!open) return false;
         // Enter in an open list never submits the form.
         event.preventDefault();
-        if (active >= 0 && active < count) {
-          onChoose(options[active]!);
-          close();
-        }
+        if (active >= 0 && active < count) take(options[active]!);
         return true;
       case 'Escape':
         if (!open) return false;
@@ -106,35 +111,42 @@ function useSuggestions(
         return false;
     }
   };
-  return { options, open, active, status, close, onKeyDown };
+  const combobox = {
+    ref: input,
+    type: 'text',
+    role: 'combobox',
+    autoComplete: 'off',
+    spellcheck: false,
+    'aria-autocomplete': 'list',
+    'aria-expanded': open && options.length > 0 ? 'true' : 'false',
+    'aria-controls': listId,
+    'aria-activedescendant': open && active >= 0 ? `${listId}-${active}` : undefined,
+    onBlur: close,
+  } as const;
+  return { listId, input, options, open, active, status, take, onKeyDown, combobox };
 }
 
-function Listbox(props: {
-  id: string;
-  label: string;
-  open: boolean;
-  options: readonly Choice[];
-  active: number;
-  onChoose: (choice: Choice) => void;
-}) {
+type Suggestions = ReturnType<typeof useSuggestions>;
+
+function Listbox({ list, label }: { list: Suggestions; label: string }) {
   return (
     <ul
-      id={props.id}
+      id={list.listId}
       role="listbox"
-      aria-label={props.label}
+      aria-label={label}
       class="listbox"
-      hidden={!props.open || props.options.length === 0}
+      hidden={!list.open || list.options.length === 0}
     >
-      {props.options.map((option, index) => (
+      {list.options.map((option, index) => (
         <li
           key={option.value}
-          id={`${props.id}-${index}`}
+          id={`${list.listId}-${index}`}
           role="option"
-          aria-selected={index === props.active ? 'true' : 'false'}
-          class={index === props.active ? 'option active' : 'option'}
+          aria-selected={index === list.active ? 'true' : 'false'}
+          class={index === list.active ? 'option active' : 'option'}
           // Keep focus in the input while the pointer chooses.
           onMouseDown={(event) => event.preventDefault()}
-          onClick={() => props.onChoose(option)}
+          onClick={() => list.take(option)}
         >
           <span class="option-label">{option.label}</span>
           {option.detail !== undefined && <span class="option-detail">{option.detail}</span>}
@@ -151,146 +163,113 @@ interface PickerProps {
   readonly search: Search;
 }
 
-/** Several chosen values as chips, each with a remove button; the combobox adds more. */
-export function ChipPicker(
-  props: PickerProps & { values: readonly Choice[]; onValues: (values: Choice[]) => void },
-) {
-  const { id, hintId, errorId, messages, described } = useField(props.name, props.hint);
-  const input = useRef<HTMLInputElement>(null);
-  const [text, setText] = useState('');
-  const choose = (choice: Choice) => {
-    props.onValues([...props.values, choice]);
-    setText('');
-  };
-  const list = useSuggestions(
-    input,
-    text,
-    props.search,
-    props.values.map((value) => value.value),
-    choose,
-  );
-  const remove = (value: string) => {
-    props.onValues(props.values.filter((chosen) => chosen.value !== value));
-    input.current?.focus();
-  };
-  const listId = `${id}-list`;
+/** What both pickers show around their input: label, hint, the suggestion list, its spoken status, errors. */
+function PickerField(props: {
+  field: ReturnType<typeof useField>;
+  label: string;
+  hint: ComponentChildren;
+  list: Suggestions;
+  /** Shown between the hint and the input (the chosen chips). */
+  chosen?: ComponentChildren;
+  /** The input, with the list's `combobox` attributes. */
+  children: ComponentChildren;
+}) {
+  const { field, list } = props;
   return (
     <div class="field picker">
-      <label for={id}>{props.label}</label>
-      <Hint id={hintId}>{props.hint}</Hint>
-      {props.values.length > 0 && (
-        <ul class="chips" aria-label={`${props.label}: chosen`}>
-          {props.values.map((value) => (
-            <li class="chip" key={value.value} title={value.value}>
-              <span>{value.label}</span>
-              <button
-                type="button"
-                class="chip-remove"
-                aria-label={`Remove ${value.label}`}
-                onClick={() => remove(value.value)}
-              >
-                <span aria-hidden="true">×</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <label for={field.id}>{props.label}</label>
+      <Hint id={field.hintId}>{props.hint}</Hint>
+      {props.chosen}
       <div class="combobox">
-        <input
-          {...described}
-          ref={input}
-          type="text"
-          role="combobox"
-          autoComplete="off"
-          spellcheck={false}
-          aria-autocomplete="list"
-          aria-expanded={list.open && list.options.length > 0 ? 'true' : 'false'}
-          aria-controls={listId}
-          aria-activedescendant={list.open && list.active >= 0 ? `${listId}-${list.active}` : undefined}
-          placeholder="Type two letters to search"
-          value={text}
-          onInput={(event) => setText(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (list.onKeyDown(event) || text.trim() === '') return;
-            // Mid-search, Enter does not send the form and Escape clears the text.
-            if (event.key === 'Enter') event.preventDefault();
-            if (event.key === 'Escape') setText('');
-          }}
-          onBlur={() => list.close()}
-        />
-        <Listbox
-          id={listId}
-          label={`${props.label}: suggestions`}
-          open={list.open}
-          options={list.options}
-          active={list.active}
-          onChoose={(choice) => {
-            choose(choice);
-            list.close();
-          }}
-        />
+        {props.children}
+        <Listbox list={list} label={`${props.label}: suggestions`} />
       </div>
       <p class="visually-hidden" role="status" aria-live="polite">
         {list.status}
       </p>
-      <FieldMessages id={errorId} messages={messages} />
+      <FieldMessages id={field.errorId} messages={field.messages} />
     </div>
+  );
+}
+
+/** Several chosen values as chips, each with a remove button; the combobox adds more. */
+export function ChipPicker(
+  props: PickerProps & { values: readonly Choice[]; onValues: (values: Choice[]) => void },
+) {
+  const field = useField(props.name, props.hint);
+  const [text, setText] = useState('');
+  const list = useSuggestions(
+    `${field.id}-list`,
+    text,
+    props.search,
+    props.values.map((value) => value.value),
+    (choice) => {
+      props.onValues([...props.values, choice]);
+      setText('');
+    },
+  );
+  const remove = (value: string) => {
+    props.onValues(props.values.filter((chosen) => chosen.value !== value));
+    list.input.current?.focus();
+  };
+  const chips = props.values.length > 0 && (
+    <ul class="chips" aria-label={`${props.label}: chosen`}>
+      {props.values.map((value) => (
+        <li class="chip" key={value.value} title={value.value}>
+          <span>{value.label}</span>
+          <button
+            type="button"
+            class="chip-remove"
+            aria-label={`Remove ${value.label}`}
+            onClick={() => remove(value.value)}
+          >
+            <span aria-hidden="true">×</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+  return (
+    <PickerField field={field} label={props.label} hint={props.hint} list={list} chosen={chips}>
+      <input
+        {...field.described}
+        {...list.combobox}
+        placeholder="Type two letters to search"
+        value={text}
+        onInput={(event) => setText(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (list.onKeyDown(event) || text.trim() === '') return;
+          // Mid-search, Enter does not send the form and Escape clears the text.
+          if (event.key === 'Enter') event.preventDefault();
+          if (event.key === 'Escape') setText('');
+        }}
+      />
+    </PickerField>
   );
 }
 
 /** A text field for one IRI whose suggestions fill it in; anything typed is kept as typed. */
 export function IriCombobox(props: PickerProps & { value: string; onValue: (value: string) => void }) {
-  const { id, hintId, errorId, messages, described } = useField(props.name, props.hint);
+  const field = useField(props.name, props.hint);
   // Search only what the person typed, not the IRI a suggestion put there.
   const [typed, setTyped] = useState('');
-  const choose = (choice: Choice) => {
+  const list = useSuggestions(`${field.id}-list`, typed, props.search, [], (choice) => {
     props.onValue(choice.value);
     setTyped('');
-  };
-  const input = useRef<HTMLInputElement>(null);
-  const list = useSuggestions(input, typed, props.search, [], choose);
-  const listId = `${id}-list`;
+  });
   return (
-    <div class="field picker">
-      <label for={id}>{props.label}</label>
-      <Hint id={hintId}>{props.hint}</Hint>
-      <div class="combobox">
-        <input
-          {...described}
-          type="text"
-          inputMode="url"
-          role="combobox"
-          autoComplete="off"
-          spellcheck={false}
-          aria-autocomplete="list"
-          aria-expanded={list.open && list.options.length > 0 ? 'true' : 'false'}
-          aria-controls={listId}
-          aria-activedescendant={list.open && list.active >= 0 ? `${listId}-${list.active}` : undefined}
-          value={props.value}
-          onInput={(event) => {
-            props.onValue(event.currentTarget.value);
-            setTyped(event.currentTarget.value);
-          }}
-          ref={input}
-          onKeyDown={(event) => list.onKeyDown(event)}
-          onBlur={() => list.close()}
-        />
-        <Listbox
-          id={listId}
-          label={`${props.label}: suggestions`}
-          open={list.open}
-          options={list.options}
-          active={list.active}
-          onChoose={(choice) => {
-            choose(choice);
-            list.close();
-          }}
-        />
-      </div>
-      <p class="visually-hidden" role="status" aria-live="polite">
-        {list.status}
-      </p>
-      <FieldMessages id={errorId} messages={messages} />
-    </div>
+    <PickerField field={field} label={props.label} hint={props.hint} list={list}>
+      <input
+        {...field.described}
+        {...list.combobox}
+        inputMode="url"
+        value={props.value}
+        onInput={(event) => {
+          props.onValue(event.currentTarget.value);
+          setTyped(event.currentTarget.value);
+        }}
+        onKeyDown={(event) => list.onKeyDown(event)}
+      />
+    </PickerField>
   );
 }

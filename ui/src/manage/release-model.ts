@@ -1,6 +1,7 @@
 /** The release form's state and the request body it makes. */
-import { compact, integer, nonEmpty, text, type Body } from './body';
+import { integer, rowsBody, text, type Body } from './body';
 import { CAPABILITY_FIELDS, capabilityBody, NO_CAPABILITY, type CapabilityState } from './capability';
+import { repeatedFields } from './repeated-group';
 
 export const AVAILABILITY = [
   { value: 'public', label: 'Public' },
@@ -56,18 +57,13 @@ export function releaseBody(state: ReleaseState): Body {
     image_digest: text(state.image_digest),
     install_command: text(state.install_command),
     changelog: text(state.changelog),
-    downloads: nonEmpty(
-      state.downloads.flatMap((download) => {
-        const body = compact({
-          url: text(download.url),
-          label: text(download.label),
-          platform: text(download.platform),
-          byte_size: integer(download.byte_size),
-          availability: text(download.availability),
-        });
-        return body === undefined ? [] : [body];
-      }),
-    ),
+    downloads: rowsBody(state.downloads, (download) => ({
+      url: text(download.url),
+      label: text(download.label),
+      platform: text(download.platform),
+      byte_size: integer(download.byte_size),
+      availability: text(download.availability),
+    })),
     capability: capabilityBody(state.capability),
   };
 }
@@ -80,7 +76,7 @@ export function releaseFields(state: ReleaseState): string[] {
     'image_digest',
     'install_command',
     'changelog',
-    ...state.downloads.flatMap((_, i) => DOWNLOAD_MEMBERS.map((member) => `downloads[${i}].${member}`)),
+    ...repeatedFields('downloads', state.downloads, DOWNLOAD_MEMBERS),
     ...CAPABILITY_FIELDS,
   ];
 }

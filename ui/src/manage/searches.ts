@@ -1,5 +1,5 @@
 /** What the pickers search: vocabulary terms, licences, software records and deployments. */
-import { api, type Page } from '../api';
+import { api } from '../api';
 import type { Choice, Search } from './picker';
 
 interface Term {
@@ -17,46 +17,43 @@ export function termChoice(term: Term): Choice {
   };
 }
 
+/** A search of one listing of the registry: the first twelve items that match, as choices. */
+function listSearch<T>(
+  path: string,
+  toChoice: (item: T) => Choice,
+  query: Readonly<Record<string, string>> = {},
+): Search {
+  return async (q) => (await api.get<{ items: T[] }>(path, { q, ...query, limit: 12 })).items.map(toChoice);
+}
+
 /** Terms of one vocabulary branch: `data` (artifact types) or `topic` (research topics). */
 export function vocabSearch(branch: 'data' | 'topic'): Search {
-  return async (q) =>
-    (await api.get<{ items: Term[] }>('/api/v1/vocab/search', { q, branch, limit: 12 })).items.map(
-      termChoice,
-    );
+  return listSearch<Term>('/api/v1/vocab/search', termChoice, { branch });
 }
 
 /** Licences the registry holds (SPDX and adopted ones). */
-export const licenceSearch: Search = async (q) =>
-  (await api.get<{ items: (Term & { id?: string })[] }>('/api/v1/licenses', { q, limit: 12 })).items.map(
-    (licence) => ({
-      value: licence.iri,
-      label: licence.label ?? licence.iri,
-      detail: licence.id ?? licence.iri,
-    }),
-  );
+export const licenceSearch = listSearch<Term & { id?: string }>('/api/v1/licenses', (licence) => ({
+  value: licence.iri,
+  label: licence.label ?? licence.iri,
+  detail: licence.id ?? licence.iri,
+}));
 
 /** Software records by name. */
-export const softwareSearch: Search = async (q) =>
-  (
-    await api.get<Page<{ iri: string; name?: string; tagline?: string }>>('/api/v1/software', {
-      q,
-      limit: 12,
-    })
-  ).items.map((software) => ({
+export const softwareSearch = listSearch<{ iri: string; name?: string; tagline?: string }>(
+  '/api/v1/software',
+  (software) => ({
     value: software.iri,
     label: software.name ?? software.iri,
     ...(software.tagline === undefined ? {} : { detail: software.tagline }),
-  }));
+  }),
+);
 
 /** Deployments by label. */
-export const instanceSearch: Search = async (q) =>
-  (
-    await api.get<Page<{ iri: string; label?: string; software_name?: string }>>('/api/v1/instances', {
-      q,
-      limit: 12,
-    })
-  ).items.map((instance) => ({
+export const instanceSearch = listSearch<{ iri: string; label?: string; software_name?: string }>(
+  '/api/v1/instances',
+  (instance) => ({
     value: instance.iri,
     label: instance.label ?? instance.iri,
     ...(instance.software_name === undefined ? {} : { detail: `of ${instance.software_name}` }),
-  }));
+  }),
+);

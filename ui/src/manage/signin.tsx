@@ -11,6 +11,7 @@ import { Loading, usePageTitle } from '../components/status';
 import { useRegistryInfo } from '../registry';
 import { session } from '../session';
 import { nameOf } from './access';
+import { ErrorAlert } from './error-alert';
 import { WhoAmI } from './whoami';
 import './manage.css';
 
@@ -81,13 +82,7 @@ function ProviderSignIn({ issuer, start }: { issuer: string; start: () => Promis
         Sign in with {host}
       </button>
       {busy && <Loading label={`Going to ${host}…`} />}
-      {error !== '' && (
-        <div class="notice notice-error" role="alert">
-          <p>
-            <strong>Error:</strong> {error}
-          </p>
-        </div>
-      )}
+      {error !== '' && <ErrorAlert>{error}</ErrorAlert>}
     </section>
   );
 }

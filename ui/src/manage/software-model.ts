@@ -1,6 +1,6 @@
 /** The software form's state, how a record fills it, and the request body it makes. */
 import { agentBody, agentFields, agentState, EMPTY_AGENT, type AgentState } from './agent-fields';
-import { compact, joined, list, nonEmpty, text, type Body } from './body';
+import { joined, list, nonEmpty, rowsBody, text, textOf, textsOf, type Body } from './body';
 import {
   CAPABILITY_FIELDS,
   capabilityBody,
@@ -11,6 +11,7 @@ import {
   type CapabilityState,
 } from './capability';
 import type { Choice } from './picker';
+import { repeatedFields } from './repeated-group';
 
 export const SOFTWARE_KINDS = [
   { value: 'service', label: 'Service (runs as a web service)' },
@@ -38,6 +39,7 @@ export interface ApiDocState {
 }
 
 export const EMPTY_API_DOC: ApiDocState = { url: '', format: '', title: '', description: '' };
+const API_DOC_MEMBERS = ['url', 'format', 'title', 'description'] as const;
 
 export interface SoftwareState {
   readonly name: string;
@@ -92,19 +94,15 @@ const CONTACT = ['name', 'kind', 'email'] as const;
 
 /** The form filled from a software record as the API returns it. */
 export function softwareState(record: Record<string, unknown>): SoftwareState {
-  const str = (name: string) => (typeof record[name] === 'string' ? record[name] : '');
-  const strings = (name: string) =>
-    Array.isArray(record[name])
-      ? (record[name] as unknown[]).filter((v): v is string => typeof v === 'string')
-      : [];
+  const str = (name: string) => textOf(record, name);
   const docs = Array.isArray(record.api_docs) ? (record.api_docs as Record<string, unknown>[]) : [];
   return {
     name: str('name'),
     tagline: str('tagline'),
     description: str('description'),
-    kinds: strings('kinds'),
+    kinds: textsOf(record, 'kinds'),
     maturity: str('maturity'),
-    keywords: joined(strings('keywords')),
+    keywords: joined(textsOf(record, 'keywords')),
     topics: termChoices(record.topics),
     license: str('license'),
     homepage: str('homepage'),
@@ -112,16 +110,16 @@ export function softwareState(record: Record<string, unknown>): SoftwareState {
     documentation: str('documentation'),
     download_url: str('download_url'),
     deployable: record.deployable !== false,
-    registration_clients: joined(strings('registration_clients')),
+    registration_clients: joined(textsOf(record, 'registration_clients')),
     registration_issuer: str('registration_issuer'),
     capability: capabilityState(record.capability),
     readme: str('readme'),
     readme_base_url: str('readme_base_url'),
     api_docs: docs.map((doc) => ({
-      url: typeof doc.url === 'string' ? doc.url : '',
-      format: typeof doc.format === 'string' ? doc.format : '',
-      title: typeof doc.title === 'string' ? doc.title : '',
-      description: typeof doc.description === 'string' ? doc.description : '',
+      url: textOf(doc, 'url'),
+      format: textOf(doc, 'format'),
+      title: textOf(doc, 'title'),
+      description: textOf(doc, 'description'),
     })),
     publisher: agentState(record.publisher),
     contact: agentState(record.contact),
@@ -149,17 +147,12 @@ export function softwareBody(state: SoftwareState): Body {
     capability: capabilityBody(state.capability),
     readme: text(state.readme),
     readme_base_url: text(state.readme_base_url),
-    api_docs: nonEmpty(
-      state.api_docs.flatMap((doc) => {
-        const body = compact({
-          url: text(doc.url),
-          format: text(doc.format),
-          title: text(doc.title),
-          description: text(doc.description),
-        });
-        return body === undefined ? [] : [body];
-      }),
-    ),
+    api_docs: rowsBody(state.api_docs, (doc) => ({
+      url: text(doc.url),
+      format: text(doc.format),
+      title: text(doc.title),
+      description: text(doc.description),
+    })),
     publisher: agentBody(state.publisher, PUBLISHER),
     contact: agentBody(state.contact, CONTACT),
   };
@@ -186,9 +179,7 @@ export function softwareFields(state: SoftwareState): string[] {
     ...CAPABILITY_FIELDS,
     'readme',
     'readme_base_url',
-    ...state.api_docs.flatMap((_, i) =>
-      ['url', 'format', 'title', 'description'].map((m) => `api_docs[${i}].${m}`),
-    ),
+    ...repeatedFields('api_docs', state.api_docs, API_DOC_MEMBERS),
     ...agentFields('publisher', PUBLISHER),
     ...agentFields('contact', CONTACT),
   ];

@@ -2,12 +2,11 @@
  * A new subscription: which advertised artifacts to hear about (types, roles, software, deployments, licence,
  * keywords, availability, text), and where deliveries go (a webhook, or none for a pull queue).
  */
-import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { compact, list, nonEmpty, text } from './body';
-import { ErrorSummary, useSubmission } from './error-summary';
-import { FieldErrors } from './field-errors';
-import { CheckboxField, CheckboxGroup, FormScope, TextArea, TextField } from './fields';
+import { CheckboxField, CheckboxGroup, TextArea, TextField } from './fields';
+import { FormShell } from './form-shell';
+import { useForm } from './form-state';
 import { ChipPicker, type Choice } from './picker';
 import { AVAILABILITY } from './release-model';
 import { instanceSearch, softwareSearch, vocabSearch } from './searches';
@@ -62,15 +61,9 @@ const EMPTY: State = {
 };
 
 export function SubscriptionForm(props: { instanceId: string; onCreated: (created: Created) => void }) {
-  const [state, setState] = useState<State>(EMPTY);
-  const submission = useSubmission();
-  const errors = new FieldErrors(FORM, submission.problem, FIELDS);
-  const set =
-    <K extends keyof State>(key: K) =>
-    (value: State[K]) =>
-      setState((previous) => ({ ...previous, [key]: value }));
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const form = useForm({ form: FORM, initial: EMPTY, fields: () => FIELDS });
+  const { state, set } = form;
+  const submit = () => {
     const filter = compact({
       conforms_to: nonEmpty(state.types.map((choice) => choice.value)),
       roles: nonEmpty(state.roles),
@@ -82,116 +75,105 @@ export function SubscriptionForm(props: { instanceId: string; onCreated: (create
       q: text(state.q),
       exclude_own: state.excludeOwn,
     });
-    void submission.run(async () => {
+    void form.submission.run(async () => {
       const created = await api.post<Created>(
         `/api/v1/instances/${encodeURIComponent(props.instanceId)}/subscriptions`,
         compact({ label: text(state.label), filter, webhook_url: text(state.webhook) }) ?? {},
       );
-      setState(EMPTY);
+      form.reset();
       props.onCreated(created);
     });
   };
   return (
-    <FormScope errors={errors}>
-      <form class="record-form" onSubmit={submit} noValidate>
-        <ErrorSummary problem={submission.problem} errors={errors} />
-        <TextField
-          name="label"
-          label="Label"
-          hint="What this subscription is for."
-          value={state.label}
-          onValue={set('label')}
+    <FormShell form={form} onSubmit={submit} submit="Create subscription" sending="Creating…">
+      <TextField
+        name="label"
+        label="Label"
+        hint="What this subscription is for."
+        value={state.label}
+        onValue={set('label')}
+      />
+      <fieldset class="group">
+        <legend>Which artifacts</legend>
+        <p class="hint">
+          Values in one field are alternatives; fields combine. Leave everything empty to hear about every
+          artifact.
+        </p>
+        <ChipPicker
+          name="filter.conforms_to"
+          label="Artifact types"
+          search={searchTypes}
+          values={state.types}
+          onValues={set('types')}
         />
-        <fieldset class="group">
-          <legend>Which artifacts</legend>
-          <p class="hint">
-            Values in one field are alternatives; fields combine. Leave everything empty to hear about every
-            artifact.
-          </p>
-          <ChipPicker
-            name="filter.conforms_to"
-            label="Artifact types"
-            search={searchTypes}
-            values={state.types}
-            onValues={set('types')}
-          />
-          <CheckboxGroup
-            name="filter.roles"
-            legend="Roles"
-            hint="None chosen means produced only."
-            options={ROLES}
-            values={state.roles}
-            onValues={set('roles')}
-          />
-          <ChipPicker
-            name="filter.software"
-            label="From deployments of these software records"
-            search={softwareSearch}
-            values={state.software}
-            onValues={set('software')}
-          />
-          <ChipPicker
-            name="filter.instance"
-            label="From these deployments"
-            search={instanceSearch}
-            values={state.instances}
-            onValues={set('instances')}
-          />
-          <TextArea
-            name="filter.license"
-            label="Licences"
-            hint="Licence IRIs, one per line; an artifact without a licence never matches."
-            rows={2}
-            value={state.licences}
-            onValue={set('licences')}
-          />
-          <TextField
-            name="filter.keywords"
-            label="Keywords"
-            hint="Separated by commas."
-            value={state.keywords}
-            onValue={set('keywords')}
-          />
-          <CheckboxGroup
-            name="filter.availability"
-            legend="Availability"
-            options={AVAILABILITY}
-            values={state.availability}
-            onValues={set('availability')}
-          />
-          <TextField
-            name="filter.q"
-            label="Text in the title or description"
-            value={state.q}
-            onValue={set('q')}
-          />
-          <CheckboxField
-            name="filter.exclude_own"
-            label="Leave out artifacts this deployment advertised itself"
-            checked={state.excludeOwn}
-            onChecked={set('excludeOwn')}
-          />
-        </fieldset>
-        <fieldset class="group">
-          <legend>Delivery</legend>
-          <TextField
-            name="webhook_url"
-            label="Webhook URL"
-            type="url"
-            hint="An HTTPS address the registry posts each match to, signed with a secret shown once. Leave empty for a pull queue only."
-            value={state.webhook}
-            onValue={set('webhook')}
-          />
-        </fieldset>
-        <div class="toolbar">
-          <button type="submit" disabled={submission.busy}>
-            Create subscription
-          </button>
-          <span role="status" aria-live="polite">
-            {submission.busy ? 'Creating…' : ''}
-          </span>
-        </div>
-      </form>
-    </FormScope>
+        <CheckboxGroup
+          name="filter.roles"
+          legend="Roles"
+          hint="None chosen means produced only."
+          options={ROLES}
+          values={state.roles}
+          onValues={set('roles')}
+        />
+        <ChipPicker
+          name="filter.software"
+          label="From deployments of these software records"
+          search={softwareSearch}
+          values={state.software}
+          onValues={set('software')}
+        />
+        <ChipPicker
+          name="filter.instance"
+          label="From these deployments"
+          search={instanceSearch}
+          values={state.instances}
+          onValues={set('instances')}
+        />
+        <TextArea
+          name="filter.license"
+          label="Licences"
+          hint="Licence IRIs, one per line; an artifact without a licence never matches."
+          rows={2}
+          value={state.licences}
+          onValue={set('licences')}
+        />
+        <TextField
+          name="filter.keywords"
+          label="Keywords"
+          hint="Separated by commas."
+          value={state.keywords}
+          onValue={set('keywords')}
+        />
+        <CheckboxGroup
+          name="filter.availability"
+          legend="Availability"
+          options={AVAILABILITY}
+          values={state.availability}
+          onValues={set('availability')}
+        />
+        <TextField
+          name="filter.q"
+          label="Text in the title or description"
+          value={state.q}
+          onValue={set('q')}
+        />
+        <CheckboxField
+          name="filter.exclude_own"
+          label="Leave out artifacts this deployment advertised itself"
+          checked={state.excludeOwn}
+          onChecked={set('excludeOwn')}
+        />
+      </fieldset>
+      <fieldset class="group">
+        <legend>Delivery</legend>
+        <TextField
+          name="webhook_url"
+          label="Webhook URL"
+          type="url"
+          hint="An HTTPS address the registry posts each match to, signed with a secret shown once. Leave empty for a pull queue only."
+          value={state.webhook}
+          onValue={set('webhook')}
+        />
+      </fieldset>
+    </FormShell>
   );
 }

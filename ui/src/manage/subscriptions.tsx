@@ -6,6 +6,7 @@ import { ErrorNotice, Loading, usePageTitle } from '../components/status';
 import { session } from '../session';
 import { Allowed, curatorOr } from './access';
 import { ConfirmDialog } from './confirm-dialog';
+import { ErrorAlert } from './error-alert';
 import { problemOf } from './field-errors';
 import { ShownOnce } from './shown-once';
 import { SubscriptionCard } from './subscription-card';
@@ -99,13 +100,7 @@ function Subscriptions({ id }: { id: string }) {
             </p>
           </div>
         ))}
-      {error !== '' && (
-        <div class="notice notice-error" role="alert">
-          <p>
-            <strong>Error:</strong> {error}
-          </p>
-        </div>
-      )}
+      {error !== '' && <ErrorAlert>{error}</ErrorAlert>}
       <h2>
         Subscriptions
         {listing.data?.max_per_instance !== undefined &&

@@ -11,9 +11,11 @@ import { session } from '../session';
 import { Allowed, curatorOr } from './access';
 import { text } from './body';
 import { ConfirmDialog } from './confirm-dialog';
-import { ErrorSummary, useSubmission } from './error-summary';
-import { FieldErrors, problemOf, type FormProblem } from './field-errors';
-import { CheckboxGroup, FormScope, TextField } from './fields';
+import { ErrorAlert } from './error-alert';
+import { problemOf, type FormProblem } from './field-errors';
+import { CheckboxGroup, TextField } from './fields';
+import { FormShell } from './form-shell';
+import { useForm } from './form-state';
 import { mintableScopes, scopeLabel } from './scopes';
 import { ShownOnce } from './shown-once';
 import { TokenTable, type TokenRecord } from './token-table';
@@ -109,11 +111,7 @@ function Tokens({ base, kind }: { base: string; kind: 'software' | 'instance' })
       )}
       <h2>Tokens</h2>
       {revokeProblem !== undefined && (
-        <div class="notice notice-error" role="alert">
-          <p>
-            <strong>Error:</strong> the token was not revoked: {revokeProblem.detail ?? revokeProblem.title}
-          </p>
-        </div>
+        <ErrorAlert>the token was not revoked: {revokeProblem.detail ?? revokeProblem.title}</ErrorAlert>
       )}
       {tokens.error !== undefined ? (
         <ErrorNotice error={tokens.error} />
@@ -162,65 +160,54 @@ function MintForm(props: {
 }) {
   const info = useRegistryInfo();
   const principal = session.usePrincipal();
-  const [label, setLabel] = useState('');
-  const [scopes, setScopes] = useState<string[]>(DEFAULT_SCOPES[props.kind]);
-  const [expires, setExpires] = useState('90d');
-  const submission = useSubmission();
-  const errors = new FieldErrors(FORM, submission.problem, ['label', 'scopes', 'expires_in']);
+  const form = useForm({
+    form: FORM,
+    initial: () => ({ label: '', scopes: DEFAULT_SCOPES[props.kind], expires: '90d' }),
+    fields: () => ['label', 'scopes', 'expires_in'],
+  });
+  const { label, scopes, expires } = form.state;
   const options = mintableScopes(info, principal).map((scope) => ({
     value: scope,
     label: scopeLabel(scope),
   }));
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void submission.run(async () => {
+  const submit = () => {
+    void form.submission.run(async () => {
       const minted = await api.post<Minted>(`${props.base}/tokens`, {
         ...(text(label) === undefined ? {} : { label: text(label) }),
         scopes,
         ...(text(expires) === undefined ? {} : { expires_in: text(expires) }),
       });
-      setLabel('');
+      form.set('label')('');
       props.onMinted(minted);
     });
   };
   return (
     <section aria-labelledby="mint-title">
       <h2 id="mint-title">New token</h2>
-      <FormScope errors={errors}>
-        <form class="record-form" onSubmit={submit} noValidate>
-          <ErrorSummary problem={submission.problem} errors={errors} />
-          <TextField
-            name="label"
-            label="Label"
-            hint="What or who will use it, so you recognise it in this list."
-            value={label}
-            onValue={setLabel}
-          />
-          <CheckboxGroup
-            name="scopes"
-            legend="Scopes"
-            hint="What the token may do."
-            options={options}
-            values={scopes}
-            onValues={setScopes}
-          />
-          <TextField
-            name="expires_in"
-            label="Expires in"
-            hint="A duration such as 90d, 12h or 30m; leave empty for a token that does not expire."
-            value={expires}
-            onValue={setExpires}
-          />
-          <div class="toolbar">
-            <button type="submit" disabled={submission.busy}>
-              Create token
-            </button>
-            <span role="status" aria-live="polite">
-              {submission.busy ? 'Creating…' : ''}
-            </span>
-          </div>
-        </form>
-      </FormScope>
+      <FormShell form={form} onSubmit={submit} submit="Create token" sending="Creating…">
+        <TextField
+          name="label"
+          label="Label"
+          hint="What or who will use it, so you recognise it in this list."
+          value={label}
+          onValue={form.set('label')}
+        />
+        <CheckboxGroup
+          name="scopes"
+          legend="Scopes"
+          hint="What the token may do."
+          options={options}
+          values={scopes}
+          onValues={form.set('scopes')}
+        />
+        <TextField
+          name="expires_in"
+          label="Expires in"
+          hint="A duration such as 90d, 12h or 30m; leave empty for a token that does not expire."
+          value={expires}
+          onValue={form.set('expires')}
+        />
+      </FormShell>
     </section>
   );
 }
