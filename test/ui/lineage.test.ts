@@ -177,10 +177,10 @@ describe.skipIf(!hasChromium)('lineage picture', () => {
       await node(page, /^Run validate-batch-2/).waitFor();
       await page.keyboard.press('Home');
       const focused = () => page.locator(':focus').getAttribute('aria-label');
-      expect(await focused()).toMatch(/^Artifact Derived summary/);
+      await expect.poll(focused).toMatch(/^Artifact Derived summary/);
       await page.keyboard.press('ArrowLeft');
+      await expect.poll(focused).not.toMatch(/^Artifact Derived summary/);
       expect(await focused()).toMatch(/^(Artifact|Run|Unresolved foreign IRI) /);
-      expect(await focused()).not.toMatch(/^Artifact Derived summary/);
       await screenshot(page, 'lineage');
     } finally {
       await close();

@@ -165,7 +165,9 @@ describe.skipIf(!hasChromium)('curating on the web page', () => {
       await pick(page, 'Produces', 'RDF quads', /^RDF quads/);
       await chosen.getByRole('button', { name: 'Remove RDF quads' }).click();
       expect(await chosen.getByRole('listitem').count()).toBe(1);
-      expect(await page.evaluate('document.activeElement?.id')).toBe('software-capability-produces');
+      await expect
+        .poll(() => page.evaluate('document.activeElement?.id'))
+        .toBe('software-capability-produces');
       await produces.fill('shacl');
       await page
         .getByRole('listbox', { name: 'Produces: suggestions' })
@@ -230,7 +232,7 @@ describe.skipIf(!hasChromium)('curating on the web page', () => {
       await page.getByRole('button', { name: 'Register software' }).click();
       await summary.getByRole('heading', { name: /did not accept this: 2 problems/ }).waitFor();
       expect(posts).toHaveLength(1);
-      expect(await page.evaluate('document.activeElement?.getAttribute("role")')).toBe('alert');
+      await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("role")')).toBe('alert');
       expect(await name.getAttribute('aria-invalid')).toBeNull();
       await invalidBeside(licence, /license: <https:\/\/example\.org\/not-a-licence> is not a licence/);
       const homepageMessage = await invalidBeside(homepage, 'homepage must be an absolute IRI');
@@ -238,7 +240,7 @@ describe.skipIf(!hasChromium)('curating on the web page', () => {
 
       // Each line of the summary leads to its input.
       await summary.getByRole('link', { name: homepageMessage.replace(/^Error:\s*/, '') }).click();
-      expect(await page.evaluate('document.activeElement?.id')).toBe('software-homepage');
+      await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('software-homepage');
 
       await homepage.fill('https://example.org/fixed');
       await licence.fill('');
@@ -285,7 +287,7 @@ describe.skipIf(!hasChromium)('curating on the web page', () => {
       await page.getByRole('button', { name: 'Add a download' }).click();
       const download = page.getByRole('group', { name: 'Download 1' });
       // The new download's first field has the focus.
-      expect(await page.evaluate('document.activeElement?.id')).toBe('release-downloads-0-url');
+      await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('release-downloads-0-url');
       await download.getByLabel('URL').fill('https://example.org/dl/tool-2.0.0.tar.gz');
       await download.getByLabel('Platform').fill('linux-amd64');
       const size = download.getByLabel('Size in bytes');

@@ -3,7 +3,7 @@
  * row, numbered, each with its remove button, and an add button that puts the focus in the new row.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { inputId } from './field-errors';
 
 /** What a row's input needs: its field path, its value, and how to change it. */
@@ -31,7 +31,7 @@ export function RepeatedGroup<T extends Readonly<Record<keyof T, string>>>(props
 }) {
   const { form, name, first, value, onValue } = props;
   const added = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!added.current) return;
     added.current = false;
     document.getElementById(inputId(form, `${name}[${value.length - 1}].${first}`))?.focus();
