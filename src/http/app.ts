@@ -28,7 +28,7 @@ import { sparqlRoutes } from './routes/sparql.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { whoamiRoutes } from './routes/whoami.js';
-import { WebPage, wantsPage } from './web.js';
+import { WebPage } from './web.js';
 
 /** Builds the HTTP application over an opened core. */
 export function createApp(core: Core): Hono<AppEnv> {
@@ -37,8 +37,8 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.onError((error, c) => problemResponse(error, c.get('requestId') ?? 'unknown', core.log, c.req.path));
   // Paths the API does not know are pages of the web application for browsers (it says what is missing).
   app.notFound((c) =>
-    web.installed && wantsPage(c)
-      ? web.respond(c, 200, { vary: 'Accept' })
+    web.serves(c)
+      ? web.respond(c, 200)
       : problemResponse(
           new NotFoundError(`no resource at ${c.req.path}`),
           c.get('requestId'),

@@ -6,7 +6,7 @@ import { requireReader } from '../core/auth/policy.js';
 import type { Core } from '../core/core.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import type { AppEnv } from './env.js';
-import { wantsPage, type WebPage } from './web.js';
+import type { WebPage } from './web.js';
 
 /** Paths anyone may read even when REG_PUBLIC_READ is false. */
 const ALWAYS_PUBLIC = [
@@ -61,9 +61,7 @@ export function authenticate(core: Core, web?: WebPage): MiddlewareHandler<AppEn
     c.set('principal', principal);
     const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
     if (reading && !core.config.publicRead && !ALWAYS_PUBLIC.some((re) => re.test(c.req.path))) {
-      if (!principal.authenticated && web?.installed === true && wantsPage(c)) {
-        return web.respond(c, 200, { vary: 'Accept' });
-      }
+      if (!principal.authenticated && web?.serves(c) === true) return web.respond(c, 200);
       requireReader(principal);
     }
     await next();

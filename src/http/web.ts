@@ -36,7 +36,7 @@ export class WebPage {
         );
     } catch {
       this.shell = undefined;
-      log.warn('the web page is not built: browsers get 404s', { missing: file });
+      log.warn('the web page is not built: browsers get problems instead of pages', { missing: file });
     }
     this.securityPolicy = contentSecurityPolicy(config.oidc.issuer);
   }
@@ -45,9 +45,18 @@ export class WebPage {
     return this.shell !== undefined;
   }
 
-  /** The shell with the given status and extra headers (Signposting links on record pages). */
+  /** True when the page is built and the request is a browser asking for one (see `wantsPage`). */
+  serves(c: Context<AppEnv>): boolean {
+    return this.shell !== undefined && wantsPage(c);
+  }
+
+  /**
+   * The shell with the given status and extra headers (Signposting links on record pages). It is chosen by the
+   * Accept header, so it always varies on it.
+   */
   respond(c: Context<AppEnv>, status: 200 | 404, headers: Record<string, string> = {}): Response {
     return c.html(this.shell ?? '', status, {
+      vary: 'Accept',
       'cache-control': 'no-cache',
       'content-security-policy': this.securityPolicy,
       'x-content-type-options': 'nosniff',
@@ -60,28 +69,30 @@ export class WebPage {
   routes(): Hono<AppEnv> {
     const app = new Hono<AppEnv>();
     if (this.shell === undefined) return app;
-    const assets = serveStatic<AppEnv>({ root: this.dir, precompressed: true });
-    const cached: MiddlewareHandler<AppEnv> = async (c, next) => {
-      const response = await assets(c, next);
+    app.use('/assets/*', this.files(undefined, IMMUTABLE));
+    const files = new Set(fs.readdirSync(this.dir).filter((name) => TOP_LEVEL_FILE.test(name)));
+    app.get('/:file', async (c, next) => {
+      const name = c.req.param('file');
+      return files.has(name) ? this.files(name, 'public, max-age=3600')(c, next) : next();
+    });
+    return app;
+  }
+
+  /** Serves files of the build (precompressed when the browser takes it), with their caching stated. */
+  private files(name: string | undefined, caching: string): MiddlewareHandler<AppEnv> {
+    const serve = serveStatic<AppEnv>({
+      root: this.dir,
+      precompressed: true,
+      ...(name === undefined ? {} : { path: name }),
+    });
+    return async (c, next) => {
+      const response = await serve(c, next);
       if (response instanceof Response) {
-        response.headers.set('cache-control', IMMUTABLE);
+        response.headers.set('cache-control', caching);
         response.headers.set('x-content-type-options', 'nosniff');
       }
       return response;
     };
-    app.use('/assets/*', cached);
-    const files = new Set(fs.readdirSync(this.dir).filter((name) => TOP_LEVEL_FILE.test(name)));
-    app.get('/:file', async (c, next) => {
-      const name = c.req.param('file');
-      if (!files.has(name)) return next();
-      const response = await serveStatic<AppEnv>({ root: this.dir, path: name, precompressed: true })(
-        c,
-        next,
-      );
-      if (response instanceof Response) response.headers.set('cache-control', 'public, max-age=3600');
-      return response;
-    });
-    return app;
   }
 }
 
@@ -90,7 +101,7 @@ export class WebPage {
  * prefers HTML to every data format (on a tie, data wins, so `*\/*` gets data), with no extension naming
  * another representation (`/software/<id>.ttl` is data whatever the header says).
  */
-export function wantsPage(c: Context<AppEnv>): boolean {
+function wantsPage(c: Context<AppEnv>): boolean {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return false;
   const { path: route } = c.req;
   if (route.startsWith('/api/') || route.startsWith('/admin/') || route.startsWith('/.well-known/'))

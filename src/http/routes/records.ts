@@ -80,24 +80,10 @@ async function dereference(
   try {
     const { id, extension } = splitExtension(segment);
     const form = extension ?? negotiate(c.req.header('accept'));
-    if (form === 'html' && web?.installed !== true) {
-      throw new NotAcceptableError(
-        'this registry serves no web page; ask for text/turtle, application/ld+json, application/n-quads or application/json',
-      );
-    }
-    let record;
-    try {
-      record = await readRecordQuads(core, kind, id);
-    } catch (error) {
-      if (form === 'html' && error instanceof NotFoundError) {
-        // `/software/new` and `/instances/new` are the web page's forms, not missing records.
-        return web!.respond(c, id === 'new' ? 200 : 404, { vary: 'Accept' });
-      }
-      throw error;
-    }
+    if (form === 'html') return await recordPage(c, installed(web), kind, id);
+    const record = await readRecordQuads(core, kind, id);
     link = linkHeader(signpostingLinks(core.config.baseIri, record));
     const headers: Record<string, string> = { vary: 'Accept', link };
-    if (form === 'html') return web!.respond(c, 200, headers);
     if (form === 'json') return c.json(await reader(core, id), 200, headers);
     const { contentType, body } = renderRecord(record, form);
     return c.body(body, 200, { ...headers, 'content-type': contentType });
@@ -113,6 +99,31 @@ function splitExtension(segment: string): { id: string; extension?: Form } {
   const dot = segment.lastIndexOf('.');
   const form = dot < 0 ? undefined : EXTENSIONS[segment.slice(dot + 1)];
   return form === undefined ? { id: segment } : { id: segment.slice(0, dot), extension: form };
+}
+
+/**
+ * The web page at a record IRI, with the record's Signposting links; 404 with the page for no such record, except
+ * `/software/new` and `/instances/new`, which are the page's forms.
+ */
+async function recordPage(c: Context<AppEnv>, web: WebPage, kind: RecordKind, id: string): Promise<Response> {
+  const core = c.get('core');
+  try {
+    const record = await readRecordQuads(core, kind, id);
+    return web.respond(c, 200, { link: linkHeader(signpostingLinks(core.config.baseIri, record)) });
+  } catch (error) {
+    if (error instanceof NotFoundError) return web.respond(c, id === 'new' ? 200 : 404);
+    throw error;
+  }
+}
+
+/** The web page, when this registry serves one; 406 otherwise. */
+function installed(web: WebPage | undefined): WebPage {
+  if (web?.installed !== true) {
+    throw new NotAcceptableError(
+      'this registry serves no web page; ask for text/turtle, application/ld+json, application/n-quads or application/json',
+    );
+  }
+  return web;
 }
 
 /** The offered form the Accept header ranks highest (absent header: any); 406 when it accepts none. */

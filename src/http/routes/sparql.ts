@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { ForbiddenError, UnauthorizedError, UnsupportedMediaTypeError } from '../../core/errors.js';
 import { runSparqlQuery } from '../../core/services/sparql.js';
 import type { AppEnv } from '../env.js';
-import { wantsPage, type WebPage } from '../web.js';
+import type { WebPage } from '../web.js';
 
 /**
  * The read-only SPARQL endpoint: GET ?query=, POST form `query=`, or POST application/sparql-query. A browser
@@ -11,9 +11,7 @@ import { wantsPage, type WebPage } from '../web.js';
 export function sparqlRoutes(web?: WebPage): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/sparql', async (c) =>
-    web?.installed === true && wantsPage(c)
-      ? web.respond(c, 200, { vary: 'Accept' })
-      : answer(c, c.req.query('query') ?? ''),
+    web?.serves(c) === true ? web.respond(c, 200) : answer(c, c.req.query('query') ?? ''),
   );
   app.post('/sparql', async (c) => answer(c, await readQuery(c)));
   return app;
