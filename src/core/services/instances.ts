@@ -8,7 +8,7 @@ import {
   requireSoftwareBinding,
 } from '../auth/policy.js';
 import { ForbiddenError, RegError } from '../errors.js';
-import { GRAPHS, PROV, REG, SH, XSD } from '../ns.js';
+import { GRAPHS, PROV, REG, SH } from '../ns.js';
 import { expandId, idOf, mintIri } from '../records/ids.js';
 import { isObject } from '../records/json.js';
 import { isAbsoluteIri, type JsonObject } from '../records/mapper.js';
@@ -18,6 +18,7 @@ import type { Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
 import { listArtifacts, type ArtifactListParams } from './artifact-list.js';
 import { memoised } from './memoised.js';
+import { withinLastDays } from './sparql-text.js';
 import {
   createRecord,
   declareCapability,
@@ -163,19 +164,16 @@ async function versionsOf(core: Core, json: JsonObject, graph: string): Promise<
   return out;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * What a deployment did: runs and failed runs in the last 30 days, when it last ran, and how many artifacts its
  * runs produced or consumed. Counted over the query index; zero while it is still loading.
  */
 async function activityOf(core: Core, iri: string): Promise<JsonObject> {
   if (!core.graph.ready) return { runs_30d: 0, failures_30d: 0, artifact_count: 0 };
-  const since = new Date(Date.now() - 30 * DAY_MS).toISOString();
   const ran = `?r <${PROV('wasAssociatedWith')}> <${iri}> ; <${PROV('startedAtTime')}> ?start .`;
   const [runs] = await core.graph.select(
     `SELECT (COUNT(DISTINCT ?r) AS ?recent) (COUNT(DISTINCT ?failed) AS ?failures) WHERE { GRAPH <${GRAPHS.local}> { ${ran}
-       FILTER(?start >= "${since}"^^<${XSD('dateTime')}>)
+       ${withinLastDays('?start', 30)}
        OPTIONAL { ?r <${REG('status')}> ?status FILTER(?status IN ("failed", "aborted")) BIND(?r AS ?failed) } } }`,
   );
   const [last] = await core.graph.select(

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { requireCurator, requireCuratorOrScope } from '../auth/policy.js';
-import { DCT, GRAPHS, PROV, REG, SCHEMA, SH, XSD } from '../ns.js';
+import { DCT, GRAPHS, PROV, REG, SCHEMA, SH } from '../ns.js';
 import { expandId, idOf, mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
@@ -22,7 +22,7 @@ import {
   type StoredRecord,
 } from './records.js';
 import { memoised } from './memoised.js';
-import { sparqlString } from './sparql-text.js';
+import { sparqlString, withinLastDays } from './sparql-text.js';
 import { checkSyncInput, presentSync } from './sync-settings.js';
 import { describeTerm, describeTerms, presentCapability } from './terms.js';
 
@@ -56,11 +56,10 @@ export async function softwareCounts(core: Core, iri: string): Promise<JsonObjec
        <${SCHEMA('softwareVersion')}> ?version . BIND(?r AS ?x) ${live}
        OPTIONAL { ?r <${SCHEMA('datePublished')}> ?date } } } ORDER BY DESC(?date) DESC(STR(?r)) LIMIT 1`,
   );
-  const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
   const [runs] = await core.graph.select(
     `SELECT (COUNT(DISTINCT ?run) AS ?recent) WHERE { GRAPH <${GRAPHS.local}> { ?i <${REG('instanceOf')}> <${iri}> .
        ?run <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?start .
-       FILTER(?start >= "${since}"^^<${XSD('dateTime')}>) } }`,
+       ${withinLastDays('?start', 30)} } }`,
   );
   const result: JsonObject = {
     instance_count: Number(counts?.instances?.value ?? 0),

@@ -36,10 +36,25 @@ export async function checkReadiness(core: Core): Promise<{ status: 'ready'; tri
   return { status: 'ready', triples: await core.graph.countQuads() };
 }
 
+/** The registry's own records of each counted kind, by plural label (withdrawn ones are not counted). */
+async function recordCounts(core: Core): Promise<Record<string, number>> {
+  const byKind = await core.graph.countByKind(GRAPHS.local);
+  return Object.fromEntries(COUNTED_KINDS.map(([kind, label]) => [label, byKind.get(kind) ?? 0]));
+}
+
+/** Whether identity-provider tokens are accepted at all, and whether people can sign in with one. */
+function oidcSwitches(core: Core): { enabled: boolean; humanSignin: boolean } {
+  const { oidc } = core.config;
+  return {
+    enabled: oidc.issuer !== undefined || oidc.workloadIssuers.length > 0,
+    humanSignin: oidc.issuer !== undefined && oidc.clientId !== undefined,
+  };
+}
+
 /** Prometheus text exposition of the registry's gauges. */
 export async function renderMetrics(core: Core): Promise<string> {
   const triples = await core.graph.countQuads();
-  const byKind = await core.graph.countByKind(GRAPHS.local);
+  const counts = await recordCounts(core);
   const peers = countPeers(core.db);
   const lines = [
     '# HELP reg_triples Quads in the graph store, reference bundles included.',
@@ -47,7 +62,7 @@ export async function renderMetrics(core: Core): Promise<string> {
     `reg_triples ${triples}`,
     '# HELP reg_entities Records of each kind in the registry.',
     '# TYPE reg_entities gauge',
-    ...COUNTED_KINDS.map(([kind, label]) => `reg_entities{kind="${label}"} ${byKind.get(kind) ?? 0}`),
+    ...Object.entries(counts).map(([label, count]) => `reg_entities{kind="${label}"} ${count}`),
     '# HELP reg_peers Peer registries configured.',
     '# TYPE reg_peers gauge',
     `reg_peers ${peers.configured}`,
@@ -76,6 +91,7 @@ export function describeRegistry(core: Core): Record<string, unknown> {
   const issuers = [config.oidc.issuer, ...config.oidc.workloadIssuers].filter(
     (iri): iri is string => iri !== undefined,
   );
+  const oidc = oidcSwitches(core);
   return {
     '@context': {
       dcat: 'http://www.w3.org/ns/dcat#',
@@ -100,10 +116,10 @@ export function describeRegistry(core: Core): Record<string, unknown> {
       anonymous_read: config.publicRead,
       api_tokens: true,
       oidc: {
-        enabled: issuers.length > 0,
+        enabled: oidc.enabled,
         issuer: config.oidc.issuer ?? null,
         client_id: config.oidc.clientId ?? null,
-        human_signin: config.oidc.issuer !== undefined && config.oidc.clientId !== undefined,
+        human_signin: oidc.humanSignin,
         workload_issuers: issuers,
         audience: config.oidc.audience,
       },
@@ -119,6 +135,7 @@ export function describeRegistry(core: Core): Record<string, unknown> {
  */
 export async function summariseRegistry(core: Core, principal: Principal): Promise<Record<string, unknown>> {
   const { config } = core;
+  const oidc = oidcSwitches(core);
   const about = {
     '@context': { dcat: 'http://www.w3.org/ns/dcat#', dct: 'http://purl.org/dc/terms/', title: 'dct:title' },
     '@id': config.baseIri,
@@ -128,14 +145,13 @@ export async function summariseRegistry(core: Core, principal: Principal): Promi
     base_iri: config.baseIri,
     software_version: core.version,
     started_at: core.startedAt.toISOString(),
-    oidc_enabled: config.oidc.issuer !== undefined || config.oidc.workloadIssuers.length > 0,
-    human_signin: config.oidc.issuer !== undefined && config.oidc.clientId !== undefined,
+    oidc_enabled: oidc.enabled,
+    human_signin: oidc.humanSignin,
   };
   if (!config.publicRead && !principal.authenticated) return about;
-  const byKind = await core.graph.countByKind(GRAPHS.local);
   return {
     ...about,
-    counts: Object.fromEntries(COUNTED_KINDS.map(([kind, label]) => [label, byKind.get(kind) ?? 0])),
+    counts: await recordCounts(core),
     peer_count: countPeers(core.db).configured,
     triples: await core.graph.countQuads(),
   };
