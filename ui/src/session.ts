@@ -62,6 +62,12 @@ function subscribe(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Re-renders the calling component whenever the session changes. */
+function useSessionChanges(): void {
+  const [, setTick] = useState(0);
+  useEffect(() => subscribe(() => setTick((n) => n + 1)), []);
+}
+
 async function loadPrincipal(): Promise<void> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
@@ -136,15 +142,13 @@ export const session = {
 
   /** Re-renders the component when the bearer changes; returns it. */
   useToken(): string | undefined {
-    const [, setTick] = useState(0);
-    useEffect(() => subscribe(() => setTick((n) => n + 1)), []);
+    useSessionChanges();
     return bearer;
   },
 
   /** Re-renders the component when the principal changes; returns it. */
   usePrincipal(): Principal {
-    const [, setTick] = useState(0);
-    useEffect(() => subscribe(() => setTick((n) => n + 1)), []);
+    useSessionChanges();
     return principal;
   },
 };

@@ -1,32 +1,13 @@
 /** How results are written: IRIs in prefixed form, and the CSV download (SPARQL 1.1 Query Results CSV). */
+import { PREFIXES } from '../../../src/core/ns';
 import type { Solution, Term } from './query';
 
-/** The registry's usual prefixes; a query's own PREFIX declarations come first. */
-export const COMMON_PREFIXES: Readonly<Record<string, string>> = {
-  reg: 'https://w3id.org/reg/ns#',
-  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
-  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
-  xsd: 'http://www.w3.org/2001/XMLSchema#',
-  owl: 'http://www.w3.org/2002/07/owl#',
-  sh: 'http://www.w3.org/ns/shacl#',
-  skos: 'http://www.w3.org/2004/02/skos/core#',
-  dct: 'http://purl.org/dc/terms/',
-  dcat: 'http://www.w3.org/ns/dcat#',
-  prov: 'http://www.w3.org/ns/prov#',
-  schema: 'https://schema.org/',
-  void: 'http://rdfs.org/ns/void#',
-  spdx: 'http://spdx.org/rdf/terms#',
-  codemeta: 'https://codemeta.github.io/terms/',
-  foaf: 'http://xmlns.com/foaf/0.1/',
-  adms: 'http://www.w3.org/ns/adms#',
-};
-
-/** Prefix → namespace, from the query's PREFIX lines and then the common ones. */
+/** Prefix → namespace, from the query's PREFIX lines and then the registry's own (those its code writes with). */
 export function prefixesOf(query: string): Map<string, string> {
   const found = new Map<string, string>();
   for (const match of query.matchAll(/PREFIX\s+([A-Za-z][\w.-]*)?:\s*<([^>\s]*)>/gi))
     if (!found.has(match[1] ?? '')) found.set(match[1] ?? '', match[2]!);
-  for (const [prefix, namespace] of Object.entries(COMMON_PREFIXES))
+  for (const [prefix, namespace] of Object.entries(PREFIXES))
     if (!found.has(prefix)) found.set(prefix, namespace);
   return found;
 }
