@@ -48,6 +48,16 @@ export interface UiRegistry {
   readonly url: string;
   readonly env: Record<string, string>;
   readonly server: ServerProcess;
+  /**
+   * Calls its API with a bearer (the root token unless another is given) and a JSON body when one is given;
+   * returns the status and the body (parsed JSON, `undefined` when empty). Callers check the status.
+   */
+  request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +86,15 @@ export async function startUiRegistry(
     url,
     env,
     server,
+    request: async (method, path, body, token = ROOT_TOKEN) => {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+    },
     stop: async () => {
       await server.stop();
     },
@@ -100,5 +119,5 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** Signs the page in by pasting the root token (or another API token) on the sign-in page. */
+/** The root token every test registry is started with. */
 export { ROOT_TOKEN };

@@ -7,13 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  hasChromium,
-  launchBrowser,
-  ROOT_TOKEN,
-  startUiRegistry,
-  type UiRegistry,
-} from '../support/browser.js';
+import { hasChromium, launchBrowser, startUiRegistry, type UiRegistry } from '../support/browser.js';
 
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -51,11 +45,9 @@ describe.skipIf(!hasChromium)('accessibility of the web page', () => {
   const pages: [name: string, path: string, ready: string][] = [];
 
   const api = async <T>(path: string): Promise<T> => {
-    const response = await fetch(`${registry.url}${path}`, {
-      headers: { authorization: `Bearer ${ROOT_TOKEN}` },
-    });
+    const response = await registry.request<T>('GET', path);
     expect(response.status, path).toBe(200);
-    return (await response.json()) as T;
+    return response.body;
   };
 
   beforeAll(async () => {

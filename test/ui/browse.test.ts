@@ -47,13 +47,9 @@ describe.skipIf(!hasChromium)('browsing the registry', () => {
   let deployment: { id: string; label: string };
 
   const api = async <T>(path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${registry.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${ROOT_TOKEN}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(response.ok, `${path}: ${response.status}`).toBe(true);
-    return (await response.json()) as T;
+    const response = await registry.request<T>(body === undefined ? 'GET' : 'POST', path, body);
+    expect(response.status >= 200 && response.status < 300, `${path}: ${response.status}`).toBe(true);
+    return response.body;
   };
 
   beforeAll(async () => {
@@ -343,10 +339,7 @@ describe.skipIf(!hasChromium)('browsing the registry', () => {
       name: 'withdrawn-demo',
       kinds: ['library'],
     });
-    const withdrawn = await fetch(`${registry.url}/api/v1/software/${gone.id}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${ROOT_TOKEN}` },
-    });
+    const withdrawn = await registry.request('DELETE', `/api/v1/software/${gone.id}`);
     expect(withdrawn.status).toBe(204);
     const { context, page } = await openPage(browser, registry);
     await page.goto(`/software/${gone.id}`);

@@ -9,7 +9,6 @@ import {
   hasChromium,
   launchBrowser,
   openPage,
-  ROOT_TOKEN,
   screenshot,
   startUiRegistry,
   type UiRegistry,
@@ -29,15 +28,10 @@ describe.skipIf(!hasChromium)('lineage picture', () => {
   /** An artifact advertised here, derived from the report and from a foreign IRI nobody resolved. */
   let summary: string;
 
-  async function call(method: string, path: string, body?: unknown, token = ROOT_TOKEN): Promise<Json> {
-    const response = await fetch(`${registry.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    expect(response.status, text).toBeLessThan(300);
-    return JSON.parse(text) as Json;
+  async function call(method: string, path: string, body?: unknown, token?: string): Promise<Json> {
+    const response = await registry.request<Json>(method, path, body, token);
+    expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+    return response.body;
   }
 
   const idOf = (iri: string) => iri.slice(iri.lastIndexOf('/') + 1);

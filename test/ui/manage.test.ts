@@ -10,7 +10,6 @@ import {
   hasChromium,
   launchBrowser,
   openPage,
-  ROOT_TOKEN,
   screenshot,
   startUiRegistry,
   type UiRegistry,
@@ -56,14 +55,13 @@ describe.skipIf(!hasChromium)('curating on the web page', () => {
   let software: { id: string; iri: string };
   let deployment: { id: string; iri: string };
 
-  const api = async <T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
-    const response = await fetch(`${registry.url}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { authorization: `Bearer ${init.token ?? ROOT_TOKEN}`, 'content-type': 'application/json' },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
-    return { status: response.status, body: (await response.json()) as T };
-  };
+  const api = <T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}) =>
+    registry.request<T>(
+      init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      path,
+      init.body,
+      init.token,
+    );
 
   /** Signs the page in as `account` at the identity provider, starting from (and returning to) `next`. */
   const signIn = async (page: Page, next: string, account = 'curator') => {
