@@ -65,6 +65,10 @@ export function openDatabase(dataDir: string): Database {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // The group commit gives each act its own savepoint; SQLite keeps the pages a savepoint may have to restore in
+  // a statement journal, by default a temporary file written with a system call per page. In memory it costs a
+  // copy: records are written about twice as fast (the journal lives only until the savepoint is released).
+  db.pragma('temp_store = MEMORY');
   fs.writeFileSync(path.join(dataDir, PID_FILE), `${process.pid}\n`);
   applyMigrations(db);
 
