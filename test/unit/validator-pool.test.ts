@@ -1,3 +1,4 @@
+import { DataFactory } from 'n3';
 import { describe, expect, it } from 'vitest';
 import { GRAPHS } from '../../src/core/ns.js';
 import { recordToQuads } from '../../src/core/records/mapper.js';
@@ -32,5 +33,71 @@ describe('validation in worker threads', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('sends the calls of one turn together and answers each on its own', async () => {
+    const shapes = buildBundles('http://registry.test').find(
+      (bundle) => bundle.graph === GRAPHS.shapes,
+    )!.ntriples;
+    const good = recordToQuads(
+      SOFTWARE,
+      'http://registry.test/software/a',
+      { name: 'A' },
+      GRAPHS.local,
+      true,
+    );
+    const bad = recordToQuads(
+      SOFTWARE,
+      'http://registry.test/software/b',
+      { kinds: ['spaceship'] },
+      GRAPHS.local,
+      true,
+    );
+    // A variable is no N-Quads term: the worker cannot read this group, and only this group fails.
+    const unreadable = [
+      DataFactory.quad(
+        DataFactory.namedNode('http://registry.test/software/c'),
+        DataFactory.namedNode('http://schema.org/name'),
+        DataFactory.variable('x'),
+      ),
+    ];
+    const pool = new ValidatorPool(shapes, 1);
+    try {
+      const outcomes = await Promise.allSettled([
+        pool.validate(good.quads, { locate: good.locate }),
+        pool.validate(unreadable),
+        pool.validateMany([
+          { quads: bad.quads, options: { locate: bad.locate } },
+          { quads: good.quads, options: { locate: good.locate } },
+        ]),
+      ]);
+      const [first, second, third] = outcomes;
+      expect(first.status === 'fulfilled' && first.value.conforms).toBe(true);
+      expect(second.status).toBe('rejected');
+      expect(third.status).toBe('fulfilled');
+      const reports = third.status === 'fulfilled' ? third.value : [];
+      expect(reports.map((report) => report.conforms)).toEqual([false, true]);
+      expect(reports[0]?.results.map((result) => result.field)).toContain('kinds');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('rejects calls still waiting when the pool closes', async () => {
+    const shapes = buildBundles('http://registry.test').find(
+      (bundle) => bundle.graph === GRAPHS.shapes,
+    )!.ntriples;
+    const pool = new ValidatorPool(shapes, 1);
+    const mapped = recordToQuads(
+      SOFTWARE,
+      'http://registry.test/software/a',
+      { name: 'A' },
+      GRAPHS.local,
+      true,
+    );
+    await pool.validate(mapped.quads);
+    const pending = expect(pool.validate(mapped.quads)).rejects.toThrow('closed');
+    await pool.close();
+    await pending;
   });
 });

@@ -9,18 +9,32 @@ interface Waiter {
   reject(error: Error): void;
 }
 
+/** The records of one caller, as the worker receives them. */
+interface Group {
+  readonly records: { readonly nquads: string; readonly locate: [string, string][] }[];
+}
+
+/** The worker's answer for one group: its reports, or why they could not be made. */
+type GroupReply =
+  | { readonly ok: true; readonly reports: ValidationReport[] }
+  | { readonly ok: false; readonly message: string };
+
 const writer = new N3.Writer({ format: 'N-Quads' });
 
 /**
  * A validator that runs in worker threads (round robin), so SHACL work leaves the thread serving HTTP. Results
- * are the same as the in-thread validator's: the worker runs that very validator.
+ * are the same as the in-thread validator's: the worker runs that very validator. Calls made in the same turn of
+ * the event loop (concurrent requests) travel to a worker in one message and come back in one, each keeping its
+ * own outcome: posting a message costs the serving thread more than copying its text.
  */
 export class ValidatorPool implements RecordValidator {
   private readonly workers: Worker[] = [];
-  private readonly waiting = new Map<number, Waiter>();
+  private readonly waiting = new Map<number, Waiter[]>();
   private readonly ready: Promise<unknown>;
   private nextId = 1;
   private turn = 0;
+  private queued: { group: Group; waiter: Waiter }[] = [];
+  private closed = false;
 
   constructor(shapes: string, size: number) {
     const started: Promise<unknown>[] = [];
@@ -32,12 +46,18 @@ export class ValidatorPool implements RecordValidator {
           worker.once('error', reject);
           worker.on(
             'message',
-            (reply: { id: number; ok: boolean; reports?: ValidationReport[]; message?: string }) => {
+            (reply: { id: number; ok: boolean; groups?: GroupReply[]; message?: string }) => {
               if (reply.id === 0) return resolve(undefined);
-              const waiter = this.waiting.get(reply.id);
+              const waiters = this.waiting.get(reply.id) ?? [];
               this.waiting.delete(reply.id);
-              if (reply.ok && reply.reports !== undefined) waiter?.resolve(reply.reports);
-              else waiter?.reject(new Error(reply.message ?? 'validation failed'));
+              for (const [at, waiter] of waiters.entries()) {
+                const group = reply.groups?.[at];
+                if (reply.ok && group?.ok === true) waiter.resolve(group.reports);
+                else
+                  waiter.reject(
+                    new Error((group?.ok === false ? group.message : reply.message) ?? 'validation failed'),
+                  );
+              }
             },
           );
         }),
@@ -57,28 +77,52 @@ export class ValidatorPool implements RecordValidator {
 
   async validateMany(records: readonly RecordToValidate[]): Promise<ValidationReport[]> {
     await this.ready;
-    const message = records.map(({ quads, options }) => {
-      const lines: string[] = [];
-      for (const quad of quads)
-        lines.push(writer.quadToString(quad.subject, quad.predicate, quad.object, quad.graph));
-      return {
-        nquads: lines.join(''),
-        locate: [...(options?.locate ?? new Map<string, string>()).entries()],
-      };
-    });
-    const worker = this.workers[this.turn++ % this.workers.length];
-    if (worker === undefined) throw new Error('the validator pool has no worker');
-    const id = this.nextId++;
+    const group: Group = {
+      records: records.map(({ quads, options }) => {
+        const lines: string[] = [];
+        for (const quad of quads)
+          lines.push(writer.quadToString(quad.subject, quad.predicate, quad.object, quad.graph));
+        return {
+          nquads: lines.join(''),
+          locate: [...(options?.locate ?? new Map<string, string>()).entries()],
+        };
+      }),
+    };
     return new Promise<ValidationReport[]>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, records: message });
+      this.queued.push({ group, waiter: { resolve, reject } });
+      if (this.queued.length === 1) setImmediate(() => this.send());
     });
+  }
+
+  /** Posts every group queued in this turn to the next worker as one message. */
+  private send(): void {
+    const queued = this.queued;
+    this.queued = [];
+    if (this.closed) {
+      for (const { waiter } of queued) waiter.reject(new Error('the validator pool was closed'));
+      return;
+    }
+    const worker = this.workers[this.turn++ % this.workers.length];
+    if (worker === undefined) {
+      for (const { waiter } of queued) waiter.reject(new Error('the validator pool has no worker'));
+      return;
+    }
+    const id = this.nextId++;
+    this.waiting.set(
+      id,
+      queued.map(({ waiter }) => waiter),
+    );
+    worker.postMessage({ id, groups: queued.map(({ group }) => group) });
   }
 
   /** Stops the workers. */
   async close(): Promise<void> {
-    for (const waiter of this.waiting.values()) waiter.reject(new Error('the validator pool was closed'));
+    this.closed = true;
+    const closed = new Error('the validator pool was closed');
+    for (const waiters of this.waiting.values()) for (const waiter of waiters) waiter.reject(closed);
+    for (const { waiter } of this.queued) waiter.reject(closed);
     this.waiting.clear();
+    this.queued = [];
     await Promise.all(this.workers.map((worker) => worker.terminate()));
   }
 }

@@ -4,22 +4,30 @@ import { createValidator, type RecordValidator } from './validator.js';
 
 /*
  * SHACL validation in a worker thread: validating a record costs a fraction of a millisecond of CPU, which
- * would otherwise be spent on the thread that serves HTTP. The shapes arrive once; each request carries the
- * records of one write (an advertisement's run and artifacts together) as N-Quads, with the JSON locations of
- * their owned nodes.
+ * would otherwise be spent on the thread that serves HTTP. The shapes arrive once; each message carries groups,
+ * one per caller: the records of one write (an advertisement's run and artifacts together) as N-Quads, with the
+ * JSON locations of their owned nodes. Each group is answered on its own, so one that cannot be read fails alone.
  */
 
 interface Init {
   readonly shapes: string;
 }
+interface Group {
+  readonly records: { readonly nquads: string; readonly locate: [string, string][] }[];
+}
 interface Request {
   readonly id: number;
-  readonly records: { readonly nquads: string; readonly locate: [string, string][] }[];
+  readonly groups: Group[];
 }
 
 const port = parentPort;
 if (port === null) throw new Error('validator-worker must run in a worker thread');
 let validator: RecordValidator | undefined;
+
+const failure = (error: unknown) => ({
+  ok: false as const,
+  message: error instanceof Error ? error.message : String(error),
+});
 
 port.on('message', (message: Init | Request) => {
   if ('shapes' in message) {
@@ -27,22 +35,19 @@ port.on('message', (message: Init | Request) => {
     port.postMessage({ id: 0, ok: true });
     return;
   }
-  const run = async () => {
+  const one = async (group: Group) => {
     if (validator === undefined) throw new Error('validator not initialised');
     return validator.validateMany(
-      message.records.map((record) => ({
+      group.records.map((record) => ({
         quads: new Parser({ format: 'N-Quads' }).parse(record.nquads),
         options: { locate: new Map(record.locate) },
       })),
     );
   };
-  run().then(
-    (reports) => port.postMessage({ id: message.id, ok: true, reports }),
-    (error: unknown) =>
-      port.postMessage({
-        id: message.id,
-        ok: false,
-        message: error instanceof Error ? error.message : String(error),
-      }),
+  Promise.all(
+    message.groups.map((group) => one(group).then((reports) => ({ ok: true as const, reports }), failure)),
+  ).then(
+    (groups) => port.postMessage({ id: message.id, ok: true, groups }),
+    (error: unknown) => port.postMessage({ id: message.id, ...failure(error) }),
   );
 });
