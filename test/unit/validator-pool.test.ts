@@ -1,24 +1,28 @@
 import { DataFactory } from 'n3';
 import { describe, expect, it } from 'vitest';
 import { GRAPHS } from '../../src/core/ns.js';
-import { recordToQuads } from '../../src/core/records/mapper.js';
+import { recordToQuads, type JsonObject } from '../../src/core/records/mapper.js';
 import { SOFTWARE } from '../../src/core/records/specs.js';
 import { createValidator } from '../../src/core/validate/index.js';
 import { ValidatorPool } from '../../src/core/validate/validator-pool.js';
 import { buildBundles } from '../../src/core/vocab/bundles.js';
 
+/** The registry's shapes graph, as the pool's workers receive it. */
+const shapes = buildBundles('http://registry.test').find(
+  (bundle) => bundle.graph === GRAPHS.shapes,
+)!.ntriples;
+
+/** A software record's quads and node locations, as the write path maps them. */
+const software = (id: string, candidate: JsonObject) =>
+  recordToQuads(SOFTWARE, `http://registry.test/software/${id}`, candidate, GRAPHS.local, true);
+
 describe('validation in worker threads', () => {
   it('reports exactly what the in-thread validator reports', async () => {
-    const shapes = buildBundles('http://registry.test').find(
-      (bundle) => bundle.graph === GRAPHS.shapes,
-    )!.ntriples;
-    const mapped = recordToQuads(
-      SOFTWARE,
-      'http://registry.test/software/x',
-      { kinds: ['spaceship'], api_docs: [{ format: 'nonsense' }], publisher: { kind: 'person' } },
-      GRAPHS.local,
-      true,
-    );
+    const mapped = software('x', {
+      kinds: ['spaceship'],
+      api_docs: [{ format: 'nonsense' }],
+      publisher: { kind: 'person' },
+    });
     const pool = new ValidatorPool(shapes, 2);
     try {
       const [inWorker, again] = await Promise.all([
@@ -36,23 +40,8 @@ describe('validation in worker threads', () => {
   });
 
   it('sends the calls of one turn together and answers each on its own', async () => {
-    const shapes = buildBundles('http://registry.test').find(
-      (bundle) => bundle.graph === GRAPHS.shapes,
-    )!.ntriples;
-    const good = recordToQuads(
-      SOFTWARE,
-      'http://registry.test/software/a',
-      { name: 'A' },
-      GRAPHS.local,
-      true,
-    );
-    const bad = recordToQuads(
-      SOFTWARE,
-      'http://registry.test/software/b',
-      { kinds: ['spaceship'] },
-      GRAPHS.local,
-      true,
-    );
+    const good = software('a', { name: 'A' });
+    const bad = software('b', { kinds: ['spaceship'] });
     // A variable is no N-Quads term: the worker cannot read this group, and only this group fails.
     const unreadable = [
       DataFactory.quad(
@@ -84,17 +73,8 @@ describe('validation in worker threads', () => {
   });
 
   it('rejects calls still waiting when the pool closes', async () => {
-    const shapes = buildBundles('http://registry.test').find(
-      (bundle) => bundle.graph === GRAPHS.shapes,
-    )!.ntriples;
     const pool = new ValidatorPool(shapes, 1);
-    const mapped = recordToQuads(
-      SOFTWARE,
-      'http://registry.test/software/a',
-      { name: 'A' },
-      GRAPHS.local,
-      true,
-    );
+    const mapped = software('a', { name: 'A' });
     await pool.validate(mapped.quads);
     const pending = expect(pool.validate(mapped.quads)).rejects.toThrow('closed');
     await pool.close();
