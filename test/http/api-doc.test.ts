@@ -40,8 +40,8 @@ function startDocumentHost(): Promise<Server> {
   return new Promise((resolve) => started.listen(0, '127.0.0.1', () => resolve(started)));
 }
 
-async function registerSoftware(urls: string[]): Promise<string> {
-  const response = await app.request('/api/v1/software', {
+async function registerSoftware(urls: string[], on = app): Promise<string> {
+  const response = await on.request('/api/v1/software', {
     method: 'POST',
     headers: auth,
     body: JSON.stringify({
@@ -70,7 +70,8 @@ const docs = [
 let id: string;
 
 beforeAll(async () => {
-  core = await openTestCore({}, true);
+  // The document host listens on loopback, which only a registry that allows private targets fetches from.
+  core = await openTestCore({ REG_API_DOC_ALLOW_PRIVATE_TARGETS: 'true' }, true);
   app = createApp(core);
   server = await startDocumentHost();
   host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -130,6 +131,18 @@ describe('GET /api/v1/software/:id/api-doc', () => {
   it('refuses documents above 2 MiB, declared or streamed', async () => {
     await expectUpstreamFailure(await apiDoc(at('/big')));
     await expectUpstreamFailure(await apiDoc(at('/big-chunked')));
+    await expect(fetchApiDoc(core, id, String(docs.indexOf('/big-chunked')))).rejects.toMatchObject({
+      detail: expect.stringContaining(`is larger than ${2 * 1024 * 1024} bytes`),
+    });
+  });
+
+  it('passes a document of exactly the size limit and refuses one a byte larger', async () => {
+    const exact = { timeoutMs: 5000, maxBytes: OPENAPI.length, maxRedirects: 3 };
+    const doc = await fetchApiDoc(core, id, '0', exact);
+    expect(Buffer.from(doc.body).toString('utf8')).toBe(OPENAPI);
+    await expect(
+      fetchApiDoc(core, id, '0', { ...exact, maxBytes: OPENAPI.length - 1 }),
+    ).rejects.toMatchObject({ code: 'upstream-failed', detail: expect.stringContaining('is larger than') });
   });
 
   it('reports an upstream error status as upstream-failed', async () => {
@@ -162,6 +175,62 @@ describe('GET /api/v1/software/:id/api-doc', () => {
     await expect(fetchApiDoc(core, stalled, '0', limits)).rejects.toMatchObject({
       code: 'upstream-failed',
       status: 502,
+      detail: expect.stringContaining('did not arrive within 0.3 s'),
+    });
+  });
+});
+
+describe('GET /api/v1/software/:id/api-doc on a registry that fetches from public addresses only', () => {
+  let strict: Core;
+  let strictApp: ReturnType<typeof createApp>;
+  beforeAll(async () => {
+    strict = await openTestCore({}, true);
+    strictApp = createApp(strict);
+  });
+  afterAll(async () => {
+    await strict.close();
+  });
+
+  it('refuses a loopback document without connecting to it', async () => {
+    const software = await registerSoftware([`${host}/openapi.json`], strictApp);
+    const before = requests.length;
+    const problem = await expectUpstreamFailure(
+      await strictApp.request(`/api/v1/software/${software}/api-doc`),
+    );
+    expect(problem.refused).toBe('non-public');
+    await expect(fetchApiDoc(strict, software, '0')).rejects.toMatchObject({
+      detail: expect.stringContaining('127.0.0.1 is not a public address (loopback)'),
+    });
+    expect(requests.length).toBe(before);
+  });
+
+  it('refuses a host name when any address it resolves to is not public', async () => {
+    const software = await registerSoftware(
+      ['http://metadata.example/latest', 'http://mixed.example/openapi.json'],
+      strictApp,
+    );
+    const addresses: Record<string, { address: string; family: 4 | 6 }[]> = {
+      'metadata.example': [{ address: '169.254.169.254', family: 4 }],
+      'mixed.example': [
+        { address: '93.184.215.14', family: 4 },
+        { address: '::ffff:10.0.0.7', family: 6 },
+      ],
+    };
+    const limits = {
+      timeoutMs: 2000,
+      maxBytes: 1024,
+      maxRedirects: 3,
+      resolve: (name: string) => Promise.resolve(addresses[name] ?? []),
+    };
+    await expect(fetchApiDoc(strict, software, '0', limits)).rejects.toMatchObject({
+      code: 'upstream-failed',
+      detail: expect.stringContaining(
+        'metadata.example resolves to 169.254.169.254, which is not a public address (link-local)',
+      ),
+    });
+    await expect(fetchApiDoc(strict, software, '1', limits)).rejects.toMatchObject({
+      code: 'upstream-failed',
+      detail: expect.stringContaining('::ffff:10.0.0.7'),
     });
   });
 });

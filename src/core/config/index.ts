@@ -95,6 +95,8 @@ export interface Config {
   readonly forgePollIntervalMs: number;
   /** Base URLs of the forges' REST APIs that software records are synced from. */
   readonly forgeApis: { readonly github: string; readonly gitlab: string };
+  /** The API description proxy may fetch from non-public addresses (`REG_API_DOC_ALLOW_PRIVATE_TARGETS`). */
+  readonly apiDocAllowPrivateTargets: boolean;
   readonly healthCheckIntervalMs: number;
   readonly healthCheckTimeoutMs: number;
   readonly peers: PeerSettings;
@@ -237,6 +239,7 @@ export function readConfig(
     shaclValidateWrites: need<boolean>('REG_SHACL_VALIDATE_WRITES'),
     forgePollIntervalMs: need<number>('REG_FORGE_POLL_INTERVAL'),
     forgeApis: { github: need<string>('REG_FORGE_GITHUB_API'), gitlab: need<string>('REG_FORGE_GITLAB_API') },
+    apiDocAllowPrivateTargets: need<boolean>('REG_API_DOC_ALLOW_PRIVATE_TARGETS'),
     healthCheckIntervalMs: need<number>('REG_HEALTH_CHECK_INTERVAL'),
     healthCheckTimeoutMs: Math.min(need<number>('REG_HEALTH_CHECK_TIMEOUT'), MAX_OUTBOUND_TIMEOUT_MS),
     peers: {

@@ -138,6 +138,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     summary: 'base URL of the GitLab REST API (self-managed: https://<host>/api/v4)',
   },
   {
+    name: 'REG_API_DOC_ALLOW_PRIVATE_TARGETS',
+    kind: 'boolean',
+    fallback: 'false',
+    summary: 'let the API description proxy fetch from private, loopback and link-local addresses',
+  },
+  {
     name: 'REG_HEALTH_CHECK_INTERVAL',
     kind: 'duration',
     fallback: '5m',

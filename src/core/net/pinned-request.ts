@@ -1,4 +1,4 @@
-import http from 'node:http';
+import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { ApprovedTarget } from './outbound-target.js';
@@ -8,6 +8,7 @@ export interface PinnedRequest {
   readonly target: ApprovedTarget;
   readonly method: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The request body; a GET or HEAD without one is sent without a length. */
   readonly body: string;
   /** Time limit for the whole exchange: connection, TLS, request and the read of the answer. */
   readonly timeoutMs: number;
@@ -20,9 +21,22 @@ export interface PinnedRequest {
 /** The answer to a pinned request. Redirects are answers too: they are reported, never followed. */
 export interface PinnedResponse {
   readonly status: number;
+  readonly headers: IncomingHttpHeaders;
   /** The start of the answer's body (up to `maxResponseBytes`). */
+  readonly bytes: Buffer;
+  /** `bytes` as UTF-8 text. */
   readonly body: string;
   readonly location: string | undefined;
+  /** The body arrived to its end (not cut at `maxResponseBytes`, not broken off). */
+  readonly complete: boolean;
+}
+
+/** The exchange took longer than its time limit. */
+export class PinnedTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`no answer within ${timeoutMs / 1000} s`);
+    this.name = 'TimeoutError';
+  }
 }
 
 /**
@@ -43,7 +57,10 @@ export function sendPinned(request: PinnedRequest): Promise<PinnedResponse> {
     port: target.url.port === '' ? (secure ? 443 : 80) : Number(target.url.port),
     path: `${target.url.pathname}${target.url.search}`,
     method: request.method,
-    headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+    headers:
+      request.body === '' && (request.method === 'GET' || request.method === 'HEAD')
+        ? request.headers
+        : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
     lookup: pinned,
     agent: false,
     ...(secure && isIP(target.hostname) === 0 ? { servername: target.hostname } : {}),
@@ -60,28 +77,32 @@ export function sendPinned(request: PinnedRequest): Promise<PinnedResponse> {
     const req = (secure ? https : http).request(options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      const done = (): void =>
-        finish(() =>
+      const done = (complete: boolean): void =>
+        finish(() => {
+          const bytes = Buffer.concat(chunks).subarray(0, request.maxResponseBytes);
           resolve({
             status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).subarray(0, request.maxResponseBytes).toString('utf8'),
+            headers: res.headers,
+            bytes,
+            body: bytes.toString('utf8'),
             location: res.headers.location,
-          }),
-        );
+            complete,
+          });
+        });
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
         size += chunk.length;
         if (size >= request.maxResponseBytes) {
-          done();
+          done(false);
           res.destroy();
         }
       });
-      res.on('end', done);
-      res.on('error', done);
-      res.on('close', done);
+      res.on('end', () => done(true));
+      res.on('error', () => done(false));
+      res.on('close', () => done(false));
     });
     const timer = setTimeout(() => {
-      req.destroy(new Error(`no answer within ${request.timeoutMs / 1000} s`));
+      req.destroy(new PinnedTimeoutError(request.timeoutMs));
     }, request.timeoutMs);
     req.on('error', (error) => finish(() => reject(error)));
     req.end(request.body);

@@ -1,9 +1,13 @@
 /**
  * Fetches one of the API descriptions a software record declares (`api_docs[n]`), on the caller's behalf.
  * Only URLs the record itself holds are fetched, never one from the request, and the fetch is bounded:
- * http(s) only, a time limit, a size cap, and a few redirects that must stay on the same host.
+ * http(s) only, a time limit, a size cap, and a few redirects that must stay on the same host. Every hop must
+ * resolve to public addresses only (unless `REG_API_DOC_ALLOW_PRIVATE_TARGETS`), and the connection goes to the
+ * address that was checked, so a record cannot make the registry read its own network for an anonymous caller.
  */
 import { BadRequestError, NotFoundError, RegError } from '../errors.js';
+import { approveTarget, TargetRefusedError, type Resolver } from '../net/outbound-target.js';
+import { sendPinned, type PinnedResponse } from '../net/pinned-request.js';
 import { SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { requireStored } from './records.js';
@@ -15,6 +19,8 @@ export interface ApiDocLimits {
   readonly timeoutMs: number;
   readonly maxBytes: number;
   readonly maxRedirects: number;
+  /** Resolves host names (the system's resolver when absent; tests inject their own). */
+  readonly resolve?: Resolver;
 }
 
 /** The bounds the HTTP route uses: 10 s, 2 MiB, 3 redirects. */
@@ -66,45 +72,44 @@ export async function fetchApiDoc(
   }
   const url = typeof doc.url === 'string' ? doc.url : '';
   const format = typeof doc.format === 'string' ? doc.format : 'other';
-  const { response, finalUrl } = await follow(url, format, core.version, limits);
-  const body = await readCapped(response, url, limits);
+  const { response, finalUrl } = await follow(url, format, core, limits);
   return {
     n: index,
     url,
     final_url: finalUrl,
     format,
     ...(typeof doc.title === 'string' ? { title: doc.title } : {}),
-    content_type: response.headers.get('content-type') ?? guessContentType(finalUrl),
-    body,
+    content_type: response.headers['content-type'] ?? guessContentType(finalUrl),
+    body: response.bytes,
   };
 }
 
 async function follow(
   url: string,
   format: string,
-  version: string,
+  core: Core,
   limits: ApiDocLimits,
-): Promise<{ response: Response; finalUrl: string }> {
-  const signal = AbortSignal.timeout(limits.timeoutMs);
+): Promise<{ response: PinnedResponse; finalUrl: string }> {
+  const deadline = Date.now() + limits.timeoutMs;
   let current = parseHttpUrl(url, url);
   const host = current.hostname;
   for (let hop = 0; ; hop++) {
-    const response = await request(current, url, format, version, signal, limits);
+    const response = await request(current, url, format, core, deadline, limits);
     if (!REDIRECTS.has(response.status)) {
-      if (!response.ok) {
-        await response.body?.cancel();
+      if (response.status < 200 || response.status > 299) {
         throw new UpstreamError(`the API description at ${url} answered ${response.status}`, {
           upstream_url: url,
           upstream_status: response.status,
         });
       }
+      if (response.bytes.byteLength > limits.maxBytes) throw tooLarge(url, limits);
+      if (!response.complete) throw failure(Date.now() >= deadline, url, limits);
       return { response, finalUrl: current.href };
     }
-    await response.body?.cancel();
-    const location = response.headers.get('location');
-    if (hop >= limits.maxRedirects || location === null) {
+    const location = response.location;
+    if (hop >= limits.maxRedirects || location === undefined) {
       throw new UpstreamError(
-        location === null
+        location === undefined
           ? `the API description at ${url} redirected without a Location`
           : `the API description at ${url} redirected more than ${limits.maxRedirects} times`,
         { upstream_url: url },
@@ -119,22 +124,43 @@ async function follow(
   }
 }
 
+/** One hop: the target's addresses approved, then a request pinned to the approved address. */
 async function request(
   target: URL,
   url: string,
   format: string,
-  version: string,
-  signal: AbortSignal,
+  core: Core,
+  deadline: number,
   limits: ApiDocLimits,
-): Promise<Response> {
+): Promise<PinnedResponse> {
+  let approved;
   try {
-    return await fetch(target, {
-      redirect: 'manual',
-      signal,
-      headers: { accept: acceptFor(format), 'user-agent': `reg/${version}` },
+    approved = await approveTarget(target.href, {
+      allowHttp: true,
+      allowPrivate: core.config.apiDocAllowPrivateTargets,
+      resolve: limits.resolve,
     });
   } catch (error) {
-    throw failure(error, url, limits);
+    if (!(error instanceof TargetRefusedError)) throw error;
+    throw new UpstreamError(`the API description at ${url} is not fetched: ${error.message}`, {
+      upstream_url: url,
+      refused: error.code,
+    });
+  }
+  const timeoutMs = deadline - Date.now();
+  if (timeoutMs <= 0) throw failure(true, url, limits);
+  try {
+    return await sendPinned({
+      target: approved,
+      method: 'GET',
+      headers: { accept: acceptFor(format), 'user-agent': `reg/${core.version}` },
+      body: '',
+      timeoutMs,
+      // One byte past the cap tells a document of exactly the cap from a larger one.
+      maxResponseBytes: limits.maxBytes + 1,
+    });
+  } catch (error) {
+    throw failure(error instanceof Error && error.name === 'TimeoutError', url, limits);
   }
 }
 
@@ -152,40 +178,13 @@ function parseHttpUrl(value: string, declared: string, base?: URL): URL {
   return parsed;
 }
 
-async function readCapped(response: Response, url: string, limits: ApiDocLimits): Promise<Uint8Array> {
-  const tooLarge = () =>
-    new UpstreamError(`the API description at ${url} is larger than ${limits.maxBytes} bytes`, {
-      upstream_url: url,
-    });
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > limits.maxBytes) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  if (response.body === null) return new Uint8Array();
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limits.maxBytes) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    throw error instanceof UpstreamError ? error : failure(error, url, limits);
-  }
-  return Buffer.concat(chunks);
+function tooLarge(url: string, limits: ApiDocLimits): UpstreamError {
+  return new UpstreamError(`the API description at ${url} is larger than ${limits.maxBytes} bytes`, {
+    upstream_url: url,
+  });
 }
 
-function failure(error: unknown, url: string, limits: ApiDocLimits): UpstreamError {
-  const name = error instanceof Error ? error.name : '';
-  const timedOut = name === 'TimeoutError' || name === 'AbortError';
+function failure(timedOut: boolean, url: string, limits: ApiDocLimits): UpstreamError {
   return new UpstreamError(
     timedOut
       ? `the API description at ${url} did not arrive within ${limits.timeoutMs / 1000} s`
