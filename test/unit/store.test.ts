@@ -6,7 +6,16 @@ import { createLogger, silentLogger } from '../../src/core/log.js';
 import { reportForeignBase, reportRetiredCitations } from '../../src/core/services/reference-data.js';
 import { GRAPHS } from '../../src/core/ns.js';
 import { appendAudit, listAudit } from '../../src/core/store/audit.js';
-import { factory } from '../../src/core/store/nquads.js';
+import { ROOT_PRINCIPAL } from '../../src/core/auth/principal.js';
+import { SOFTWARE } from '../../src/core/records/specs.js';
+import { checkRecord, commitRecords } from '../../src/core/services/write-path.js';
+import {
+  canonicalText,
+  canonicalTextOf,
+  factory,
+  quadToLine,
+  type Quad,
+} from '../../src/core/store/nquads.js';
 import { openTestCore, testConfig } from '../helpers.js';
 
 const { namedNode, literal, quad } = factory;
@@ -313,5 +322,41 @@ describe('flushing the log to disk', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe('canonical text of checked records', () => {
+  it('is made once for frozen quads and anew for quads that may still change', () => {
+    const subject = 'http://registry.test/thing/a';
+    const title = (text: string) =>
+      quad(namedNode(subject), namedNode('http://purl.org/dc/terms/title'), literal(text), local);
+    const open = [title('B'), title('A'), title('A')];
+    const before = canonicalTextOf(open);
+    expect(before).toBe(canonicalText(open.map(quadToLine)));
+    expect(before.split('\n').filter(Boolean)).toHaveLength(2);
+    open.push(title('C'));
+    expect(canonicalTextOf(open)).toContain('"C"');
+    const frozen = Object.freeze([title('B'), title('A')]);
+    const text = canonicalTextOf(frozen);
+    expect(canonicalTextOf(frozen)).toBe(text);
+    expect(text.indexOf('"A"')).toBeLessThan(text.indexOf('"B"'));
+  });
+
+  it('stores exactly the text of the quads the write path checked, which no one can change after', async () => {
+    const core = await fresh(true);
+    const iri = `${core.config.baseIri}/software/0190f5d3-0000-7000-8000-0000000000aa`;
+    const request = {
+      spec: SOFTWARE,
+      iri,
+      candidate: { name: 'Checked once' },
+      action: 'software.create',
+      principal: ROOT_PRINCIPAL,
+    };
+    const { quads, results } = await checkRecord(core, request);
+    expect(results.filter((result) => result.severity === 'violation')).toEqual([]);
+    expect(Object.isFrozen(quads)).toBe(true);
+    expect(() => (quads as Quad[]).push(quads[0] as Quad)).toThrow(TypeError);
+    await commitRecords(core, [{ request, quads }], () => undefined);
+    expect(await core.graph.readRecord(GRAPHS.local, iri)).toBe(canonicalText(quads.map(quadToLine)));
   });
 });

@@ -32,12 +32,12 @@ export interface RecordWriteRequest {
 /** A record whose quads passed validation, ready to commit. */
 export interface CheckedRecord {
   readonly request: RecordWriteRequest;
-  readonly quads: Quad[];
+  readonly quads: readonly Quad[];
 }
 
 /** The quads of a candidate and every problem found in it. */
 export interface CheckOutcome {
-  readonly quads: Quad[];
+  readonly quads: readonly Quad[];
   readonly results: ValidationResult[];
 }
 
@@ -66,7 +66,8 @@ export async function checkRecords(
   const mapped = items.map(({ request }) => {
     const record = recordToQuads(request.spec, request.iri, request.candidate, GRAPHS.local, true);
     record.quads.push(...(request.extraQuads ?? []));
-    return record;
+    // Frozen, the quads that are checked are the quads that are committed, and their text is made only once.
+    return { ...record, quads: Object.freeze(record.quads) };
   });
   const validated = items
     .map((item, position) => ({ item, position }))
@@ -150,7 +151,7 @@ export async function commitRecords<T>(
  * nothing is violated, commit them with the audit entry in one transaction. A refusal lists every violation
  * with its JSON field and writes nothing.
  */
-export async function writeRecord(core: Core, request: RecordWriteRequest): Promise<Quad[]> {
+export async function writeRecord(core: Core, request: RecordWriteRequest): Promise<readonly Quad[]> {
   const { quads, results } = await checkRecord(core, request);
   refuseViolations(results);
   await commitRecords(core, [{ request, quads }], () => undefined);

@@ -21,6 +21,22 @@ export function canonicalText(lines: Iterable<string>): string {
   return unique.length === 0 ? '' : `${unique.join('\n')}\n`;
 }
 
+const canonicalOfFrozen = new WeakMap<readonly Quad[], string>();
+
+/**
+ * The canonical text of a record's quads. A frozen array's text is computed once and remembered, so the quads a
+ * write checked (and froze) are serialised once for validation and the stored row alike.
+ */
+export function canonicalTextOf(quads: readonly Quad[]): string {
+  if (!Object.isFrozen(quads)) return canonicalText(quads.map(quadToLine));
+  let text = canonicalOfFrozen.get(quads);
+  if (text === undefined) {
+    text = canonicalText(quads.map(quadToLine));
+    canonicalOfFrozen.set(quads, text);
+  }
+  return text;
+}
+
 /** Splits canonical text back into its lines. */
 export function linesOf(text: string): string[] {
   return text.length === 0 ? [] : text.replace(/\n$/, '').split('\n');

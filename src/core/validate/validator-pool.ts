@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type * as RDF from '@rdfjs/types';
 import N3 from 'n3';
+import { canonicalTextOf } from '../store/nquads.js';
 import { startWorker } from '../workers/start-worker.js';
 import type { RecordToValidate, RecordValidator, ValidateOptions, ValidationReport } from './validator.js';
 
@@ -20,6 +21,14 @@ type GroupReply =
   | { readonly ok: false; readonly message: string };
 
 const writer = new N3.Writer({ format: 'N-Quads' });
+
+/** Quads as N-Quads text, in the order given. */
+function nquadsOf(quads: Iterable<RDF.Quad>): string {
+  const lines: string[] = [];
+  for (const quad of quads)
+    lines.push(writer.quadToString(quad.subject, quad.predicate, quad.object, quad.graph));
+  return lines.join('');
+}
 
 /**
  * A validator that runs in worker threads (round robin), so SHACL work leaves the thread serving HTTP. Results
@@ -78,15 +87,10 @@ export class ValidatorPool implements RecordValidator {
   async validateMany(records: readonly RecordToValidate[]): Promise<ValidationReport[]> {
     await this.ready;
     const group: Group = {
-      records: records.map(({ quads, options }) => {
-        const lines: string[] = [];
-        for (const quad of quads)
-          lines.push(writer.quadToString(quad.subject, quad.predicate, quad.object, quad.graph));
-        return {
-          nquads: lines.join(''),
-          locate: [...(options?.locate ?? new Map<string, string>()).entries()],
-        };
-      }),
+      records: records.map(({ quads, options }) => ({
+        nquads: Array.isArray(quads) && Object.isFrozen(quads) ? canonicalTextOf(quads) : nquadsOf(quads),
+        locate: [...(options?.locate ?? new Map<string, string>()).entries()],
+      })),
     };
     return new Promise<ValidationReport[]>((resolve, reject) => {
       this.queued.push({ group, waiter: { resolve, reject } });

@@ -1,7 +1,7 @@
 import { QueryTimeoutError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Database } from '../database.js';
-import { canonicalText, quadToLine, recordMarker, toNQuads, toNTriples } from '../nquads.js';
+import { canonicalTextOf, recordMarker, toNQuads, toNTriples } from '../nquads.js';
 import {
   ensureSearchSchema,
   indexRecordForSearch,
@@ -219,7 +219,7 @@ export class EmbeddedGraphStore implements GraphStore {
         }
         continue;
       }
-      const nquads = canonicalText(write.quads.map(quadToLine));
+      const nquads = canonicalTextOf(write.quads);
       if (before?.nquads === nquads && (write.kind === undefined || write.kind === before.kind)) continue;
       writeRecord(
         this.db,

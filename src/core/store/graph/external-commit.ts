@@ -4,7 +4,7 @@
  */
 import { BadRequestError, InternalError } from '../../errors.js';
 import type { Database } from '../database.js';
-import { canonicalText, linesOf, quadToLine } from '../nquads.js';
+import { canonicalTextOf, linesOf } from '../nquads.js';
 import { indexRecordForSearch } from '../search-index.js';
 import type { ReadRecord } from './external-read.js';
 import {
@@ -66,7 +66,7 @@ export function changesOf(
       if (prior !== undefined) changes.push({ write, before: prior, old: old.get(key), lines: null, kind });
       continue;
     }
-    const text = canonicalText(write.quads.map(quadToLine));
+    const text = canonicalTextOf(write.quads);
     const lines = linesOf(text);
     const suffix = ` <${write.graph}> .`;
     if (lines.some((line) => !line.endsWith(suffix)))
