@@ -175,6 +175,23 @@ describe('advertise', () => {
     expect(body.runs_30d).toBeGreaterThanOrEqual(1);
     expect(body.failures_30d).toBe(1);
     expect(body.artifact_count).toBeGreaterThanOrEqual(1);
+    // The count is what the deployment's artifact list holds: a foreign input (no record here) is not counted,
+    // an artifact the deployment registered without a run is.
+    const counted = async () => {
+      const deployment = (await (await app.request(path)).json()) as { artifact_count: number };
+      const listed = (await (await app.request(`${path}/artifacts?limit=1`)).json()) as { total: number };
+      expect(deployment.artifact_count).toBe(listed.total);
+      return deployment.artifact_count;
+    };
+    const consumed = await post('/api/v1/advertise/consumed', {
+      run: { external_key: 'job-foreign-input' },
+      artifacts: [{ iri: 'https://other-registry.example.org/artifact/input' }],
+    });
+    expect(consumed.status, JSON.stringify(consumed.body)).toBe(201);
+    expect(await counted()).toBe(body.artifact_count);
+    const direct = await post('/api/v1/artifacts', { title: 'registered directly', conforms_to: TYPE });
+    expect(direct.status, JSON.stringify(direct.body)).toBe(201);
+    expect(await counted()).toBe(body.artifact_count + 1);
     expect(body.last_run_at).toBeTypeOf('string');
     // The software counts the recent runs of all its deployments.
     const software = (await (await app.request(`/api/v1/software/${softwareId}`)).json()) as Record<

@@ -13,7 +13,7 @@ import { keywordIri, matchKeywordFilter } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { presentArtifact } from './artifact-view.js';
 import { contentIdOf } from './identify.js';
-import { iriPattern, listRecords, pageSize } from './listing.js';
+import { countRecords, iriPattern, listRecords, pageSize } from './listing.js';
 import { memoised } from './memoised.js';
 import { readStored } from './records.js';
 import { runIri } from './runs.js';
@@ -138,6 +138,16 @@ function artifactFilters(core: Core, params: ArtifactListParams): string[] | und
  */
 export async function listArtifacts(core: Core, params: ArtifactListParams): Promise<JsonObject> {
   return memoised(core, `artifact-list ${JSON.stringify(params)}`, () => listArtifactsNow(core, params));
+}
+
+/** How many artifacts `listArtifacts` would list for these filters, over every page. */
+export async function countArtifacts(
+  core: Core,
+  params: Omit<ArtifactListParams, 'limit' | 'cursor'>,
+): Promise<number> {
+  const patterns = artifactFilters(core, params);
+  if (patterns === undefined) return 0;
+  return countRecords(core, { type: ARTIFACT.types[0]!, patterns, registry: params.registry });
 }
 
 async function listArtifactsNow(core: Core, params: ArtifactListParams): Promise<JsonObject> {

@@ -16,7 +16,7 @@ import { INSTANCE, RELEASE, SOFTWARE } from '../records/specs.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
-import { listArtifacts, type ArtifactListParams } from './artifact-list.js';
+import { countArtifacts, listArtifacts, type ArtifactListParams } from './artifact-list.js';
 import { memoised } from './memoised.js';
 import { withinLastDays } from './sparql-text.js';
 import {
@@ -165,8 +165,9 @@ async function versionsOf(core: Core, json: JsonObject, graph: string): Promise<
 }
 
 /**
- * What a deployment did: runs and failed runs in the last 30 days, when it last ran, and how many artifacts its
- * runs produced or consumed. Counted over the query index; zero while it is still loading.
+ * What a deployment did: runs and failed runs in the last 30 days, when it last ran, and how many artifacts it
+ * touched (its runs produced or consumed them, or it registered them). Counted over the query index; zero while
+ * it is still loading.
  */
 async function activityOf(core: Core, iri: string): Promise<JsonObject> {
   if (!core.graph.ready) return { runs_30d: 0, failures_30d: 0, artifact_count: 0 };
@@ -179,14 +180,11 @@ async function activityOf(core: Core, iri: string): Promise<JsonObject> {
   const [last] = await core.graph.select(
     `SELECT (MAX(?start) AS ?last) WHERE { GRAPH <${GRAPHS.local}> { ${ran} } }`,
   );
-  const [artifacts] = await core.graph.select(
-    `SELECT (COUNT(DISTINCT ?a) AS ?n) WHERE { GRAPH <${GRAPHS.local}> { ?r <${PROV('wasAssociatedWith')}> <${iri}> .
-       { ?a <${PROV('wasGeneratedBy')}> ?r } UNION { ?r <${PROV('used')}> ?a } } }`,
-  );
   return {
     runs_30d: Number(runs?.recent?.value ?? 0),
     failures_30d: Number(runs?.failures?.value ?? 0),
-    artifact_count: Number(artifacts?.n?.value ?? 0),
+    // Exactly what GET /api/v1/instances/{id}/artifacts lists: artifact records, not foreign IRIs a run used.
+    artifact_count: await countArtifacts(core, { instance: iri }),
     ...(last?.last === undefined ? {} : { last_run_at: last.last.value }),
   };
 }

@@ -72,15 +72,20 @@ export async function listRecords(core: Core, query: ListQuery): Promise<ListPag
   const rows = await core.graph.select(
     `SELECT DISTINCT ?s ?g WHERE { ${where(core, query)} ${after} } ORDER BY DESC(STR(?s)) LIMIT ${limit + 1}`,
   );
-  const count = await core.graph.select(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, query)} }`);
+  const total = await countRecords(core, query);
   const items = rows
     .slice(0, limit)
     .map((row) => ({ iri: row.s?.value ?? '', graph: row.g?.value ?? GRAPHS.local }));
   const last = items.at(-1);
-  const total = Number(count[0]?.n?.value ?? 0);
   return rows.length > limit && last !== undefined
     ? { items, total, next_cursor: last.iri }
     : { items, total };
+}
+
+/** How many records a list query selects, over every page. */
+export async function countRecords(core: Core, query: Omit<ListQuery, 'limit' | 'cursor'>): Promise<number> {
+  const [count] = await core.graph.select(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, query)} }`);
+  return Number(count?.n?.value ?? 0);
 }
 
 /** Counts the values of `predicate` over the records a list query selects (at most 25 values, most frequent first). */
