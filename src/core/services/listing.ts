@@ -84,7 +84,9 @@ export async function listRecords(core: Core, query: ListQuery): Promise<ListPag
 
 /** How many records a list query selects, over every page. */
 export async function countRecords(core: Core, query: Omit<ListQuery, 'limit' | 'cursor'>): Promise<number> {
-  const [count] = await core.graph.select(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, query)} }`);
+  const [count] = await core.graph.select(
+    `SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, query)} }`,
+  );
   return Number(count?.n?.value ?? 0);
 }
 
