@@ -4,21 +4,12 @@ import N3 from 'n3';
 import { canonicalTextOf } from '../store/nquads.js';
 import { startWorker } from '../workers/start-worker.js';
 import type { RecordToValidate, RecordValidator, ValidateOptions, ValidationReport } from './validator.js';
+import type { Group, GroupsReply, GroupsRequest } from './validator-messages.js';
 
 interface Waiter {
   resolve(reports: ValidationReport[]): void;
   reject(error: Error): void;
 }
-
-/** The records of one caller, as the worker receives them. */
-interface Group {
-  readonly records: { readonly nquads: string; readonly locate: [string, string][] }[];
-}
-
-/** The worker's answer for one group: its reports, or why they could not be made. */
-type GroupReply =
-  | { readonly ok: true; readonly reports: ValidationReport[] }
-  | { readonly ok: false; readonly message: string };
 
 const writer = new N3.Writer({ format: 'N-Quads' });
 
@@ -53,22 +44,19 @@ export class ValidatorPool implements RecordValidator {
       started.push(
         new Promise((resolve, reject) => {
           worker.once('error', reject);
-          worker.on(
-            'message',
-            (reply: { id: number; ok: boolean; groups?: GroupReply[]; message?: string }) => {
-              if (reply.id === 0) return resolve(undefined);
-              const waiters = this.waiting.get(reply.id) ?? [];
-              this.waiting.delete(reply.id);
-              for (const [at, waiter] of waiters.entries()) {
-                const group = reply.groups?.[at];
-                if (reply.ok && group?.ok === true) waiter.resolve(group.reports);
-                else
-                  waiter.reject(
-                    new Error((group?.ok === false ? group.message : reply.message) ?? 'validation failed'),
-                  );
-              }
-            },
-          );
+          worker.on('message', (reply: GroupsReply) => {
+            if (reply.id === 0) return resolve(undefined);
+            const waiters = this.waiting.get(reply.id) ?? [];
+            this.waiting.delete(reply.id);
+            for (const [at, waiter] of waiters.entries()) {
+              const group = reply.groups?.[at];
+              if (reply.ok && group?.ok === true) waiter.resolve(group.reports);
+              else
+                waiter.reject(
+                  new Error((group?.ok === false ? group.message : reply.message) ?? 'validation failed'),
+                );
+            }
+          });
         }),
       );
       worker.postMessage({ shapes });
@@ -88,7 +76,8 @@ export class ValidatorPool implements RecordValidator {
     await this.ready;
     const group: Group = {
       records: records.map(({ quads, options }) => ({
-        nquads: Array.isArray(quads) && Object.isFrozen(quads) ? canonicalTextOf(quads) : nquadsOf(quads),
+        // The write path's quads are a frozen array whose text is made once; canonicalTextOf knows which.
+        nquads: Array.isArray(quads) ? canonicalTextOf(quads) : nquadsOf(quads),
         locate: [...(options?.locate ?? new Map<string, string>()).entries()],
       })),
     };
@@ -116,7 +105,8 @@ export class ValidatorPool implements RecordValidator {
       id,
       queued.map(({ waiter }) => waiter),
     );
-    worker.postMessage({ id, groups: queued.map(({ group }) => group) });
+    const request: GroupsRequest = { id, groups: queued.map(({ group }) => group) };
+    worker.postMessage(request);
   }
 
   /** Stops the workers. */

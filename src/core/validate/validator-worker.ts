@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { Parser } from 'n3';
 import { createValidator, type RecordValidator } from './validator.js';
+import type { Group, GroupsRequest } from './validator-messages.js';
 
 /*
  * SHACL validation in a worker thread: validating a record costs a fraction of a millisecond of CPU, which
@@ -12,13 +13,6 @@ import { createValidator, type RecordValidator } from './validator.js';
 interface Init {
   readonly shapes: string;
 }
-interface Group {
-  readonly records: { readonly nquads: string; readonly locate: [string, string][] }[];
-}
-interface Request {
-  readonly id: number;
-  readonly groups: Group[];
-}
 
 const port = parentPort;
 if (port === null) throw new Error('validator-worker must run in a worker thread');
@@ -29,7 +23,7 @@ const failure = (error: unknown) => ({
   message: error instanceof Error ? error.message : String(error),
 });
 
-port.on('message', (message: Init | Request) => {
+port.on('message', (message: Init | GroupsRequest) => {
   if ('shapes' in message) {
     validator = createValidator(message.shapes);
     port.postMessage({ id: 0, ok: true });
