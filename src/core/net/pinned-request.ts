@@ -24,8 +24,6 @@ export interface PinnedResponse {
   readonly headers: IncomingHttpHeaders;
   /** The start of the answer's body (up to `maxResponseBytes`). */
   readonly bytes: Buffer;
-  /** `bytes` as UTF-8 text. */
-  readonly body: string;
   readonly location: string | undefined;
   /** The body arrived to its end (not cut at `maxResponseBytes`, not broken off). */
   readonly complete: boolean;
@@ -35,7 +33,7 @@ export interface PinnedResponse {
 export class PinnedTimeoutError extends Error {
   constructor(timeoutMs: number) {
     super(`no answer within ${timeoutMs / 1000} s`);
-    this.name = 'TimeoutError';
+    this.name = 'PinnedTimeoutError';
   }
 }
 
@@ -79,12 +77,10 @@ export function sendPinned(request: PinnedRequest): Promise<PinnedResponse> {
       let size = 0;
       const done = (complete: boolean): void =>
         finish(() => {
-          const bytes = Buffer.concat(chunks).subarray(0, request.maxResponseBytes);
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            bytes,
-            body: bytes.toString('utf8'),
+            bytes: Buffer.concat(chunks).subarray(0, request.maxResponseBytes),
             location: res.headers.location,
             complete,
           });

@@ -7,7 +7,7 @@
  */
 import { BadRequestError, NotFoundError, RegError } from '../errors.js';
 import { approveTarget, TargetRefusedError, type Resolver } from '../net/outbound-target.js';
-import { sendPinned, type PinnedResponse } from '../net/pinned-request.js';
+import { PinnedTimeoutError, sendPinned, type PinnedResponse } from '../net/pinned-request.js';
 import { SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { requireStored } from './records.js';
@@ -160,7 +160,7 @@ async function request(
       maxResponseBytes: limits.maxBytes + 1,
     });
   } catch (error) {
-    throw failure(error instanceof Error && error.name === 'TimeoutError', url, limits);
+    throw failure(error instanceof PinnedTimeoutError, url, limits);
   }
 }
 

@@ -166,10 +166,11 @@ export class WebhookWorker {
         ca: this.options.ca,
       });
       if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+      const answer = response.bytes.toString('utf8');
       const error =
         response.status >= 300 && response.status < 400
           ? `redirect (${response.status}) to ${response.location ?? 'an unnamed location'} not followed`
-          : `answered ${response.status}${response.body.trim() === '' ? '' : `: ${oneLine(response.body)}`}`;
+          : `answered ${response.status}${answer.trim() === '' ? '' : `: ${oneLine(answer)}`}`;
       return { ok: false, status: response.status, error };
     } catch (error) {
       const reason =
