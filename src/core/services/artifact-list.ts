@@ -13,7 +13,7 @@ import { keywordIri, matchKeywordFilter } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { presentArtifact } from './artifact-view.js';
 import { contentIdOf } from './identify.js';
-import { countRecords, iriPattern, listRecords, pageSize } from './listing.js';
+import { countRecords, iriPattern, listRecords, pageSize, type ListQuery } from './listing.js';
 import { memoised } from './memoised.js';
 import { readStored } from './records.js';
 import { runIri } from './runs.js';
@@ -140,27 +140,27 @@ export async function listArtifacts(core: Core, params: ArtifactListParams): Pro
   return memoised(core, `artifact-list ${JSON.stringify(params)}`, () => listArtifactsNow(core, params));
 }
 
+/** The artifacts a list request selects, over every page; undefined when its filters can match nothing. */
+function artifactQuery(core: Core, params: ArtifactListParams): ListQuery | undefined {
+  const patterns = artifactFilters(core, params);
+  return patterns === undefined
+    ? undefined
+    : { type: ARTIFACT.types[0]!, patterns, registry: params.registry };
+}
+
 /** How many artifacts `listArtifacts` would list for these filters, over every page. */
 export async function countArtifacts(
   core: Core,
   params: Omit<ArtifactListParams, 'limit' | 'cursor'>,
 ): Promise<number> {
-  const patterns = artifactFilters(core, params);
-  if (patterns === undefined) return 0;
-  return countRecords(core, { type: ARTIFACT.types[0]!, patterns, registry: params.registry });
+  const query = artifactQuery(core, params);
+  return query === undefined ? 0 : countRecords(core, query);
 }
 
 async function listArtifactsNow(core: Core, params: ArtifactListParams): Promise<JsonObject> {
-  const limit = pageSize(params.limit);
-  const patterns = artifactFilters(core, params);
-  if (patterns === undefined) return { items: [], total: 0 };
-  const page = await listRecords(core, {
-    type: ARTIFACT.types[0]!,
-    patterns,
-    limit,
-    cursor: params.cursor,
-    registry: params.registry,
-  });
+  const query = artifactQuery(core, params);
+  if (query === undefined) return { items: [], total: 0 };
+  const page = await listRecords(core, { ...query, limit: pageSize(params.limit), cursor: params.cursor });
   const items: JsonObject[] = [];
   for (const item of page.items) {
     const stored = await readStored(core, ARTIFACT, item.iri, item.graph);
