@@ -19,12 +19,19 @@ export interface CapabilityParams {
   readonly consumes?: readonly string[] | undefined;
 }
 
-/** One match (contract §3.11): the record that declared the capability, and the capability itself. */
+/**
+ * One match (contract §3.11): the record that declared the capability, and the capability itself. A release
+ * also names the software it is a version of (IRI and name, when held) and its version, so a client can tell
+ * which software a matching release belongs to without reading it.
+ */
 export interface CapabilityMatch {
   readonly iri: string;
   readonly id: string;
   readonly entity_type: 'software' | 'release' | 'instance';
   readonly name: string;
+  readonly software?: string;
+  readonly software_name?: string;
+  readonly version?: string;
   readonly capability: JsonObject;
   readonly origin: JsonObject;
 }
@@ -82,6 +89,8 @@ interface Row {
   readonly kind: CapabilityMatch['entity_type'];
   readonly capability: string;
   readonly name: string | undefined;
+  /** A release's software, its name and the release's version; empty for other kinds. */
+  readonly release: Pick<CapabilityMatch, 'software' | 'software_name' | 'version'>;
   readonly produces: string[];
   readonly consumes: string[];
 }
@@ -101,6 +110,7 @@ async function match(core: Core, produces: string[], consumes: string[]): Promis
       id: idOf(row.iri),
       entity_type: row.kind,
       name: row.name ?? idOf(row.iri),
+      ...row.release,
       capability: {
         iri: row.capability,
         produces: (await describeTerms(core, row.produces)) as unknown as JsonObject[],
@@ -129,7 +139,8 @@ async function query(core: Core, produces: string[], consumes: string[]): Promis
   // filter, not a VALUES join, which oxigraph would start from (every record of the class). Descending class
   // IRIs put software before releases before deployments, so the limit cuts deployments first.
   const bindings = await core.graph.select(
-    `SELECT ?s ?g ?class ?c (SAMPLE(?shown) AS ?name) (SAMPLE(?version) AS ?v) ${types('?p')} ${types('?u')}
+    `SELECT ?s ?g ?class ?c (SAMPLE(?shown) AS ?name) (SAMPLE(?version) AS ?v) (SAMPLE(?software) AS ?sw)
+       (SAMPLE(?of) AS ?swName) ${types('?p')} ${types('?u')}
      WHERE {
        { SELECT ?s ?g ?class ?c WHERE {
            GRAPH ?g { ${declared.join(' ')} ?s <${REG('hasCapability')}> ?c . ?s a ?class .
@@ -138,7 +149,8 @@ async function query(core: Core, produces: string[], consumes: string[]): Promis
            FILTER(?g = <${GRAPHS.local}> || STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))
          } ORDER BY DESC(?class) DESC(STR(?s)) LIMIT ${CAPABILITY_LIMIT + 1} }
        OPTIONAL { GRAPH ?g { ?s <${SCHEMA('name')}>|<${RDFS('label')}> ?own } }
-       OPTIONAL { GRAPH ?g { ?s <${DCT('isVersionOf')}> ?software } GRAPH ?g2 { ?software <${SCHEMA('name')}> ?of } }
+       OPTIONAL { GRAPH ?g { ?s <${DCT('isVersionOf')}> ?software }
+         OPTIONAL { GRAPH ?g2 { ?software <${SCHEMA('name')}> ?of } } }
        OPTIONAL { GRAPH ?g { ?s <${SCHEMA('softwareVersion')}> ?version } }
        OPTIONAL { GRAPH ?g { ?c <${REG('produces')}> ?p } }
        OPTIONAL { GRAPH ?g { ?c <${REG('consumes')}> ?u } }
@@ -149,6 +161,7 @@ async function query(core: Core, produces: string[], consumes: string[]): Promis
     const kind = classes.get(row.class?.value ?? '') ?? 'software';
     const name = row.name?.value;
     const version = row.v?.value;
+    const release = kind === 'release' ? releaseFields(row.sw?.value, row.swName?.value, version) : {};
     const split = (text: string | undefined) =>
       text === undefined || text === '' ? [] : text.split(' ').sort();
     return {
@@ -160,8 +173,22 @@ async function query(core: Core, produces: string[], consumes: string[]): Promis
         kind === 'release'
           ? [name, version].filter((part) => part !== undefined).join(' ') || undefined
           : name,
+      release,
       produces: split(row.ps?.value),
       consumes: split(row.us?.value),
     };
   });
+}
+
+/** The fields a release match adds, each only when known (a peer's release may name software not held here). */
+function releaseFields(
+  software: string | undefined,
+  softwareName: string | undefined,
+  version: string | undefined,
+): Row['release'] {
+  return {
+    ...(software === undefined ? {} : { software }),
+    ...(softwareName === undefined ? {} : { software_name: softwareName }),
+    ...(version === undefined ? {} : { version }),
+  };
 }
