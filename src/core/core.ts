@@ -5,6 +5,7 @@ import { InternalError } from './errors.js';
 import type { Logger } from './log.js';
 import { KeyedLock } from './keyed-lock.js';
 import { Memo } from './memo.js';
+import { WarningCollector } from './warnings.js';
 import { openDatabase, type Database } from './store/database.js';
 import { EmbeddedGraphStore } from './store/graph/embedded.js';
 import { ExternalGraphStore } from './store/graph/external.js';
@@ -30,6 +31,8 @@ export interface Core {
   readonly locks: KeyedLock;
   /** Identity providers' discovery documents and signing keys, cached per issuer. */
   readonly oidcKeys: OidcKeyCache;
+  /** Members of a request that were ignored, collected per act for its answer. */
+  readonly warnings: WarningCollector;
   /** Closes the stores and releases the data directory. */
   close(): Promise<void>;
 }
@@ -78,6 +81,7 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
       parsed: new Memo<string>(2000),
       locks: new KeyedLock(),
       oidcKeys: new OidcKeyCache(log),
+      warnings: new WarningCollector(),
       close: async () => {
         await reference.close();
         await graph.close();

@@ -28,6 +28,7 @@ import { sparqlRoutes } from './routes/sparql.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { whoamiRoutes } from './routes/whoami.js';
+import { writeWarnings } from './warnings.js';
 import { WebPage } from './web.js';
 
 /** Builds the HTTP application over an opened core. */
@@ -52,6 +53,7 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.use('*', payloadLimit(core));
   app.route('/', web.routes());
   app.use('*', authenticate(core, web));
+  app.use('/api/*', writeWarnings(core));
   app.route('/', wellKnownRoutes());
   app.route('/', sparqlRoutes(web));
   app.route('/', adminRoutes());

@@ -74,12 +74,12 @@ describe('software write rules', () => {
     expect((await json(cleared)).capability.produces[0].iri).toBe(retired.replacedBy[0]);
   });
 
-  it('refuses unknown fields, ignores registry-only ones, and keeps created', async () => {
+  it('ignores unknown fields with a warning and registry-only ones silently, and keeps created', async () => {
     const unknown = await send('POST', '/api/v1/software', { name: 'x', colour: 'blue' });
-    expect(unknown.status).toBe(422);
-    expect((await json(unknown)).errors).toEqual([
-      { field: 'colour', message: 'colour is not a field of this record' },
-    ]);
+    expect(unknown.status).toBe(201);
+    const answer = await json(unknown);
+    expect(answer.warnings).toEqual(['colour is not a field of this record and was ignored']);
+    expect(answer.colour).toBeUndefined();
     const created = await json(
       await send('POST', '/api/v1/software', {
         name: 'y',

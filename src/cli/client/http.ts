@@ -24,6 +24,9 @@ export class HttpClient {
   constructor(
     readonly profile: Profile,
     private readonly fetchImpl: typeof fetch = fetch,
+    /** Told each member of a request the registry ignored (its answer's `warnings`); standard error by default. */
+    private readonly warn: (message: string) => void = (message) =>
+      void process.stderr.write(`warning: ${message}\n`),
   ) {}
 
   /** Sends a request and returns the JSON body, or undefined for 204. */
@@ -56,14 +59,17 @@ export class HttpClient {
     });
     if (!response.ok) throw problemOf(response, text);
     if (response.status === 204 || text === '') return undefined as T;
+    let parsed: unknown;
     try {
-      return JSON.parse(text) as T;
+      parsed = JSON.parse(text);
     } catch {
       throw new UnexpectedResponseError(
         `${method} ${url} answered ${response.status} with ${response.headers.get('content-type') ?? 'no media type'}, not JSON`,
         [`check that ${this.profile.url} is a reg registry`],
       );
     }
+    for (const warning of warningsOf(parsed)) this.warn(warning);
+    return parsed as T;
   }
 
   private urlOf(path: string, query: Query = {}): string {
@@ -149,4 +155,11 @@ function fieldErrors(raw: unknown): FieldError[] {
     const { field, message } = entry as { field?: unknown; message?: unknown };
     return typeof message === 'string' ? [{ field: typeof field === 'string' ? field : '', message }] : [];
   });
+}
+
+/** The `warnings` of a registry's answer: members of the request it ignored. */
+function warningsOf(body: unknown): string[] {
+  if (body === null || typeof body !== 'object' || !('warnings' in body)) return [];
+  const warnings: unknown = body.warnings;
+  return Array.isArray(warnings) ? warnings.filter((item): item is string => typeof item === 'string') : [];
 }

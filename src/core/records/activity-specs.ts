@@ -1,4 +1,5 @@
 import { DCAT, DCT, FOAF, PROV, RDFS, REG, SCHEMA, SPDX } from '../ns.js';
+import { DATA_LINK, REQUEST_LINK, WEB_LINK } from './links.js';
 import type { NodeSpec, RecordSpec } from './schema.js';
 import { AVAILABILITY, BOOKKEEPING } from './specs.js';
 
@@ -21,6 +22,8 @@ export const RUN: RecordSpec = {
     { json: 'started_at', predicate: PROV('startedAtTime'), type: 'dateTime' },
     { json: 'ended_at', predicate: PROV('endedAtTime'), type: 'dateTime' },
     { json: 'label', predicate: RDFS('label'), type: 'string' },
+    // Searchable text naming the run for people (a job name, a workflow attempt), beside the deployment's key.
+    { json: 'identifier', predicate: SCHEMA('identifier'), type: 'string' },
     {
       json: 'instance',
       predicate: PROV('wasAssociatedWith'),
@@ -60,8 +63,8 @@ export const DISTRIBUTION: NodeSpec = {
   types: [DCAT('Distribution')],
   fields: [
     { json: 'title', predicate: DCT('title'), type: 'string' },
-    { json: 'download_url', predicate: DCAT('downloadURL'), type: 'iri' },
-    { json: 'access_url', predicate: DCAT('accessURL'), type: 'iri' },
+    { json: 'download_url', predicate: DCAT('downloadURL'), type: 'iri', link: DATA_LINK },
+    { json: 'access_url', predicate: DCAT('accessURL'), type: 'iri', link: DATA_LINK },
     { json: 'media_type', predicate: DCAT('mediaType'), type: 'string' },
     { json: 'byte_size', predicate: DCAT('byteSize'), type: 'integer' },
     // A fragment cannot nest, so the checksum of `#distribution-2` is `#distribution-2-checksum`.
@@ -70,7 +73,7 @@ export const DISTRIBUTION: NodeSpec = {
     { json: 'access_protocol', predicate: REG('accessProtocol'), type: 'string', values: ACCESS_PROTOCOLS },
     { json: 'auth_method', predicate: REG('authMethod'), type: 'string', values: AUTH_METHODS },
     { json: 'availability', predicate: REG('availability'), type: 'string', values: AVAILABILITY },
-    { json: 'access_request_url', predicate: REG('accessRequestURL'), type: 'iri' },
+    { json: 'access_request_url', predicate: REG('accessRequestURL'), type: 'iri', link: REQUEST_LINK },
     { json: 'conforms_to', predicate: DCT('conformsTo'), type: 'iri' },
     { json: 'license', predicate: DCT('license'), type: 'iri' },
     { json: 'access_service', predicate: DCAT('accessService'), type: 'iri' },
@@ -138,8 +141,8 @@ export const ARTIFACT: RecordSpec = {
     { json: 'publisher', predicate: DCT('publisher'), type: 'agent', fragment: 'publisher' },
     { json: 'contact', predicate: DCAT('contactPoint'), type: 'agent', fragment: 'contact' },
     { json: 'version', predicate: DCAT('version'), type: 'string' },
-    { json: 'landing_page', predicate: DCAT('landingPage'), type: 'iri' },
-    { json: 'documentation', predicate: FOAF('page'), type: 'iri' },
+    { json: 'landing_page', predicate: DCAT('landingPage'), type: 'iri', link: WEB_LINK },
+    { json: 'documentation', predicate: FOAF('page'), type: 'iri', link: WEB_LINK },
     { json: 'source', predicate: DCT('source'), type: 'iri' },
     { json: 'language', predicate: DCT('language'), type: 'string', many: true },
     { json: 'temporal_start', predicate: REG('temporalStart'), type: 'dateTime' },

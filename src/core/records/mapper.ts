@@ -2,7 +2,8 @@ import type * as RDF from '@rdfjs/types';
 import type { FieldError } from '../errors.js';
 import { PROV, RDF as RDFNS, SCHEMA, XSD } from '../ns.js';
 import { factory, type Quad } from '../store/nquads.js';
-import type { FieldSpec, NodeSpec, RecordSpec, ScalarField } from './schema.js';
+import { WEB_LINK } from './links.js';
+import type { FieldSpec, LinkRule, NodeSpec, RecordSpec, ScalarField } from './schema.js';
 
 const namedNode = (iri: string): RDF.NamedNode => factory.namedNode(iri);
 const literal = (value: string, datatype?: RDF.NamedNode): RDF.Literal => factory.literal(value, datatype);
@@ -21,7 +22,16 @@ export const AGENT_CLASSES: Readonly<Record<string, string>> = {
   organization: PROV('Organization'),
   software: PROV('SoftwareAgent'),
 };
-const AGENT_FIELDS = new Set(['iri', 'name', 'kind', 'identifier', 'homepage', 'email', 'version']);
+/** The members an agent object may carry. */
+export const AGENT_FIELDS: ReadonlySet<string> = new Set([
+  'iri',
+  'name',
+  'kind',
+  'identifier',
+  'homepage',
+  'email',
+  'version',
+]);
 
 /** What mapping a JSON record gave: its quads, the problems found, and where each owned node sits in JSON. */
 export interface MappedRecord {
@@ -154,9 +164,9 @@ function scalarTerm(
     case 'string':
       return typeof item === 'string' ? literal(item) : fail('a string');
     case 'iri':
-      return typeof item === 'string' && isAbsoluteIri(item)
-        ? namedNode(item)
-        : fail('an absolute IRI (URL)');
+      if (typeof item !== 'string' || !isAbsoluteIri(item)) return fail('an absolute IRI (URL)');
+      if (field.link !== undefined && !linkAllowed(field.link, item)) return fail(linkRuleText(field.link));
+      return namedNode(item);
     case 'boolean':
       return typeof item === 'boolean'
         ? literal(String(item), namedNode(XSD('boolean')))
@@ -179,6 +189,18 @@ function scalarTerm(
         : literal(new Date(time).toISOString(), namedNode(XSD('dateTime')));
     }
   }
+}
+
+/** Whether a link's scheme is one its field takes. */
+export function linkAllowed(rule: LinkRule, iri: string): boolean {
+  const scheme = iri.slice(0, iri.indexOf(':')).toLowerCase();
+  return 'schemes' in rule ? rule.schemes.includes(scheme) : !rule.except.includes(scheme);
+}
+
+function linkRuleText(rule: LinkRule): string {
+  return 'schemes' in rule
+    ? `a URL with the scheme ${rule.schemes.join(', ').replace(/, ([^,]*)$/, ' or $1')}`
+    : `a URL of a place data is kept (not ${rule.except.map((scheme) => `${scheme}:`).join(', ')})`;
 }
 
 function writeAgent(
@@ -212,7 +234,7 @@ function writeAgent(
   }
   const scalars: [string, ScalarField][] = [
     ['name', { json: 'name', predicate: SCHEMA('name'), type: 'string' }],
-    ['homepage', { json: 'homepage', predicate: SCHEMA('url'), type: 'iri' }],
+    ['homepage', { json: 'homepage', predicate: SCHEMA('url'), type: 'iri', link: WEB_LINK }],
     ['email', { json: 'email', predicate: SCHEMA('email'), type: 'string' }],
     ['version', { json: 'version', predicate: SCHEMA('softwareVersion'), type: 'string' }],
   ];

@@ -20,11 +20,19 @@ interface FieldBase {
   readonly legacy?: readonly string[];
 }
 
+/**
+ * Which URL schemes a link field takes: an allow-list (web pages: `http`, `https`), or, for places data is kept
+ * (`s3:`, `postgres:`, ...), any scheme but those a browser would run or inline (`javascript:`, `data:`).
+ */
+export type LinkRule = { readonly schemes: readonly string[] } | { readonly except: readonly string[] };
+
 /** A field whose value is a literal or an IRI. */
 export interface ScalarField extends FieldBase {
   readonly type: ScalarType;
   /** Allowed values; lists are presented in this order. */
   readonly values?: readonly string[];
+  /** For an IRI that clients follow as a link: the schemes it may use. */
+  readonly link?: LinkRule;
 }
 
 /** A field whose value is an owned sub-resource `<record>#<fragment>` described by its own node spec. */

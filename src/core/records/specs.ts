@@ -1,5 +1,6 @@
 import { CODEMETA, DCAT, DCT, PROV, RDFS, REG, SCHEMA } from '../ns.js';
 import { SCOPES } from '../auth/scopes.js';
+import { DOWNLOAD_LINK, ENDPOINT_LINK, REPOSITORY_LINK, WEB_LINK } from './links.js';
 import type { FieldSpec, NodeSpec, RecordSpec } from './schema.js';
 
 export { SCOPES };
@@ -59,7 +60,7 @@ const capabilityField: FieldSpec = {
 const API_DOC: NodeSpec = {
   types: [REG('ApiDescription'), DCT('Standard')],
   fields: [
-    { json: 'url', predicate: SCHEMA('url'), type: 'iri' },
+    { json: 'url', predicate: SCHEMA('url'), type: 'iri', link: WEB_LINK },
     { json: 'format', predicate: REG('apiFormat'), type: 'string', values: API_FORMATS },
     { json: 'title', predicate: DCT('title'), type: 'string' },
     { json: 'description', predicate: DCT('description'), type: 'string' },
@@ -89,12 +90,12 @@ export const SOFTWARE: RecordSpec = {
     { json: 'name', predicate: SCHEMA('name'), type: 'string' },
     { json: 'tagline', predicate: DCT('abstract'), type: 'string', legacy: [REG('tagline')] },
     { json: 'description', predicate: DCT('description'), type: 'string' },
-    { json: 'homepage', predicate: SCHEMA('url'), type: 'iri' },
-    { json: 'code_repository', predicate: SCHEMA('codeRepository'), type: 'iri' },
-    { json: 'documentation', predicate: SCHEMA('softwareHelp'), type: 'iri' },
-    { json: 'download_url', predicate: SCHEMA('downloadUrl'), type: 'iri' },
-    { json: 'image', predicate: SCHEMA('image'), type: 'iri' },
-    { json: 'screenshots', predicate: SCHEMA('screenshot'), type: 'iri', many: true },
+    { json: 'homepage', predicate: SCHEMA('url'), type: 'iri', link: WEB_LINK },
+    { json: 'code_repository', predicate: SCHEMA('codeRepository'), type: 'iri', link: REPOSITORY_LINK },
+    { json: 'documentation', predicate: SCHEMA('softwareHelp'), type: 'iri', link: WEB_LINK },
+    { json: 'download_url', predicate: SCHEMA('downloadUrl'), type: 'iri', link: DOWNLOAD_LINK },
+    { json: 'image', predicate: SCHEMA('image'), type: 'iri', link: WEB_LINK },
+    { json: 'screenshots', predicate: SCHEMA('screenshot'), type: 'iri', many: true, link: WEB_LINK },
     { json: 'license', predicate: DCT('license'), type: 'iri' },
     {
       json: 'kinds',
@@ -117,7 +118,7 @@ export const SOFTWARE: RecordSpec = {
       legacy: [REG('contact')],
     },
     { json: 'readme', predicate: REG('readme'), type: 'string' },
-    { json: 'readme_base_url', predicate: REG('readmeBaseURL'), type: 'iri' },
+    { json: 'readme_base_url', predicate: REG('readmeBaseURL'), type: 'iri', link: WEB_LINK },
     {
       json: 'api_docs',
       predicate: DCAT('endpointDescription'),
@@ -148,7 +149,7 @@ export const SOFTWARE: RecordSpec = {
 const DOWNLOAD: NodeSpec = {
   types: [REG('Download')],
   fields: [
-    { json: 'url', predicate: DCAT('downloadURL'), type: 'iri' },
+    { json: 'url', predicate: DCAT('downloadURL'), type: 'iri', link: DOWNLOAD_LINK },
     { json: 'label', predicate: DCT('title'), type: 'string' },
     { json: 'platform', predicate: REG('platform'), type: 'string' },
     { json: 'byte_size', predicate: DCAT('byteSize'), type: 'integer' },
@@ -168,7 +169,7 @@ export const RELEASE: RecordSpec = {
     { json: 'container_image', predicate: REG('containerImage'), type: 'string' },
     { json: 'image_digest', predicate: REG('imageDigest'), type: 'string' },
     { json: 'install_command', predicate: REG('installCommand'), type: 'string' },
-    { json: 'changelog', predicate: SCHEMA('releaseNotes'), type: 'iri' },
+    { json: 'changelog', predicate: SCHEMA('releaseNotes'), type: 'iri', link: WEB_LINK },
     {
       json: 'downloads',
       predicate: REG('download'),
@@ -194,9 +195,9 @@ export const INSTANCE: RecordSpec = {
     { json: 'description', predicate: DCT('description'), type: 'string' },
     { json: 'software', predicate: REG('instanceOf'), type: 'iri' },
     { json: 'release', predicate: REG('runsRelease'), type: 'iri' },
-    { json: 'endpoint_url', predicate: DCAT('endpointURL'), type: 'iri' },
-    { json: 'endpoint_description', predicate: DCAT('endpointDescription'), type: 'iri' },
-    { json: 'health_endpoint', predicate: REG('healthEndpoint'), type: 'iri' },
+    { json: 'endpoint_url', predicate: DCAT('endpointURL'), type: 'iri', link: ENDPOINT_LINK },
+    { json: 'endpoint_description', predicate: DCAT('endpointDescription'), type: 'iri', link: WEB_LINK },
+    { json: 'health_endpoint', predicate: REG('healthEndpoint'), type: 'iri', link: WEB_LINK },
     { json: 'operator', predicate: SCHEMA('provider'), type: 'agent', fragment: 'operator' },
     { json: 'availability', predicate: REG('availability'), type: 'string', values: AVAILABILITY },
     { json: 'jurisdiction', predicate: REG('jurisdiction'), type: 'string' },

@@ -9,7 +9,7 @@ import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js'
 import { factory, type Quad } from '../store/nquads.js';
 import { normaliseKeywords } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
-import { withoutRegistryFields } from './records.js';
+import { acceptedInput } from './records.js';
 import type { RecordWriteRequest } from './write-path.js';
 
 /** An artifact ready for the write path: its candidate JSON, registry-computed quads and what it refers to. */
@@ -65,7 +65,10 @@ export function buildArtifactCandidate(
   context: ArtifactContext,
 ): ArtifactCandidate {
   const base = core.config.baseIri;
-  const json: JsonObject = withoutRegistryFields(ARTIFACT.fields, input);
+  const json: JsonObject = acceptedInput(core, ARTIFACT, input, {
+    path: context.prefix,
+    agents: ['produced_by', 'produced_by_user'],
+  });
   const keywords = json.keywords;
   const registry: JsonObject = {
     attributed_to: [context.attributedTo],

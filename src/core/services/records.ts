@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { BadRequestError, NotFoundError, RegError } from '../errors.js';
 import { GRAPHS, PEER_GRAPH_PREFIX, RDF } from '../ns.js';
+import { acceptInput, type AcceptOptions } from '../records/input.js';
 import { isObject, mergePatch } from '../records/json.js';
 import { indexQuads, nodeToJson, type JsonObject, type SubjectIndex } from '../records/mapper.js';
 import type { FieldSpec, RecordSpec } from '../records/schema.js';
@@ -89,6 +90,21 @@ export function withoutRegistryFields(fields: readonly FieldSpec[], input: JsonO
   return out;
 }
 
+/**
+ * Caller input for a record of `spec`, liberally read (see `acceptInput`): what was left out is noted for the
+ * act's answer. Members a read returns (`iri`, `id`, derived ones) are left out without a word.
+ */
+export function acceptedInput(
+  core: Core,
+  spec: RecordSpec,
+  input: JsonObject,
+  options: Omit<AcceptOptions, 'quiet'> = {},
+): JsonObject {
+  const accepted = acceptInput(spec.fields, input, { ...options, quiet: ['iri', 'id', ...spec.derived] });
+  core.warnings.note(accepted.warnings);
+  return accepted.json;
+}
+
 /** What a create or an edit needs besides the record itself. */
 export interface EditOptions {
   readonly principal: Principal;
@@ -111,7 +127,7 @@ export async function createRecord(
 ): Promise<string> {
   const now = new Date().toISOString();
   const candidate: JsonObject = {
-    ...withoutRegistryFields(spec.fields, input),
+    ...acceptedInput(core, spec, input),
     ...registry,
     created: now,
     modified: now,
@@ -147,7 +163,7 @@ export async function patchRecord(
       'Record is tombstoned',
       `${stored.iri} is withdrawn and cannot be edited`,
     );
-  const merged = mergePatch(stored.json, withoutRegistryFields(spec.fields, patch));
+  const merged = mergePatch(stored.json, acceptedInput(core, spec, patch));
   const candidate: JsonObject = { ...merged, ...registry, modified: new Date().toISOString() };
   if (stored.json.created !== undefined) candidate.created = stored.json.created;
   await writeRecord(core, {

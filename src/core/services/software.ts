@@ -136,14 +136,22 @@ function issuerRule(core: Core): (quads: unknown, candidate: JsonObject) => Vali
  * Matches keywords against the registry's keyword list: a match is stored as the list's preferred label
  * (`shacl shapes` becomes `SHACL`), anything else verbatim; blanks and repeats are dropped.
  */
-function withMatchedKeywords(input: JsonObject): JsonObject {
-  const keywords = input.keywords;
+function withMatchedKeywords(body: JsonObject): JsonObject {
+  const input = withKindsOfOlderClients(body);
+  const keywords = typeof input.keywords === 'string' ? [input.keywords] : input.keywords;
   if (
     !Array.isArray(keywords) ||
     !keywords.every((keyword): keyword is string => typeof keyword === 'string')
   )
     return input;
   return { ...input, keywords: normaliseKeywords(keywords).labels };
+}
+
+/** Older clients send the singular `kind`: it is read as `kinds` of one when `kinds` is not sent. */
+function withKindsOfOlderClients(input: JsonObject): JsonObject {
+  const { kind, ...rest } = input;
+  if (kind === undefined || rest.kinds !== undefined) return rest;
+  return { ...rest, kinds: kind === null ? null : [kind] };
 }
 
 /** Registers a software record (curator role or `register:software`). */

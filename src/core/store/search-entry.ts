@@ -31,7 +31,7 @@ const FIELDS: Readonly<Record<SearchKind, { readonly title: string[]; readonly b
   software: { title: [SCHEMA('name')], body: [DCT('abstract'), REG('tagline'), DCT('description')] },
   instance: { title: [RDFS('label')], body: [DCT('description')] },
   artifact: { title: [DCT('title')], body: [DCT('description')] },
-  run: { title: [RDFS('label')], body: [DCT('identifier'), REG('externalKey')] },
+  run: { title: [RDFS('label')], body: [SCHEMA('identifier'), DCT('identifier'), REG('externalKey')] },
 };
 
 /** Every predicate a search entry is read from, for picking the lines worth parsing out of stored text. */
