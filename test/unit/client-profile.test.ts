@@ -5,16 +5,25 @@ import { ProfileError } from '../../src/cli/client/errors.js';
 import { DEFAULT_URL, resolveProfile } from '../../src/cli/client/profile.js';
 import { tempDir } from '../helpers.js';
 
-// The search ends in ~/.config/reg/: point it at an empty directory so a developer's own profile stays out.
+// The search reads the user's directories too: point them at empty ones so a developer's own profile stays out.
 beforeAll(() => {
   process.env.XDG_CONFIG_HOME = tempDir('reg-xdg-');
 });
 
-/** A project directory holding the given files; the config search starts and stops there. */
-function project(files: Record<string, string>): { cwd: string; stopDir: string } {
+/** Writes files (names may hold sub-directories) into a directory. */
+function write(dir: string, files: Record<string, string>): void {
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content);
+  }
+}
+
+/** A project directory holding the given files, with an empty home and configuration directory of its own. */
+function project(files: Record<string, string>): { cwd: string; home: string; configHome: string } {
   const dir = tempDir('reg-profile-');
-  for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), content);
-  return { cwd: dir, stopDir: dir };
+  write(dir, files);
+  const home = tempDir('reg-home-');
+  return { cwd: dir, home, configHome: path.join(home, '.config') };
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -108,24 +117,51 @@ describe('connection profile resolution', () => {
     );
   });
 
-  it('finds JavaScript and TypeScript configs and the package.json "reg" member', async () => {
-    const mjs = project({ 'reg.config.mjs': 'export default { url: "http://mjs.test" };\n' });
-    expect((await resolveProfile({}, {}, mjs)).url).toBe('http://mjs.test');
-    const ts = project({
-      'reg.config.ts': 'const url: string = "http://ts.test";\nexport default { url };\n',
-    });
-    expect((await resolveProfile({}, {}, ts)).url).toBe('http://ts.test');
+  it('reads the package.json "reg" member, but never runs a JavaScript or TypeScript config', async () => {
     const pkg = project({ 'package.json': json({ name: 'x', reg: { url: 'http://pkg.test' } }) });
     expect((await resolveProfile({}, {}, pkg)).url).toBe('http://pkg.test');
+    const marker = path.join(tempDir('reg-marker-'), 'ran');
+    const script = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x');\nmodule.exports = { url: 'http://js.test' };\n`;
+    const scripts = project({
+      'package.json': json({ name: 'no-reg-member' }),
+      '.regrc.js': script,
+      '.regrc.cjs': script,
+      'reg.config.js': script,
+      '.config/config.js': script,
+      '.config/regrc.js': script,
+    });
+    expect(await resolveProfile({}, {}, scripts)).toMatchObject({ url: DEFAULT_URL, configFile: undefined });
+    expect(fs.existsSync(marker)).toBe(false);
   });
 
-  it('finds the config file in a parent directory', async () => {
+  it('does not look in parent directories', async () => {
     const search = project({ '.regrc.json': json({ url: 'http://parent.test' }) });
     const child = path.join(search.cwd, 'a', 'b');
     fs.mkdirSync(child, { recursive: true });
-    expect((await resolveProfile({}, {}, { cwd: child, stopDir: search.cwd })).url).toBe(
-      'http://parent.test',
-    );
+    expect(await resolveProfile({}, {}, { ...search, cwd: child })).toMatchObject({
+      url: DEFAULT_URL,
+      configFile: undefined,
+    });
+  });
+
+  it('falls back to the user configuration directory, then ~/.regrc; the working directory wins', async () => {
+    const search = project({});
+    write(search.home, { '.regrc': 'url: http://home.test\n' });
+    expect(await resolveProfile({}, {}, search)).toMatchObject({
+      url: 'http://home.test',
+      configFile: path.join(search.home, '.regrc'),
+    });
+    write(search.configHome, {
+      'reg/config.yml': 'url: http://user.test\ntoken_file: token\n',
+      'reg/token': 'user-token\n',
+    });
+    expect(await resolveProfile({}, {}, search)).toMatchObject({
+      url: 'http://user.test',
+      token: 'user-token',
+      configFile: path.join(search.configHome, 'reg', 'config.yml'),
+    });
+    write(search.cwd, { '.regrc.yml': 'url: http://project.test\n' });
+    expect((await resolveProfile({}, {}, search)).url).toBe('http://project.test');
   });
 
   it('refuses unusable URLs, keys and files with one sentence each', async () => {

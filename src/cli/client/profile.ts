@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { cosmiconfig } from 'cosmiconfig';
+import { configPlaces, findConfigFile, type ConfigPlaces } from './config-file.js';
 import { ProfileError } from './errors.js';
 
 /** Where the registry URL used when nothing names one points: the address `npm start` serves. */
@@ -19,11 +19,12 @@ export const CLIENT_SETTINGS: ReadonlyArray<{ readonly name: string; readonly su
 
 /** How the config file is found, for the generated documentation. */
 export const CLIENT_FILES = `The connection profile (url, token or token_file, timeout) is read from the first reg config file
-found by cosmiconfig, from the working directory up to the home directory and then ~/.config/reg/ (on
-Linux): package.json "reg", .regrc, .regrc.json, .regrc.yaml, .regrc.js, .regrc.mjs, .regrc.ts,
-reg.config.js, reg.config.mjs, reg.config.ts and the like. Named profiles go under "profiles", with
-"default" naming the usual one; REG_* variables override the file and flags override both. A token_file
-is relative to the config file. Without any URL the client uses ${DEFAULT_URL}.`;
+found in the working directory (package.json "reg", .regrc, .regrc.json, .regrc.yaml, .regrc.yml), then in
+the user's configuration directory ($XDG_CONFIG_HOME/reg/ or ~/.config/reg/: config.json, config.yaml,
+config.yml), then in the home directory (.regrc, .regrc.json, .regrc.yaml, .regrc.yml). Config files are
+JSON or YAML data, never code, and parent directories are not searched. Named profiles go under
+"profiles", with "default" naming the usual one; REG_* variables override the file and flags override both.
+A token_file is relative to the config file. Without any URL the client uses ${DEFAULT_URL}.`;
 
 /** Where a setting of the resolved profile came from, so messages can say which one to fix. */
 export type SettingSource = 'flag' | 'env' | 'file' | 'default';
@@ -49,11 +50,8 @@ export interface ProfileFlags {
   readonly timeout?: number | undefined;
 }
 
-/** Where to look for the config file; tests pin both ends of the upward search. */
-export interface SearchOptions {
-  readonly cwd?: string;
-  readonly stopDir?: string;
-}
+/** Where to look for the config file (the working directory, the user's directories); tests pin each. */
+export type SearchOptions = Partial<ConfigPlaces>;
 
 /** One layer of settings (config file, environment or flags); later layers override earlier ones. */
 interface Layer {
@@ -66,7 +64,7 @@ interface Layer {
 const PROFILE_KEYS = new Set(['url', 'token', 'token_file', 'timeout']);
 
 /**
- * Resolves the connection profile: the config file found by cosmiconfig (module `reg`), then `REG_URL`,
+ * Resolves the connection profile: the config file (see `CLIENT_FILES`), then `REG_URL`,
  * `REG_TOKEN` and `REG_TOKEN_FILE`, then the flags, each overriding the one before.
  */
 export async function resolveProfile(
@@ -74,12 +72,13 @@ export async function resolveProfile(
   env: Readonly<Record<string, string | undefined>>,
   search: SearchOptions = {},
 ): Promise<Profile> {
-  const found = await findConfig(search);
+  const places = configPlaces(search);
+  const found = await findConfigFile(places);
   const wanted = nonEmpty(flags.profile) ?? nonEmpty(env.REG_PROFILE);
   const file = found === undefined ? undefined : selectProfile(found.config, found.filepath, wanted);
   if (found === undefined && wanted !== undefined) {
     throw new ProfileError(`profile "${wanted}" was asked for, but no reg config file was found`, [
-      'put the profiles in .regrc.json (or another cosmiconfig place) in this directory, a parent or ~/.config/reg/',
+      `put the profiles in .regrc.json in the working directory or in ${path.join(places.configHome, 'reg', 'config.json')}`,
     ]);
   }
   const fileLayer = file?.layer ?? {};
@@ -105,8 +104,7 @@ export async function resolveProfile(
     if (layer.timeout !== undefined) timeout = layer.timeout;
   }
   // A token file named in the config file is relative to that file; one named by a flag or variable, to the cwd.
-  const cwd = search.cwd ?? process.cwd();
-  const base = token?.[1] === 'file' && found !== undefined ? path.dirname(found.filepath) : cwd;
+  const base = token?.[1] === 'file' && found !== undefined ? path.dirname(found.filepath) : places.cwd;
   return {
     url: checkUrl(url[0], url[1]),
     token: token === undefined ? undefined : readToken(token[0], base),
@@ -115,23 +113,6 @@ export async function resolveProfile(
     configFile: found?.filepath,
     sources: { url: url[1], token: token?.[1] },
   };
-}
-
-async function findConfig(search: SearchOptions): Promise<{ config: unknown; filepath: string } | undefined> {
-  // The global strategy walks up from the cwd to the home directory (or stopDir), then ~/.config/reg/.
-  const explorer = cosmiconfig(
-    'reg',
-    search.stopDir === undefined ? { searchStrategy: 'global' } : { stopDir: search.stopDir },
-  );
-  try {
-    const result = await explorer.search(search.cwd ?? process.cwd());
-    return result === null || result.isEmpty === true ? undefined : result;
-  } catch (error) {
-    const where = (error as { filepath?: unknown }).filepath;
-    throw new ProfileError(
-      `the reg config file ${typeof where === 'string' ? `${where} ` : ''}cannot be read: ${firstLine(error)}`,
-    );
-  }
 }
 
 function selectProfile(
