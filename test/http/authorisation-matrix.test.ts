@@ -266,9 +266,10 @@ const ENDPOINTS: readonly Endpoint[] = [
     otherwise: 403,
   },
   {
+    // Announcing needs register:instance (spec §4); the narrow token has only advertise:produce.
     name: 'PUT /instances/self',
     request: () => ['PUT', '/api/v1/instances/self', { label: 'announced' }],
-    expect: { ...REFUSED_ALWAYS, deployment: 200, 'deployment without scope': 200, 'other deployment': 200 },
+    expect: { ...REFUSED_ALWAYS, deployment: 200, 'other deployment': 200 },
     otherwise: 403,
   },
   {

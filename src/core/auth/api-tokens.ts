@@ -43,6 +43,17 @@ export function scopesOf(row: ApiTokenRow): string[] {
   return Array.isArray(parsed) ? parsed.filter((scope): scope is string => typeof scope === 'string') : [];
 }
 
+/**
+ * The scopes a deployment's token may use now: those it was issued with that the deployment's current
+ * `allowed_scopes` still list (spec §5.6), or all of them when the deployment lists none. Read at every use, so
+ * narrowing `allowed_scopes` takes effect at the next request, and widening it again gives back no more than the
+ * token was issued with.
+ */
+export function withinAllowedScopes(scopes: readonly string[], allowed: unknown): string[] {
+  const listed = Array.isArray(allowed) ? allowed.filter((scope) => typeof scope === 'string') : [];
+  return listed.length === 0 ? [...scopes] : scopes.filter((scope) => listed.includes(scope));
+}
+
 const refused = (): UnauthorizedError => new UnauthorizedError('token is unknown, revoked or expired');
 
 /** The row of a presented token when its digest matches and it is neither revoked nor expired at `now`. */
@@ -64,23 +75,22 @@ function liveRow(core: Core, token: string, now: Date): ApiTokenRow {
 export async function authenticateApiToken(core: Core, token: string, now = new Date()): Promise<Principal> {
   if (!API_TOKEN_PATTERN.test(token)) throw refused();
   const row = liveRow(core, token, now);
-  const scopes = scopesOf(row);
-  const roles: Role[] = scopes.includes('admin:*') ? ['admin'] : [];
-  const common = {
-    credential: 'local-token',
-    actorKind: 'instance-token',
-    displayName: row.label,
-    scopes,
-    roles,
-    tokenId: row.id,
-  } as const;
+  const common = (scopes: readonly string[]) =>
+    ({
+      credential: 'local-token',
+      actorKind: 'instance-token',
+      displayName: row.label,
+      scopes,
+      roles: scopes.includes('admin:*') ? (['admin'] as Role[]) : [],
+      tokenId: row.id,
+    }) as const;
   let result: Principal;
   if (row.instance_iri !== null) {
     const instance = await readStored(core, INSTANCE, row.instance_iri);
     if (instance === undefined || instance.tombstoned) throw refused();
     const software = instance.json.software;
     result = principal({
-      ...common,
+      ...common(withinAllowedScopes(scopesOf(row), instance.json.allowed_scopes)),
       subject: row.instance_iri,
       instance: row.instance_iri,
       software: typeof software === 'string' ? software : null,
@@ -89,7 +99,11 @@ export async function authenticateApiToken(core: Core, token: string, now = new 
     const software =
       row.software_iri === null ? undefined : await readStored(core, SOFTWARE, row.software_iri);
     if (software === undefined || software.tombstoned) throw refused();
-    result = principal({ ...common, subject: softwareTokenSubject(row.id), software: software.iri });
+    result = principal({
+      ...common(scopesOf(row)),
+      subject: softwareTokenSubject(row.id),
+      software: software.iri,
+    });
   }
   touchApiToken(
     core.db,

@@ -34,7 +34,8 @@ interface Deployment {
  * Turns the verified claims of a token from a trusted `issuer` into a principal (contract row 26): a token that
  * binds to a deployment is that deployment's workload; an unbound token is a person when the primary issuer
  * gave it roles or it is a sign-in token of the web page (its client id or a `sid`); anything else is an
- * unbound workload, which self-registration judges later. Workload-only issuers never make people or roles.
+ * unbound workload, which self-registration judges later. Workload-only issuers never make people or roles, and
+ * their unbound workloads count as anonymous (spec §5.4).
  */
 export async function classifyClaims(core: Core, issuer: string, claims: JWTPayload): Promise<Principal> {
   const { oidc } = core.config;
@@ -82,11 +83,14 @@ export async function classifyClaims(core: Core, issuer: string, claims: JWTPayl
     throw new UnauthorizedError('token names no client (azp, client_id) and no subject (sub)');
   }
   return principal({
+    // A workload-only issuer is typically shared by many tenants (a CI service, a cloud): it only says which
+    // deployment is calling. Bound to none, its token counts as anonymous; it may still announce itself.
+    authenticated: primary,
     credential: 'oidc-workload',
     actorKind: 'oidc-workload',
     subject: `${issuer}|${clientId}`,
     displayName: clientId,
-    scopes,
+    scopes: primary ? scopes : [],
     issuer,
     clientId,
   });

@@ -6,8 +6,26 @@ import type { Principal } from './principal.js';
  * credential (API tokens, OIDC) plug in by resolving to a principal, without touching the services.
  */
 
+/** Scopes with which a deployment's own credential keeps its own record; anything less manages subscriptions only. */
+export const RECORD_KEEPING_SCOPES: readonly string[] = [
+  'register:instance',
+  'advertise:produce',
+  'advertise:consume',
+];
+
+/**
+ * The sentence of a 401 for a workload token that verified but binds to no deployment: it is not refused for
+ * being invalid, and says so, so that its operator looks at the binding instead of the token.
+ */
+function unboundWorkload(principal: Principal, refusal: string): string {
+  return `${refusal}: the client ${principal.clientId ?? principal.subject} of ${principal.issuer ?? 'its issuer'} is bound to no deployment of this registry, so its token counts as anonymous (a curator declares it as a deployment's oidc_client_id, or lists it in a software's registration_clients so that it can register itself through PUT /api/v1/instances/self)`;
+}
+
 function requireAuthenticated(principal: Principal): void {
-  if (!principal.authenticated) throw new UnauthorizedError();
+  if (principal.authenticated) return;
+  if (principal.credential === 'oidc-workload')
+    throw new UnauthorizedError(unboundWorkload(principal, 'this endpoint needs a credential'));
+  throw new UnauthorizedError();
 }
 
 /** Whether the principal holds the curator role (administrators are curators too). */
@@ -41,11 +59,30 @@ export function actsAs(principal: Principal, instance: string): boolean {
   return principal.instance !== null && principal.instance === instance;
 }
 
-/** Refuses callers that are neither curators nor the deployment `instance` itself. */
-export function requireCuratorOrSelf(principal: Principal, instance: string): void {
+/**
+ * Whether the principal is the deployment `instance` with a scope that lets it keep its own record
+ * (`register:instance` or an advertise scope). A credential of the deployment with only `subscribe:artifacts`
+ * manages that deployment's subscriptions and nothing else (contract §2 row 28).
+ */
+export function keepsOwnRecord(principal: Principal, instance: string): boolean {
+  return (
+    actsAs(principal, instance) && principal.scopes.some((scope) => RECORD_KEEPING_SCOPES.includes(scope))
+  );
+}
+
+/**
+ * Refuses callers that are neither curators nor the deployment `instance` keeping its own record (editing it,
+ * declaring its capability, managing its tokens).
+ */
+export function requireCuratorOrRecordKeeper(principal: Principal, instance: string): void {
   requireAuthenticated(principal);
-  if (isCurator(principal) || actsAs(principal, instance)) return;
-  throw new ForbiddenError(`curator role required, or the credential of the deployment ${instance} itself`);
+  if (isCurator(principal) || keepsOwnRecord(principal, instance)) return;
+  const own = actsAs(principal, instance)
+    ? ` with ${RECORD_KEEPING_SCOPES.join(' or ')} (this credential has ${principal.scopes.join(', ') || 'no scope'}, so it manages the deployment's subscriptions only)`
+    : '';
+  throw new ForbiddenError(
+    `curator role required, or the credential of the deployment ${instance} itself${own}`,
+  );
 }
 
 /** Refuses a credential bound to one software that names another (a software token, or a deployment's). */
@@ -71,8 +108,13 @@ export function requireDeploymentScope(principal: Principal, scope: string): voi
  * all (a sign-in is not enough; the identity provider must grant at least `reader`).
  */
 export function requireReader(principal: Principal): void {
+  const anonymous = 'this registry does not allow anonymous reads';
   if (!principal.authenticated)
-    throw new UnauthorizedError('this registry does not allow anonymous reads: send a credential');
+    throw new UnauthorizedError(
+      principal.credential === 'oidc-workload'
+        ? unboundWorkload(principal, anonymous)
+        : `${anonymous}: send a credential`,
+    );
   if (principal.credential === 'oidc-human' && principal.roles.length === 0)
     throw new ForbiddenError('reader role required');
 }

@@ -1,13 +1,14 @@
+import { requireUnclaimedClient } from '../auth/client-claims.js';
+import { refuseEditOf, withBoundSoftware } from '../auth/deployment-edits.js';
 import type { Principal } from '../auth/principal.js';
 import {
   actsAs,
   isCurator,
   requireCurator,
+  requireCuratorOrRecordKeeper,
   requireCuratorOrScope,
-  requireCuratorOrSelf,
-  requireSoftwareBinding,
 } from '../auth/policy.js';
-import { ForbiddenError, RegError } from '../errors.js';
+import { RegError } from '../errors.js';
 import { GRAPHS, PROV, REG, SH } from '../ns.js';
 import { expandId, idOf, mintIri } from '../records/ids.js';
 import { isObject } from '../records/json.js';
@@ -115,11 +116,12 @@ async function checkRelease(
 }
 
 /**
- * Code rules of a deployment, reported with the shape results: its software and release references hold, and a
- * `deployable: false` software refuses an endpoint (thrown as its own `not-deployable` problem). `before` is the
- * stored record on an edit, so a withdrawal after the fact does not block edits of other fields.
+ * Code rules of a deployment, reported with the shape results: its software and release references hold, a
+ * `deployable: false` software refuses an endpoint (thrown as its own `not-deployable` problem), and an
+ * identity-provider client is claimed by one live deployment only (409). `before` is the stored record on an
+ * edit, so a withdrawal after the fact does not block edits of other fields.
  */
-function instanceRules(core: Core, iri: string, before?: JsonObject) {
+export function instanceRules(core: Core, iri: string, before?: JsonObject) {
   return async (_quads: readonly Quad[], candidate: JsonObject): Promise<ValidationResult[]> => {
     const results: ValidationResult[] = [];
     const refuse: Refuse = (field, value, message, component = SH('ClassConstraintComponent')) => {
@@ -139,6 +141,9 @@ function instanceRules(core: Core, iri: string, before?: JsonObject) {
     await checkRelease(core, candidate.release, candidate.software, before?.release, refuse);
     if (software?.json.deployable === false && candidate.endpoint_url !== undefined)
       throw notDeployable(software.iri);
+    // Only a new claim is judged, so an edit of other fields never trips over a clash recorded before this rule.
+    if (before?.oidc_client_id !== candidate.oidc_client_id || before?.oidc_issuer !== candidate.oidc_issuer)
+      await requireUnclaimedClient(core, iri, candidate);
     return results;
   };
 }
@@ -228,39 +233,9 @@ export async function getInstanceFor(core: Core, principal: Principal, id: strin
   return { ...record, token_count: liveTokenCount(core, iri) };
 }
 
-/**
- * A software-bound credential registers deployments of its own software only: the software defaults to it, and
- * naming another is refused (403), never silently replaced.
- */
-function withBoundSoftware(principal: Principal, input: JsonObject): JsonObject {
-  if (principal.software === null) return input;
-  if (input.software === undefined || input.software === null)
-    return { ...input, software: principal.software };
-  if (typeof input.software === 'string') requireSoftwareBinding(principal, input.software);
-  return input;
-}
-
-/** Fields only a curator may change: a deployment must not widen its own rights or move to another software. */
-const CURATED_FIELDS = ['software', 'allowed_scopes', 'oidc_client_id', 'oidc_issuer'] as const;
-
-/**
- * Refuses edits a caller may not make: a self-registered record is kept by the deployment itself (an edit by
- * anyone else would be overwritten at its next announcement; curators may still withdraw it), and a deployment
- * editing its own record may not change the fields that decide who it is and what it may do.
- */
-function refuseEditOf(principal: Principal, stored: StoredRecord, patch: JsonObject): void {
-  const self = actsAs(principal, stored.iri);
-  if (stored.json.self_registered_by !== undefined && !self) {
-    throw new ForbiddenError(
-      `${stored.iri} registered itself and keeps its record through PUT /api/v1/instances/self; an edit here would be overwritten at its next announcement (it can still be withdrawn)`,
-    );
-  }
-  if (!self || isCurator(principal)) return;
-  for (const field of CURATED_FIELDS) {
-    if (field in patch && JSON.stringify(patch[field]) !== JSON.stringify(stored.json[field])) {
-      throw new ForbiddenError(`${field}: a deployment cannot change this on its own record; ask a curator`);
-    }
-  }
+/** Serialises writes that claim one identity-provider client, so two cannot both pass the one-deployment rule. */
+function underClientClaim<T>(core: Core, clientId: unknown, write: () => Promise<T>): Promise<T> {
+  return typeof clientId === 'string' ? core.locks.run(`oidc-client\n${clientId}`, write) : write();
 }
 
 /** Registers a deployment (curator role or `register:instance`); registry-kept fields in the body are ignored. */
@@ -273,18 +248,20 @@ export async function createInstance(
   requireCuratorOrScope(principal, 'register:instance');
   const input = withBoundSoftware(principal, expandReferences(core, requireObject(body)));
   const iri = mintIri(core.config.baseIri, INSTANCE.path);
-  await createRecord(
-    core,
-    INSTANCE,
-    iri,
-    input,
-    {},
-    {
-      principal,
-      action: 'instance.create',
-      codeRules: instanceRules(core, iri),
-      requestId,
-    },
+  await underClientClaim(core, input.oidc_client_id, () =>
+    createRecord(
+      core,
+      INSTANCE,
+      iri,
+      input,
+      {},
+      {
+        principal,
+        action: 'instance.create',
+        codeRules: instanceRules(core, iri),
+        requestId,
+      },
+    ),
   );
   return getInstanceFor(core, principal, iri);
 }
@@ -298,22 +275,25 @@ export async function updateInstance(
   requestId?: string,
 ): Promise<JsonObject> {
   const iri = instanceIri(core, id);
-  requireCuratorOrSelf(principal, iri);
+  requireCuratorOrRecordKeeper(principal, iri);
   const patch = expandReferences(core, requireObject(body));
   const stored = await requireStored(core, INSTANCE, iri);
-  refuseEditOf(principal, stored, patch);
-  await patchRecord(
-    core,
-    INSTANCE,
-    stored,
-    patch,
-    {},
-    {
-      principal,
-      action: 'instance.update',
-      codeRules: instanceRules(core, stored.iri, stored.json),
-      requestId,
-    },
+  refuseEditOf(principal, stored.iri, stored.json, patch);
+  const client = 'oidc_client_id' in patch ? patch.oidc_client_id : stored.json.oidc_client_id;
+  await underClientClaim(core, client, () =>
+    patchRecord(
+      core,
+      INSTANCE,
+      stored,
+      patch,
+      {},
+      {
+        principal,
+        action: 'instance.update',
+        codeRules: instanceRules(core, stored.iri, stored.json),
+        requestId,
+      },
+    ),
   );
   return getInstanceFor(core, principal, stored.iri);
 }
@@ -339,9 +319,9 @@ export async function declareInstanceCapability(
   requestId?: string,
 ): Promise<JsonObject> {
   const iri = instanceIri(core, id);
-  requireCuratorOrSelf(principal, iri);
+  requireCuratorOrRecordKeeper(principal, iri);
   const stored = await requireStored(core, INSTANCE, iri);
-  refuseEditOf(principal, stored, {});
+  refuseEditOf(principal, stored.iri, stored.json, {});
   const capability = await declareCapability(core, INSTANCE, stored, body, {
     principal,
     action: 'capability.declare',

@@ -1,13 +1,13 @@
-import { isCurator, requireSoftwareBinding } from '../auth/policy.js';
+import { isCurator, keepsOwnRecord, requireSoftwareBinding } from '../auth/policy.js';
 import type { Principal } from '../auth/principal.js';
-import { defaultIssuer } from '../auth/issuers.js';
+import { listedSoftwareOf, softwareListingClient } from '../auth/registration-clients.js';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
 import { DCT, GRAPHS, REG, SCHEMA } from '../ns.js';
 import { expandId, mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import { INSTANCE, SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
-import { getInstance } from './instances.js';
+import { getInstance, instanceRules } from './instances.js';
 import { createRecord, patchRecord, readStored, requireObject, requireStored } from './records.js';
 import { sparqlString } from './sparql-text.js';
 
@@ -18,8 +18,19 @@ const ANNOUNCED = [
   'instance_key',
   'endpoint_url',
   'health_endpoint',
+  'availability',
+  'jurisdiction',
   'version',
   'software',
+] as const;
+/** The announced fields stored on the record as they are sent (validated with the record, as POST does). */
+const STORED = [
+  'label',
+  'description',
+  'endpoint_url',
+  'health_endpoint',
+  'availability',
+  'jurisdiction',
 ] as const;
 
 /** The outcome of an announcement: whether a record was created, and the record. */
@@ -39,7 +50,8 @@ export async function announceInstance(
   body: unknown,
   requestId?: string,
 ): Promise<Announcement> {
-  if (!principal.authenticated) throw new UnauthorizedError();
+  // A workload that binds to no deployment counts as anonymous everywhere else, but this is how it gets one.
+  if (!principal.authenticated && principal.credential !== 'oidc-workload') throw new UnauthorizedError();
   if (
     principal.credential === 'root-token' ||
     principal.credential === 'oidc-human' ||
@@ -63,7 +75,7 @@ export async function announceInstance(
       : principal.subject;
   const now = new Date().toISOString();
   const fields: JsonObject = {};
-  for (const key of ['label', 'description', 'endpoint_url', 'health_endpoint'] as const) {
+  for (const key of STORED) {
     if (input[key] !== undefined) fields[key] = input[key];
   }
   if (typeof input.version === 'string') {
@@ -80,7 +92,7 @@ export async function announceInstance(
       stored,
       fields,
       { last_seen_at: now },
-      { ...options, action: 'instance.announce' },
+      { ...options, action: 'instance.announce', codeRules: instanceRules(core, stored.iri, stored.json) },
     );
     return { created: false, record: await getInstance(core, existing) };
   }
@@ -95,6 +107,7 @@ export async function announceInstance(
   await createRecord(core, INSTANCE, iri, { label: instanceKey, ...fields }, registry, {
     ...options,
     action: 'instance.self-register',
+    codeRules: instanceRules(core, iri),
   });
   return { created: true, record: await getInstance(core, iri) };
 }
@@ -106,16 +119,12 @@ async function softwareOf(core: Core, principal: Principal, input: JsonObject): 
       ? expandId(core.config.baseIri, SOFTWARE.path, input.software, 'software')
       : undefined;
   if (principal.software !== null) {
-    if (!principal.scopes.includes('register:instance') && principal.instance === null) {
-      throw new ForbiddenError(
-        `credential lacks the register:instance scope (has: ${principal.scopes.join(', ') || 'none'})`,
-      );
-    }
+    await requireAnnouncing(core, principal, principal.software);
     if (named !== undefined) requireSoftwareBinding(principal, named);
     return principal.software;
   }
   if (principal.credential === 'oidc-workload' && principal.clientId !== null && principal.issuer !== null) {
-    const listed = await softwareListing(core, principal.clientId, principal.issuer);
+    const listed = await softwareListingClient(core, principal.clientId, principal.issuer);
     if (listed.length === 1 && listed[0] !== undefined) {
       if (named !== undefined && named !== listed[0]) {
         throw new ForbiddenError(
@@ -149,17 +158,27 @@ async function softwareOf(core: Core, principal: Principal, input: JsonObject): 
   );
 }
 
-/** The software records that list `clientId` in registration_clients for `issuer` (pinned, or the default issuer). */
-async function softwareListing(core: Core, clientId: string, issuer: string): Promise<string[]> {
-  const rows = await core.graph.select(
-    `SELECT ?s ?issuer WHERE { GRAPH <${GRAPHS.local}> { ?s a <${REG('Software')}> ; <${REG('registrationClient')}> ${sparqlString(clientId)} .
-       OPTIONAL { ?s <${REG('registrationIssuer')}> ?issuer } FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true } } }`,
+/**
+ * Refuses a credential bound to `software` that may not announce (spec §4: `register:instance`). A workload whose
+ * client the software lists in `registration_clients`, or any workload while REG_OIDC_AUTO_REGISTER_INSTANCES is
+ * on, holds that right from the listing; but a deployment's credential that may only manage subscriptions never
+ * edits its record, announcing included.
+ */
+async function requireAnnouncing(core: Core, principal: Principal, software: string): Promise<void> {
+  const scopes = principal.scopes;
+  if (principal.instance !== null && !keepsOwnRecord(principal, principal.instance)) {
+    throw new ForbiddenError(
+      `credential lacks the register:instance scope (has: ${scopes.join(', ') || 'none'}): it manages its deployment's subscriptions only`,
+    );
+  }
+  if (scopes.includes('register:instance')) return;
+  if (principal.credential === 'oidc-workload') {
+    if (core.config.oidc.autoRegisterInstances) return;
+    if ((await listedSoftwareOf(core, principal)) === software) return;
+  }
+  throw new ForbiddenError(
+    `credential lacks the register:instance scope (has: ${scopes.join(', ') || 'none'}); announcing through PUT /api/v1/instances/self needs it`,
   );
-  const fallback = defaultIssuer(core.config);
-  return rows
-    .filter((row) => (row.issuer === undefined ? fallback === issuer : row.issuer.value === issuer))
-    .map((row) => row.s?.value ?? '')
-    .filter((iri) => iri !== '');
 }
 
 /** The record a credential announced before under `instanceKey`, if any. */

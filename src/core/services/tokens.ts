@@ -1,8 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import { generateApiToken, scopesOf } from '../auth/api-tokens.js';
-import { actsAs, isCurator, requireAdmin, requireCurator } from '../auth/policy.js';
+import { requireAdmin, requireCurator, requireCuratorOrRecordKeeper } from '../auth/policy.js';
 import type { Principal } from '../auth/principal.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
+import { ForbiddenError, NotFoundError, RegError } from '../errors.js';
+import { isObject } from '../records/json.js';
 import { INSTANCE, SOFTWARE } from '../records/specs.js';
 import {
   apiTokenPrefixTaken,
@@ -20,7 +21,7 @@ import type { Core } from '../core.js';
 import { instanceIri } from './instances.js';
 import { readStored } from './records.js';
 import { softwareIri } from './software.js';
-import { parseTokenRequest } from './token-request.js';
+import { parseTokenRequest, type TokenRequest } from './token-request.js';
 
 /** A token as the API shows it: everything but the secret and its digest (contract §3.4). */
 export interface TokenRecord {
@@ -87,39 +88,44 @@ export function presentToken(row: ApiTokenRow): TokenRecord {
   };
 }
 
-function requireAuthenticated(principal: Principal): void {
-  if (!principal.authenticated) throw new UnauthorizedError();
-}
-
-/**
- * Who may read and revoke a deployment's tokens: administrators, curators, and the deployment's own credential,
- * unless that credential may only manage subscriptions (contract §2 row 28).
- */
-function requireInstanceTokenManager(principal: Principal, iri: string): void {
-  requireAuthenticated(principal);
-  if (isCurator(principal)) return;
-  const subscriptionOnly =
-    principal.scopes.length > 0 && principal.scopes.every((scope) => scope === 'subscribe:artifacts');
-  if (actsAs(principal, iri) && !subscriptionOnly) return;
-  throw new ForbiddenError(
-    `curator or admin role required, or the credential of the deployment ${iri} itself`,
-  );
-}
-
 /** The deployment or software a request names; 404 when unknown, and when withdrawn if `live`. */
 async function resolveOwner(
   core: Core,
   kind: TokenSubjectKind,
   id: string,
   live: boolean,
-): Promise<TokenOwner> {
+): Promise<TokenOwner & { readonly allowed: readonly string[] }> {
   const spec = kind === 'instance' ? INSTANCE : SOFTWARE;
   const iri = kind === 'instance' ? instanceIri(core, id) : softwareIri(core, id);
   const stored = await readStored(core, spec, iri);
   if (stored === undefined) throw new NotFoundError(`no ${spec.kind} ${iri}`);
   if (live && stored.tombstoned)
     throw new NotFoundError(`${spec.kind} ${iri} is withdrawn, so no token can be issued for it`);
-  return { kind, iri };
+  const allowed = kind === 'instance' ? stored.json.allowed_scopes : undefined;
+  return { kind, iri, allowed: Array.isArray(allowed) ? allowed.filter((s) => typeof s === 'string') : [] };
+}
+
+/**
+ * The scopes of a new deployment token, held to the deployment's `allowed_scopes` when it lists any (spec §5.6):
+ * named scopes outside them are refused, naming each; the defaults are narrowed to them.
+ */
+function scopesWithin(iri: string, request: TokenRequest, named: boolean, allowed: readonly string[]) {
+  if (allowed.length === 0) return request.scopes;
+  const outside = request.scopes.filter((scope) => !allowed.includes(scope));
+  if (named && outside.length > 0) {
+    const message = `scope ${outside.join(', ')} is outside the allowed_scopes of the deployment ${iri} (${allowed.join(', ')}); a curator may widen allowed_scopes first`;
+    throw new RegError('scope-not-allowed', 422, 'Scope not allowed for this deployment', message, {
+      errors: [{ field: 'scopes', message }],
+    });
+  }
+  const narrowed = request.scopes.filter((scope) => allowed.includes(scope));
+  if (narrowed.length === 0) {
+    const message = `the deployment ${iri} allows none of the default scopes (${request.scopes.join(', ')}); name the scopes to issue, from its allowed_scopes: ${allowed.join(', ')}`;
+    throw new RegError('scope-not-allowed', 422, 'Scope not allowed for this deployment', message, {
+      errors: [{ field: 'scopes', message }],
+    });
+  }
+  return narrowed;
 }
 
 /** Generates a token whose prefix no other token has (48 random bits: a clash is rare, but it is checked). */
@@ -133,13 +139,15 @@ function uniqueToken(core: Core): ReturnType<typeof generateApiToken> {
 function mint(
   core: Core,
   principal: Principal,
-  owner: TokenOwner,
+  owner: TokenOwner & { readonly allowed: readonly string[] },
   body: unknown,
   defaults: readonly string[],
   options: TokenOptions,
 ): { token: string; record: TokenRecord } {
   const now = options.now ?? new Date();
-  const request = parseTokenRequest(body, defaults, now);
+  const parsed = parseTokenRequest(body, defaults, now);
+  const named = isObject(body) && body.scopes !== undefined && body.scopes !== null;
+  const request = { ...parsed, scopes: scopesWithin(owner.iri, parsed, named, owner.allowed) };
   if (request.scopes.includes('admin:*') && !principal.roles.includes('admin'))
     throw new ForbiddenError('only an administrator may issue a token with the admin:* scope');
   const { token, prefix, digest } = uniqueToken(core);
@@ -209,9 +217,9 @@ function listOf(core: Core, owner: TokenOwner): TokenList {
   return { items, total: items.length };
 }
 
-/** The tokens of a deployment (admin, curator or the deployment itself), newest first. */
+/** The tokens of a deployment (admin, curator or the deployment keeping its own record), newest first. */
 export async function listInstanceTokens(core: Core, principal: Principal, id: string): Promise<TokenList> {
-  requireInstanceTokenManager(principal, instanceIri(core, id));
+  requireCuratorOrRecordKeeper(principal, instanceIri(core, id));
   return listOf(core, await resolveOwner(core, 'instance', id, false));
 }
 
@@ -246,7 +254,7 @@ function revoke(
   });
 }
 
-/** Revokes one token of a deployment (admin, curator or the deployment itself); it stops working at once. */
+/** Revokes one token of a deployment (admin, curator or the deployment keeping its own record), at once. */
 export async function revokeInstanceToken(
   core: Core,
   principal: Principal,
@@ -254,7 +262,7 @@ export async function revokeInstanceToken(
   tokenId: string,
   options: TokenOptions = {},
 ): Promise<void> {
-  requireInstanceTokenManager(principal, instanceIri(core, id));
+  requireCuratorOrRecordKeeper(principal, instanceIri(core, id));
   revoke(core, principal, await resolveOwner(core, 'instance', id, false), tokenId, options);
 }
 
