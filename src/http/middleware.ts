@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { INSTANCE_KEY_HEADER } from '../core/auth/acting-deployment.js';
 import { resolveCredential } from '../core/auth/credentials.js';
 import { requireReader } from '../core/auth/policy.js';
+import { withInstanceKey } from '../core/auth/principal.js';
 import type { Core } from '../core/core.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import type { AppEnv } from './env.js';
@@ -51,13 +53,18 @@ export function payloadLimit(core: Core): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * Resolves the bearer credential once into a principal, and applies the public-read switch. A browser asking a
- * private registry for a page without a credential gets the web page's shell, which holds no records and asks
- * it to sign in (browsers send no bearer on navigation; the page sends it with each API request).
+ * Resolves the bearer credential once into a principal (with the `instance_key` sent in X-Reg-Instance-Key,
+ * which picks one of the deployments a shared credential registered), and applies the public-read switch. A
+ * browser asking a private registry for a page without a credential gets the web page's shell, which holds no
+ * records and asks it to sign in (browsers send no bearer on navigation; the page sends it with each API
+ * request).
  */
 export function authenticate(core: Core, web?: WebPage): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = await resolveCredential(core, c.req.header('authorization'));
+    const principal = withInstanceKey(
+      await resolveCredential(core, c.req.header('authorization')),
+      c.req.header(INSTANCE_KEY_HEADER),
+    );
     c.set('principal', principal);
     const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
     if (reading && !core.config.publicRead && !ALWAYS_PUBLIC.some((re) => re.test(c.req.path))) {

@@ -32,6 +32,11 @@ export interface Principal {
   readonly clientId: string | null;
   /** Id of a registry API token. */
   readonly tokenId: string | null;
+  /**
+   * The `instance_key` presented beside the credential (`X-Reg-Instance-Key`): it chooses among the deployments
+   * a shared credential registered, never among deployments of other credentials.
+   */
+  readonly instanceKey: string | null;
 }
 
 const NOBODY = {
@@ -43,6 +48,7 @@ const NOBODY = {
   issuer: null,
   clientId: null,
   tokenId: null,
+  instanceKey: null,
 } as const;
 
 /** The caller that presented no credential. */
@@ -71,6 +77,13 @@ export function principal(
   fields: Partial<Principal> & Pick<Principal, 'credential' | 'actorKind' | 'subject'>,
 ): Principal {
   return Object.freeze<Principal>({ ...NOBODY, authenticated: true, ...fields });
+}
+
+/** The principal with the `instance_key` its caller presented beside the credential (absent or blank: none). */
+export function withInstanceKey(who: Principal, key: string | undefined): Principal {
+  const trimmed = key?.trim() ?? '';
+  if (trimmed === '') return who;
+  return Object.freeze<Principal>({ ...who, instanceKey: trimmed });
 }
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();

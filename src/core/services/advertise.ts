@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { requireActingDeployment } from '../auth/acting-deployment.js';
 import { isCurator, requireDeploymentScope } from '../auth/policy.js';
 import type { Principal } from '../auth/principal.js';
-import { BadRequestError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
+import { BadRequestError, UnauthorizedError, ValidationError } from '../errors.js';
 import { SCHEMA } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
 import { mintIri } from '../records/ids.js';
@@ -73,12 +74,7 @@ export async function advertise(
 ): Promise<AdvertiseResult> {
   if (!principal.authenticated) throw new UnauthorizedError();
   requireDeploymentScope(principal, role === 'produced' ? 'advertise:produce' : 'advertise:consume');
-  const instance = principal.instance;
-  if (instance === null) {
-    throw new ForbiddenError(
-      'this credential does not act as an Instance; advertise with a deployment token or workload identity',
-    );
-  }
+  const instance = await requireActingDeployment(core, principal);
   const input = requireObject(body);
   const run = input.run ?? {};
   if (!isObject(run)) throw new BadRequestError('run must be an object');

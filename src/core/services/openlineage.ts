@@ -1,6 +1,7 @@
+import { requireActingDeployment } from '../auth/acting-deployment.js';
 import { requireDeploymentScope } from '../auth/policy.js';
 import type { Principal } from '../auth/principal.js';
-import { ForbiddenError, RegError, UnauthorizedError } from '../errors.js';
+import { RegError, UnauthorizedError } from '../errors.js';
 import { DCAT } from '../ns.js';
 import { ARTIFACT, RUN } from '../records/activity-specs.js';
 import { mintIri } from '../records/ids.js';
@@ -51,12 +52,7 @@ export async function ingestOpenLineage(
 ): Promise<OpenLineageResult> {
   if (!principal.authenticated) throw new UnauthorizedError();
   requireDeploymentScope(principal, 'advertise:produce');
-  const instance = principal.instance;
-  if (instance === null) {
-    throw new ForbiddenError(
-      'this credential does not act as an Instance; advertise with a deployment token or workload identity',
-    );
-  }
+  const instance = await requireActingDeployment(core, principal);
   const event = mapRunEvent(body);
   if (event.inputs.length > 0) requireDeploymentScope(principal, 'advertise:consume');
   // Held across both advertisements, so two events of one run never interleave between them.
