@@ -17,7 +17,7 @@ import { openLineageRoutes } from './routes/openlineage.js';
 import { peerRoutes } from './routes/peers.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { instanceRoutes } from './routes/instances.js';
-import { recordRoutes } from './routes/records.js';
+import { recordRoutes, signpostedReads } from './routes/records.js';
 import { releaseRoutes } from './routes/releases.js';
 import { runRoutes } from './routes/runs.js';
 import { searchRoutes } from './routes/search.js';
@@ -57,6 +57,8 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.route('/', wellKnownRoutes());
   app.route('/', sparqlRoutes(web));
   app.route('/', adminRoutes());
+  // Before every route that reads one record, so that each such read carries Signposting links.
+  app.route('/', signpostedReads());
   app.route('/', softwareRoutes());
   app.route('/', softwareExtraRoutes());
   app.route('/', releaseRoutes());

@@ -5,8 +5,10 @@ import type { JsonObject } from '../../core/records/mapper.js';
 import {
   readRecordQuads,
   renderRecord,
+  RECORD_KINDS,
   type RdfFormat,
   type RecordKind,
+  type RecordQuads,
 } from '../../core/services/representations.js';
 import { linkHeader, signpostingLinks } from '../../core/services/signposting.js';
 import { getSoftware } from '../../core/services/software.js';
@@ -49,6 +51,61 @@ const PATHS: Readonly<Record<RecordKind, readonly string[]>> = {
 };
 
 /**
+ * The API paths that read one record: the kind each reads and the path parameter naming the record (an id, or
+ * a full IRI).
+ */
+const API_READS: readonly (readonly [path: string, kind: RecordKind, param: string])[] = [
+  ['/api/v1/software/:id', 'software', 'id'],
+  ['/api/v1/software/:id/releases/:release_id', 'release', 'release_id'],
+  ['/api/v1/instances/:id', 'instance', 'id'],
+  ['/api/v1/types/:id{.+}', 'type', 'id'],
+  ['/api/v1/runs/:id', 'run', 'id'],
+  ['/api/v1/artifacts/:id', 'artifact', 'id'],
+];
+
+/**
+ * FAIR Signposting on the API's reads of one record: a successful `GET` of any path in `API_READS` gets the same
+ * `Link` header as the record's IRI. Mounted before the routes it wraps, so those routes only return the JSON.
+ */
+export function signpostedReads(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  for (const [path, kind, param] of API_READS)
+    app.get(path, async (c, next) => {
+      await next();
+      const named = c.req.param(param);
+      if (c.res.status !== 200 || named === undefined) return;
+      const link = await recordLink(c.get('core'), kind, named);
+      if (link !== undefined) c.res.headers.set('link', link);
+    });
+  return app;
+}
+
+/**
+ * The Signposting `Link` header of a record named by id or IRI; none for a record this registry did not mint
+ * (a peer's, read from its cache, or an adopted type): those links are the record's home registry's to give.
+ */
+export async function recordLink(core: Core, kind: RecordKind, idOrIri: string): Promise<string | undefined> {
+  const prefix = `${core.config.baseIri}/${RECORD_KINDS[kind].segment}/`;
+  const id = !/^https?:\/\//.test(idOrIri)
+    ? idOrIri
+    : idOrIri.startsWith(prefix)
+      ? idOrIri.slice(prefix.length)
+      : undefined;
+  if (id === undefined) return undefined;
+  try {
+    return linkOf(core, await readRecordQuads(core, kind, id));
+  } catch (error) {
+    // A path that answered 200 without naming a record of the kind (`/api/v1/artifacts/identify`) has no links.
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+function linkOf(core: Core, record: RecordQuads): string {
+  return linkHeader(signpostingLinks(core.config.baseIri, record));
+}
+
+/**
  * Record IRIs (`{base}/software/<id>`, `/release/<id>`, `/instance/<id>` and `/instances/<id>`, `/type/<slug>`,
  * `/run/<id>`, `/artifact/<id>`) dereference by Accept (q-values honoured) or by extension
  * (`.ttl .jsonld .nq .json .html`), with `Vary: Accept` and FAIR Signposting `Link` headers. Browsers get the
@@ -82,7 +139,7 @@ async function dereference(
     const form = extension ?? negotiate(c.req.header('accept'));
     if (form === 'html') return await recordPage(c, installed(web), kind, id);
     const record = await readRecordQuads(core, kind, id);
-    link = linkHeader(signpostingLinks(core.config.baseIri, record));
+    link = linkOf(core, record);
     const headers: Record<string, string> = { vary: 'Accept', link };
     if (form === 'json') return c.json(await reader(core, id), 200, headers);
     const { contentType, body } = renderRecord(record, form);
@@ -109,7 +166,7 @@ async function recordPage(c: Context<AppEnv>, web: WebPage, kind: RecordKind, id
   const core = c.get('core');
   try {
     const record = await readRecordQuads(core, kind, id);
-    return web.respond(c, 200, { link: linkHeader(signpostingLinks(core.config.baseIri, record)) });
+    return web.respond(c, 200, { link: linkOf(core, record) });
   } catch (error) {
     if (error instanceof NotFoundError) return web.respond(c, id === 'new' ? 200 : 404);
     throw error;

@@ -1,9 +1,16 @@
 import { Hono, type Context } from 'hono';
-import { createRelease, listReleases, withdrawRelease } from '../../core/services/releases.js';
+import type { Core } from '../../core/core.js';
+import { NotFoundError } from '../../core/errors.js';
+import type { JsonObject } from '../../core/records/mapper.js';
+import { createRelease, getRelease, listReleases, withdrawRelease } from '../../core/services/releases.js';
+import { softwareIri } from '../../core/services/software.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 
-/** `/api/v1/software/{id}/releases`: list, register and withdraw the releases of a software. */
+/**
+ * `/api/v1/software/{id}/releases`: list, register, read (with Signposting, from `signpostedReads`) and withdraw
+ * the releases of a software.
+ */
 export function releaseRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
@@ -13,9 +20,21 @@ export function releaseRoutes(): Hono<AppEnv> {
   app.post('/api/v1/software/:id/releases', async (c) =>
     c.json(await createRelease(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')), 201),
   );
+  app.get('/api/v1/software/:id/releases/:release_id', async (c) =>
+    c.json(await releaseOf(c.get('core'), c.req.param('id'), c.req.param('release_id'))),
+  );
   app.delete('/api/v1/software/:id/releases/:release_id', async (c) => {
     await withdrawRelease(...who(c), c.req.param('id'), c.req.param('release_id'), c.get('requestId'));
     return c.body(null, 204);
   });
   return app;
+}
+
+/** One release read through its own software; a release of another software is a 404, as when withdrawing. */
+async function releaseOf(core: Core, softwareId: string, releaseId: string): Promise<JsonObject> {
+  const release = await getRelease(core, releaseId);
+  const software = softwareIri(core, softwareId);
+  if (release.software !== software)
+    throw new NotFoundError(`no release ${releaseId} of software ${software}`);
+  return release;
 }
