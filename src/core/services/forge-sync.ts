@@ -15,6 +15,7 @@ import type { JsonObject } from '../records/mapper.js';
 import { SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { planSync, SyncRefusal } from './forge-map.js';
+import { selectByKey } from './keyset.js';
 import {
   commitPlan,
   recordSyncFailure,
@@ -161,11 +162,14 @@ export interface ConnectedSoftware {
 
 /** Live software records connected to a repository of a known forge with `sync.enabled` not false. */
 export async function connectedSoftware(core: Core): Promise<ConnectedSoftware[]> {
-  const rows = await core.graph.select(
-    `SELECT ?s ?source WHERE { GRAPH <${GRAPHS.local}> { ?s a <${REG('Software')}> ; <${REG('sync')}> ?sync .
+  const rows = await selectByKey(
+    core,
+    's',
+    ({ after, order }) =>
+      `SELECT ?s ?source WHERE { GRAPH <${GRAPHS.local}> { ?s a <${REG('Software')}> ; <${REG('sync')}> ?sync .
        ?sync <${REG('syncSource')}> ?source ; <${REG('syncRepo')}> ?repo .
        FILTER NOT EXISTS { ?sync <${REG('syncEnabled')}> false }
-       FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true } } } ORDER BY STR(?s)`,
+       FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true } } ${after} } ${order}`,
   );
   return rows.flatMap((row) => {
     const source = row.source?.value;
@@ -187,9 +191,12 @@ function sameConnection(stored: StoredRecord, settings: SyncSettings): boolean {
 async function heldVersions(core: Core, iri: string): Promise<Set<string>> {
   if (!core.graph.ready)
     throw new UnavailableError('the query index is still loading; try the sync again shortly');
-  const rows = await core.graph.select(
-    `SELECT ?version WHERE { GRAPH <${GRAPHS.local}> { ?r <${DCT('isVersionOf')}> <${iri}> ; a <${REG('Release')}> ;
-       <${SCHEMA('softwareVersion')}> ?version } }`,
+  const rows = await selectByKey(
+    core,
+    'version',
+    ({ after, order }) =>
+      `SELECT DISTINCT ?version WHERE { GRAPH <${GRAPHS.local}> { ?r <${DCT('isVersionOf')}> <${iri}> ; a <${REG('Release')}> ;
+       <${SCHEMA('softwareVersion')}> ?version } ${after} } ${order}`,
   );
   return new Set(rows.flatMap((row) => (row.version === undefined ? [] : [row.version.value])));
 }

@@ -2,6 +2,7 @@ import { BadRequestError } from '../errors.js';
 import { GRAPHS, PEER_GRAPH_PREFIX, REG } from '../ns.js';
 import { findPeerByBase } from '../store/peers.js';
 import type { Core } from '../core.js';
+import { PAGE_ROWS, selectByKey } from './keyset.js';
 import { normaliseBaseIri } from './peer-http.js';
 import { sparqlIri, sparqlString } from './sparql-text.js';
 
@@ -67,7 +68,8 @@ function where(core: Core, query: ListQuery): string {
 
 /** Lists records newest first (descending IRI; minted ids are time-ordered), with the filtered total. */
 export async function listRecords(core: Core, query: ListQuery): Promise<ListPage> {
-  const limit = query.limit ?? PAGE.default;
+  // One more row than the page tells whether another page follows; the whole stays within one query's rows.
+  const limit = Math.min(query.limit ?? PAGE.default, PAGE_ROWS - 1);
   const after = query.cursor === undefined ? '' : `FILTER(STR(?s) < ${sparqlString(query.cursor)})`;
   const rows = await core.graph.select(
     `SELECT DISTINCT ?s ?g WHERE { ${where(core, query)} ${after} } ORDER BY DESC(STR(?s)) LIMIT ${limit + 1}`,
@@ -80,6 +82,27 @@ export async function listRecords(core: Core, query: ListQuery): Promise<ListPag
   return rows.length > limit && last !== undefined
     ? { items, total, next_cursor: last.iri }
     : { items, total };
+}
+
+/**
+ * Every record a list query selects, newest first, for lists the API does not page: read a page at a time in
+ * keyset order, so no query sorts or returns more than a store allows by default. At most `max` records.
+ */
+export async function listAllRecords(
+  core: Core,
+  query: Omit<ListQuery, 'limit' | 'cursor'>,
+  max: number,
+): Promise<{ items: ListPage['items']; total: number }> {
+  const rows = await selectByKey(
+    core,
+    's',
+    ({ after, order }) => `SELECT DISTINCT ?s ?g WHERE { ${where(core, query)} ${after} } ${order}`,
+    { descending: true, max },
+  );
+  const items = rows
+    .slice(0, max)
+    .map((row) => ({ iri: row.s?.value ?? '', graph: row.g?.value ?? GRAPHS.local }));
+  return { items, total: await countRecords(core, query) };
 }
 
 /** How many records a list query selects, over every page. */

@@ -25,6 +25,7 @@ import {
 } from '../store/peers.js';
 import type { Database } from '../store/database.js';
 import type { Core } from '../core.js';
+import { selectByKey } from './keyset.js';
 import { normaliseBaseIri } from './peer-http.js';
 
 /** A peer with no successful contact for this long (from `last_seen_at`, else `added_at`) is stale. */
@@ -163,7 +164,11 @@ async function cachedSubjects(core: Core, row: PeerRow): Promise<string[]> {
   const graph = peerGraph(row.id);
   const subjects = new Set(resolvedFrom(core.db, row.id).map(ownerOf));
   if (core.graph.ready) {
-    const rows = await core.graph.select(`SELECT DISTINCT ?s WHERE { GRAPH <${graph}> { ?s ?p ?o } }`);
+    const rows = await selectByKey(
+      core,
+      's',
+      ({ after, order }) => `SELECT DISTINCT ?s WHERE { GRAPH <${graph}> { ?s ?p ?o } ${after} } ${order}`,
+    );
     for (const found of rows) if (found.s?.type === 'uri') subjects.add(ownerOf(found.s.value));
   }
   return [...subjects].sort();

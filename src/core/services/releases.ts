@@ -7,7 +7,7 @@ import type { JsonObject } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
 import { RELEASE, SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
-import { iriPattern, listRecords } from './listing.js';
+import { iriPattern, listAllRecords } from './listing.js';
 import { memoised } from './memoised.js';
 import {
   createRecord,
@@ -22,7 +22,10 @@ import {
 import { softwareIri, withEmptyLists } from './software.js';
 import { presentCapability } from './terms.js';
 
-/** The release list is not paged; a software with more releases than this lists the newest this many. */
+/**
+ * The release list is not paged for clients (the store is read a page at a time); a software with more releases
+ * than this lists the newest this many.
+ */
 const RELEASE_LIST_MAX = 10_000;
 
 /** Expands a release id or IRI. */
@@ -83,12 +86,15 @@ export async function listReleases(core: Core, softwareId: string): Promise<Json
 
 async function listReleasesNow(core: Core, iri: string): Promise<JsonObject> {
   const software = await requireStored(core, SOFTWARE, iri);
-  const page = await listRecords(core, {
-    type: REG('Release'),
-    patterns: [iriPattern(DCT('isVersionOf'), software.iri, 'software')],
-    limit: RELEASE_LIST_MAX,
-    registry: 'local',
-  });
+  const page = await listAllRecords(
+    core,
+    {
+      type: REG('Release'),
+      patterns: [iriPattern(DCT('isVersionOf'), software.iri, 'software')],
+      registry: 'local',
+    },
+    RELEASE_LIST_MAX,
+  );
   const items: JsonObject[] = [];
   for (const item of page.items) {
     const stored = await readStored(core, RELEASE, item.iri, item.graph);

@@ -8,7 +8,9 @@ import { RUN, RUN_STATUSES } from '../records/activity-specs.js';
 import { expandId, idOf } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import { INSTANCE, RELEASE } from '../records/specs.js';
+import type { Binding } from '../store/graph/types.js';
 import type { Core } from '../core.js';
+import { selectByKey } from './keyset.js';
 import { iriPattern, listRecords, pageSize } from './listing.js';
 import { memoised } from './memoised.js';
 import { NO_PEER_REASON, peerCovering } from './peers.js';
@@ -79,8 +81,11 @@ export function valuesBlock(variable: string, iris: Iterable<string>): string {
   return `VALUES ?${variable} { ${terms.join(' ')} }`;
 }
 
+/** Artifacts described per query by `artifactRefs`. */
+const ARTIFACT_REF_BATCH = 100;
+
 /**
- * Describes artifacts by IRI in one query, from this registry's graph (preferred) or a peer's cache. Withdrawn
+ * Describes artifacts by IRI in one query per hundred, from this registry's graph (preferred) or a peer's cache. Withdrawn
  * ones are left out; IRIs the registry holds nothing about come back `unresolved`, in the order given.
  */
 export async function artifactRefs(core: Core, iris: readonly string[]): Promise<ArtifactRef[]> {
@@ -88,15 +93,22 @@ export async function artifactRefs(core: Core, iris: readonly string[]): Promise
   if (unique.length === 0) return [];
   // VALUES inside the GRAPH block and flat OPTIONALs outside it: oxigraph then looks each artifact up rather
   // than evaluating the optional parts over every artifact it holds (hundreds of times slower on a large store).
-  const rows = await core.graph.select(
-    `SELECT ?a ?g ?title ?type ?tomb ?d ?d2 ?av WHERE {
-       GRAPH ?g { ${valuesBlock('a', unique)} ?a a <${DCAT('Dataset')}> } FILTER${RECORD_GRAPHS}
+  // A batch of artifacts per query: distributions multiply the solutions, and a store caps an answer's rows.
+  const rows: Binding[] = [];
+  for (let start = 0; start < unique.length; start += ARTIFACT_REF_BATCH) {
+    const batch = unique.slice(start, start + ARTIFACT_REF_BATCH);
+    rows.push(
+      ...(await core.graph.select(
+        `SELECT ?a ?g ?title ?type ?tomb ?d ?d2 ?av WHERE {
+       GRAPH ?g { ${valuesBlock('a', batch)} ?a a <${DCAT('Dataset')}> } FILTER${RECORD_GRAPHS}
        OPTIONAL { GRAPH ?g { ?a <${DCT('title')}> ?title } }
        OPTIONAL { GRAPH ?g { ?a <${DCT('conformsTo')}> ?type } }
        OPTIONAL { GRAPH ?g { ?a <${REG('tombstoned')}> ?tomb } }
        OPTIONAL { GRAPH ?g { ?a <${DCAT('distribution')}> ?d } }
        OPTIONAL { GRAPH ?g { ?a <${DCAT('distribution')}> ?d2 . ?d2 <${REG('availability')}> ?av } } }`,
-  );
+      )),
+    );
+  }
   const found = new Map<string, Found>();
   for (const row of rows) {
     const iri = row.a?.value ?? '';
@@ -142,9 +154,12 @@ export async function artifactRefs(core: Core, iris: readonly string[]): Promise
 
 /** The artifacts that name `run` as the activity that generated them, oldest first. */
 async function generatedBy(core: Core, run: string): Promise<string[]> {
-  const rows = await core.graph.select(
-    `SELECT DISTINCT ?a WHERE { GRAPH ?g { ?a <${PROV('wasGeneratedBy')}> <${run}> } FILTER${RECORD_GRAPHS} }
-     ORDER BY STR(?a)`,
+  const rows = await selectByKey(
+    core,
+    'a',
+    ({ after, order }) =>
+      `SELECT DISTINCT ?a WHERE { GRAPH ?g { ?a <${PROV('wasGeneratedBy')}> <${run}> } FILTER${RECORD_GRAPHS} ${after} }
+     ${order}`,
   );
   return rows.map((row) => row.a?.value ?? '');
 }

@@ -11,6 +11,7 @@ import { idOf, mintIri } from '../records/ids.js';
 import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js';
 import { ARTIFACT_TYPE, TYPE_PATH } from '../records/type-specs.js';
 import type { Core } from '../core.js';
+import { selectByKey } from './keyset.js';
 import { readStored, requireObject, withoutRegistryFields } from './records.js';
 import { describeTerm } from './terms.js';
 import { writeRecord } from './write-path.js';
@@ -163,9 +164,12 @@ async function artifactCounts(core: Core): Promise<ReadonlyMap<string, number>> 
   const cached = core.memo.get<Map<string, number>>('type artifact-counts', core.graph.generation);
   if (cached !== undefined) return cached;
   const generation = core.graph.generation;
-  const rows = await core.graph.select(
-    `SELECT ?t (COUNT(DISTINCT ?a) AS ?n) WHERE { GRAPH <${GRAPHS.local}> {
-       ?a a <${DCAT('Dataset')}> ; <${DCT('conformsTo')}> ?t . ${LIVE('?a')} } } GROUP BY ?t`,
+  const rows = await selectByKey(
+    core,
+    't',
+    ({ after, order }) =>
+      `SELECT ?t (COUNT(DISTINCT ?a) AS ?n) WHERE { GRAPH <${GRAPHS.local}> {
+       ?a a <${DCAT('Dataset')}> ; <${DCT('conformsTo')}> ?t . ${LIVE('?a')} } ${after} } GROUP BY ?t ${order}`,
   );
   const counts = new Map<string, number>();
   for (const row of rows) if (row.t !== undefined) counts.set(row.t.value, Number(row.n?.value ?? 0));
@@ -242,11 +246,14 @@ async function describeCited(
  * a capability's `produces`/`consumes` or an artifact's `conforms_to`; not the whole bundled vocabulary.
  */
 export async function listTypes(core: Core): Promise<{ items: JsonObject[]; total: number }> {
-  const rows = await core.graph.select(
-    `SELECT DISTINCT ?t WHERE { GRAPH <${GRAPHS.local}> {
+  const rows = await selectByKey(
+    core,
+    't',
+    ({ after, order }) =>
+      `SELECT DISTINCT ?t WHERE { GRAPH <${GRAPHS.local}> {
        { ?t a <${ARTIFACT_TYPE_CLASS}> }
        UNION { ?r <${REG('hasCapability')}> ?c . ?c <${REG('produces')}>|<${REG('consumes')}> ?t . ${LIVE('?r')} }
-       UNION { ?a a <${DCAT('Dataset')}> ; <${DCT('conformsTo')}> ?t . ${LIVE('?a')} } FILTER(isIRI(?t)) } }`,
+       UNION { ?a a <${DCAT('Dataset')}> ; <${DCT('conformsTo')}> ?t . ${LIVE('?a')} } FILTER(isIRI(?t)) } ${after} } ${order}`,
   );
   const counts = await artifactCounts(core);
   const items: JsonObject[] = [];

@@ -21,32 +21,61 @@ import {
   type VocabEntry,
   type VocabHit,
 } from '../vocab/term-catalogue.js';
+import type { Binding } from '../store/graph/types.js';
 import type { Core } from '../core.js';
+import { selectByKey } from './keyset.js';
 import { describeTerm, type TypeRef } from './terms.js';
 
 // Bundles are canonical N-Triples (./ntriples.ts): `<s> <p> object .`, one per line.
 
 /**
+ * The live terms of the given classes in `graph` (an IRI, or `?g` narrowed by `filter`) with the values search
+ * reads, a page of terms per query: a solution per value, or one without `?p` for a term that has none.
+ */
+function describedTerms(
+  core: Core,
+  graph: string,
+  classes: readonly string[],
+  filter: string,
+): Promise<Binding[]> {
+  const values = `VALUES ?c { ${classes.map((cls) => `<${cls}>`).join(' ')} }`;
+  const live = `FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true }`;
+  const described = `VALUES ?p { <${SKOS('prefLabel')}> <${RDFS('label')}> <${P_ALT}> <${P_DEFINITION}> <${P_MEDIA_TYPE}> }`;
+  return selectByKey(
+    core,
+    's',
+    ({ after, order }) =>
+      `SELECT ?s ?c ?p ?o WHERE {
+         { SELECT DISTINCT ?s WHERE { GRAPH ${graph} { ${values} ?s a ?c . ${live} } ${filter} ${after} } ${order} }
+         GRAPH ${graph} { ${values} ?s a ?c . ${live} OPTIONAL { ${described} ?s ?p ?o } } ${filter} }`,
+    // Aliases make several solutions per term: fewer terms per page keep an answer small.
+    { rows: 200 },
+  );
+}
+
+/**
  * The terms held in the local graph that search offers: minted and adopted artifact types (branch `data`) and
  * adopted licences (branch `license`), and the artifact types cached from peers (which a write may cite too).
- * Read with two queries and cached until the next write.
+ * Read a page of terms per query and cached until the next write.
  */
 export async function localEntries(core: Core): Promise<readonly VocabEntry[]> {
   const cached = core.memo.get<VocabEntry[]>('vocab local-entries', core.graph.generation);
   if (cached !== undefined) return cached;
   const generation = core.graph.generation;
-  const described = `VALUES ?p { <${SKOS('prefLabel')}> <${RDFS('label')}> <${P_ALT}> <${P_DEFINITION}> <${P_MEDIA_TYPE}> }
-       ?s a ?c ; ?p ?o . FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true }`;
-  const rows = await core.graph.select(
-    `SELECT ?s ?c ?p ?o WHERE { GRAPH <${GRAPHS.local}> {
-       VALUES ?c { <${REG('ArtifactType')}> <${DCT('LicenseDocument')}> } ${described} } }`,
+  const rows = await describedTerms(
+    core,
+    `<${GRAPHS.local}>`,
+    [REG('ArtifactType'), DCT('LicenseDocument')],
+    '',
   );
-  const peerRows = await core.graph.select(
-    `SELECT ?s ?c ?p ?o WHERE { GRAPH ?g { VALUES ?c { <${REG('ArtifactType')}> } ${described} }
-       FILTER(STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}")) }`,
+  const peerRows = await describedTerms(
+    core,
+    '?g',
+    [REG('ArtifactType')],
+    `FILTER(STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))`,
   );
   const drafts = new Map<string, { cls: string; values: Map<string, string[]> }>();
-  const held = new Set(rows.map((row) => row.s?.value));
+  const held = new Set(rows.filter((row) => row.p !== undefined).map((row) => row.s?.value));
   // This registry's own copy of a term wins over a peer's.
   for (const row of [...rows, ...peerRows.filter((peerRow) => !held.has(peerRow.s?.value))]) {
     const [s, c, p, o] = [row.s?.value, row.c?.value, row.p?.value, row.o?.value];

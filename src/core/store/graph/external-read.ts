@@ -18,6 +18,30 @@ export interface ReadRecord {
   readonly serverForm: ReadonlyMap<string, string>;
 }
 
+/**
+ * Quads one read asks the server for at most (a record larger than this is read alone): a stock Virtuoso
+ * returns no more than 10,000 solutions to a query.
+ */
+const READ_QUADS = 2000;
+
+/** Records in groups whose quads together stay within one read, in the order given. */
+function quadBudgetGroups(records: readonly ExternalRecord[]): ExternalRecord[][] {
+  const groups: ExternalRecord[][] = [];
+  let group: ExternalRecord[] = [];
+  let quads = 0;
+  for (const record of records) {
+    if (group.length > 0 && quads + record.quadCount > READ_QUADS) {
+      groups.push(group);
+      group = [];
+      quads = 0;
+    }
+    group.push(record);
+    quads += record.quadCount;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
 /** An IRI as it may stand in a SPARQL query. */
 export function iriRef(iri: string): string {
   if (/[\s<>"{}|^`\\]/.test(iri)) throw new Error(`not an IRI that can be sent in a query: ${iri}`);
@@ -61,9 +85,13 @@ export async function readExternalRecords(
   records: readonly ExternalRecord[],
   learnt: (record: ExternalRecord, rewrites: [string, string][]) => void = () => undefined,
 ): Promise<Map<string, ReadRecord>> {
-  const subjects = new Set<string>();
-  for (const record of records) for (const subject of record.subjects) subjects.add(subject);
-  const bySubject = await fetchSubjectLines(client, graph, [...subjects]);
+  const bySubject = new Map<string, string[]>();
+  for (const group of quadBudgetGroups(records)) {
+    const subjects = new Set<string>();
+    for (const record of group) for (const subject of record.subjects) subjects.add(subject);
+    for (const [subject, lines] of await fetchSubjectLines(client, graph, [...subjects]))
+      bySubject.set(subject, lines);
+  }
   const out = new Map<string, ReadRecord>();
   for (const record of records) {
     const written = new Map(record.rewrites.map(([server, form]) => [server, form] as const));

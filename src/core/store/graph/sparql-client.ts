@@ -24,6 +24,13 @@ export interface SparqlJson {
   readonly boolean?: boolean;
 }
 
+/** A query's answer: its body, and the row limit the server says it applied, if it says so. */
+export interface SparqlAnswer {
+  readonly contentType: string;
+  readonly body: string;
+  readonly rowCap?: number;
+}
+
 /** Queries longer than this (URL-encoded) go as a form-encoded POST instead of a GET. */
 const MAX_GET_QUERY = 2000;
 /** Characters of a server's error text kept in an error detail. */
@@ -71,7 +78,7 @@ export class SparqlClient {
   }
 
   /** Runs a query and returns the response body as text, asking for `accept`. */
-  async query(query: string, accept: string): Promise<{ contentType: string; body: string }> {
+  async query(query: string, accept: string): Promise<SparqlAnswer> {
     this.sent.queries++;
     const encoded = new URLSearchParams({ query }).toString();
     const base = this.options.queryEndpoint;
@@ -85,14 +92,18 @@ export class SparqlClient {
             accept,
           )
         : await this.send(this.auth, 'query', 'POST', base, accept, encoded);
-    return { contentType: response.contentType, body: response.body };
+    return response;
   }
 
   /** Runs a query whose answer is SPARQL JSON results. */
   async queryJson(query: string): Promise<SparqlJson> {
-    const { body } = await this.query(query, 'application/sparql-results+json');
+    return (await this.answerJson(query)).json;
+  }
+
+  private async answerJson(query: string): Promise<{ json: SparqlJson; rowCap?: number }> {
+    const { body, rowCap } = await this.query(query, 'application/sparql-results+json');
     try {
-      return JSON.parse(body) as SparqlJson;
+      return { json: JSON.parse(body) as SparqlJson, ...(rowCap === undefined ? {} : { rowCap }) };
     } catch {
       throw new UnavailableError(
         `the SPARQL endpoint ${this.endpoint} answered with something other than SPARQL JSON results`,
@@ -100,13 +111,23 @@ export class SparqlClient {
     }
   }
 
-  /** Runs a SELECT and returns its solutions exactly as the server wrote them. */
+  /**
+   * Runs one of the registry's own SELECTs and returns its solutions exactly as the server wrote them. An answer
+   * the server cut at its row limit is refused: the registry pages what may grow, so a cut answer would be
+   * silently incomplete.
+   */
   async selectRaw(query: string): Promise<Binding[]> {
-    const json = await this.queryJson(query);
+    const { json, rowCap } = await this.answerJson(query);
     if (json.results === undefined || !Array.isArray(json.results.bindings)) {
       throw new UnavailableError(`the SPARQL endpoint ${this.endpoint} answered a SELECT without results`);
     }
-    return json.results.bindings;
+    const rows = json.results.bindings;
+    if (rowCap !== undefined && rows.length >= rowCap) {
+      throw new UnavailableError(
+        `the SPARQL endpoint ${this.endpoint} cut an answer at its limit of ${rowCap} rows; the registry does not use a partial answer`,
+      );
+    }
+    return rows;
   }
 
   /** Sends one SPARQL Update request. */
@@ -130,7 +151,7 @@ export class SparqlClient {
     url: string,
     accept: string,
     form?: string,
-  ): Promise<{ contentType: string; body: string }> {
+  ): Promise<SparqlAnswer> {
     const shown = showEndpoint(kind === 'query' ? this.options.queryEndpoint : this.options.updateEndpoint);
     const uri = requestUri(url);
     // A Digest nonce may be refused as stale once; a first challenge costs one more try.
@@ -172,7 +193,13 @@ export class SparqlClient {
           `the SPARQL endpoint ${shown} returned an incomplete result (${state}: ${response.headers.get('x-sql-message') ?? 'no message'})`,
         );
       }
-      return { contentType: response.headers.get('content-type') ?? '', body };
+      // Virtuoso names its result row limit (ResultSetMaxRows) in this header when it applied it.
+      const cap = Number(response.headers.get('x-sparql-maxrows') ?? Number.NaN);
+      return {
+        contentType: response.headers.get('content-type') ?? '',
+        body,
+        ...(Number.isInteger(cap) && cap > 0 ? { rowCap: cap } : {}),
+      };
     }
   }
 
