@@ -4,7 +4,6 @@ import { bodyLimit } from 'hono/body-limit';
 import { INSTANCE_KEY_HEADER } from '../core/auth/acting-deployment.js';
 import { resolveCredential } from '../core/auth/credentials.js';
 import { requireReader } from '../core/auth/policy.js';
-import { withInstanceKey } from '../core/auth/principal.js';
 import type { Core } from '../core/core.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import type { AppEnv } from './env.js';
@@ -61,8 +60,9 @@ export function payloadLimit(core: Core): MiddlewareHandler<AppEnv> {
  */
 export function authenticate(core: Core, web?: WebPage): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = withInstanceKey(
-      await resolveCredential(core, c.req.header('authorization')),
+    const principal = await resolveCredential(
+      core,
+      c.req.header('authorization'),
       c.req.header(INSTANCE_KEY_HEADER),
     );
     c.set('principal', principal);

@@ -25,6 +25,7 @@ beforeAll(async () => {
     { id: 'bound', scopes: SCOPES },
     { id: 'listed', scopes: SCOPES },
     { id: 'own-listed', scopes: SCOPES },
+    { id: 'replica', scopes: SCOPES },
   ];
   [primary, tenant] = await Promise.all([
     startProvider({ audience: AUDIENCE, kid: 'primary', clients }),
@@ -125,6 +126,40 @@ describe('an unbound workload of an extra issuer counts as anonymous', () => {
     expect(announced.body.software).toBe(sw.iri);
     const after = await tenant.clientToken('listed');
     expect((await call('GET', '/api/v1/software', after)).status).toBe(200);
+  });
+});
+
+describe('replicas of one listed client', () => {
+  it('bind by the instance_key they send in X-Reg-Instance-Key, and to nothing without it', async () => {
+    await created('/api/v1/software', {
+      name: 'replicated software',
+      registration_clients: ['replica'],
+      registration_issuer: tenant.issuer,
+    });
+    const token = await tenant.clientToken('replica');
+    const one = await call('PUT', '/api/v1/instances/self', token, { instance_key: 'replica-1' });
+    const two = await call('PUT', '/api/v1/instances/self', token, { instance_key: 'replica-2' });
+    expect([one.status, two.status]).toEqual([201, 201]);
+    const keyed = (key: string) => ({
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'x-reg-instance-key': key,
+    });
+    const advertise = (headers: Record<string, string>) =>
+      app.request('/api/v1/advertise/produced', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ run: {}, artifacts: [] }),
+      });
+    expect(
+      (await advertise({ authorization: `Bearer ${token}`, 'content-type': 'application/json' })).status,
+    ).toBe(401);
+    const me = (await (await app.request('/api/v1/whoami', { headers: keyed('replica-2') })).json()) as Json;
+    expect(me).toMatchObject({ authenticated: true, instance: two.body.iri });
+    expect((await advertise(keyed('replica-2'))).status).toBe(201);
+    expect((await call('GET', `/api/v1/instances/${two.body.id}/runs`, ROOT_TOKEN)).body.total).toBe(1);
+    expect((await call('GET', `/api/v1/instances/${one.body.id}/runs`, ROOT_TOKEN)).body.total).toBe(0);
+    expect((await advertise(keyed('replica-9'))).status).toBe(401);
   });
 });
 

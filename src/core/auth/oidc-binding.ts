@@ -21,6 +21,7 @@ interface Candidate {
   readonly instance: string;
   readonly software: string | null;
   readonly issuer: string | undefined;
+  readonly instanceKey: string | undefined;
 }
 
 /** The deployment an identity-provider client acts as. */
@@ -37,7 +38,12 @@ interface Deployment {
  * unbound workload, which self-registration judges later. Workload-only issuers never make people or roles, and
  * their unbound workloads count as anonymous (spec §5.4).
  */
-export async function classifyClaims(core: Core, issuer: string, claims: JWTPayload): Promise<Principal> {
+export async function classifyClaims(
+  core: Core,
+  issuer: string,
+  claims: JWTPayload,
+  instanceKey?: string,
+): Promise<Principal> {
   const { oidc } = core.config;
   const primary = issuer === oidc.issuer;
   const clientId = firstString(claims, CLIENT_CLAIMS);
@@ -46,7 +52,7 @@ export async function classifyClaims(core: Core, issuer: string, claims: JWTPayl
     primary && ((oidc.clientId !== undefined && clientId === oidc.clientId) || nonEmpty(claims.sid));
   const tokenScopes = registryScopes(claims);
   if (!signIn && clientId !== undefined) {
-    const deployment = await findDeployment(core, issuer, clientId);
+    const deployment = await findDeployment(core, issuer, clientId, instanceKey);
     if (deployment !== undefined) {
       const narrowed =
         tokenScopes.length === 0
@@ -143,11 +149,17 @@ function registryScopes(claims: JWTPayload): string[] {
 
 /**
  * The live deployment this client acts as: the one declaring it as `oidc_client_id` at this issuer (an unpinned
- * declaration counts for the default issuer), else the one it registered itself, when exactly one did.
+ * declaration counts for the default issuer), else the one it registered itself, when exactly one did or when
+ * the caller names it by its `instance_key` (X-Reg-Instance-Key: replicas of one client tell themselves apart).
  * Cached until the next write.
  */
-async function findDeployment(core: Core, issuer: string, clientId: string): Promise<Deployment | undefined> {
-  const key = `oidc-binding ${issuer} ${clientId}`;
+async function findDeployment(
+  core: Core,
+  issuer: string,
+  clientId: string,
+  instanceKey: string | undefined,
+): Promise<Deployment | undefined> {
+  const key = `oidc-binding\n${issuer}\n${clientId}\n${instanceKey ?? ''}`;
   const generation = core.graph.generation;
   const cached = core.memo.get<Deployment | null>(key, generation);
   if (cached !== undefined) return cached ?? undefined;
@@ -172,7 +184,13 @@ async function findDeployment(core: Core, issuer: string, clientId: string): Pro
       REG('selfRegisteredIssuer'),
     );
     const mine = registered.filter((row) => row.issuer === issuer);
-    if (mine.length === 1) found = mine[0];
+    // A key that names none of them binds to none: never a guess.
+    found =
+      instanceKey === undefined
+        ? mine.length === 1
+          ? mine[0]
+          : undefined
+        : mine.find((row) => row.instanceKey === instanceKey);
   }
   const deployment: Deployment | null =
     found === undefined
@@ -186,7 +204,7 @@ async function findDeployment(core: Core, issuer: string, clientId: string): Pro
   return deployment ?? undefined;
 }
 
-/** Live deployments whose `predicate` is the string `value`, with their software and `issuerPredicate`. */
+/** Live deployments whose `predicate` is the string `value`, with their software, `issuerPredicate` and key. */
 async function candidates(
   core: Core,
   predicate: string,
@@ -194,10 +212,11 @@ async function candidates(
   issuerPredicate: string,
 ): Promise<Candidate[]> {
   const rows = await core.graph.select(
-    `SELECT ?i ?software ?issuer WHERE { GRAPH <${GRAPHS.local}> {
+    `SELECT ?i ?software ?issuer ?key WHERE { GRAPH <${GRAPHS.local}> {
        ?i a <${REG('Instance')}> ; <${predicate}> ${sparqlString(value)} .
        OPTIONAL { ?i <${REG('instanceOf')}> ?software }
        OPTIONAL { ?i <${issuerPredicate}> ?issuer }
+       OPTIONAL { ?i <${REG('instanceKey')}> ?key }
        ${LIVE('?i')} } }`,
   );
   const byInstance = new Map<string, Candidate>();
@@ -207,6 +226,7 @@ async function candidates(
       instance: row.i.value,
       software: row.software?.value ?? null,
       issuer: row.issuer?.value,
+      instanceKey: row.key?.value,
     });
   }
   return [...byInstance.values()];

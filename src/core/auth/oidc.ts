@@ -23,12 +23,13 @@ const CLOCK_TOLERANCE_S = 30;
 /**
  * Verifies an identity-provider token and resolves it into a person or a workload principal. The issuer must
  * be trusted byte for byte; keys come from that issuer's discovery document; audience and expiry are always
- * checked. Every refusal is a 401 with a one-line reason that never repeats the token.
+ * checked. Every refusal is a 401 with a one-line reason that never repeats the token. `instanceKey` (sent in
+ * X-Reg-Instance-Key) picks one of the deployments the workload registered itself.
  */
-export async function authenticateJwt(core: Core, token: string): Promise<Principal> {
+export async function authenticateJwt(core: Core, token: string, instanceKey?: string): Promise<Principal> {
   const issuer = trustedIssuer(core.config, token);
   const claims = await verifiedClaims(core, issuer, token);
-  return classifyClaims(core, issuer, claims);
+  return classifyClaims(core, issuer, claims, instanceKey);
 }
 
 /** The token's `iss`, read before verification only to choose the keys, when it is a trusted issuer. */

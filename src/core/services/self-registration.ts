@@ -69,10 +69,8 @@ export async function announceInstance(
     });
   }
   const software = await softwareOf(core, principal, input);
-  const instanceKey =
-    typeof input.instance_key === 'string' && input.instance_key.trim() !== ''
-      ? input.instance_key
-      : principal.subject;
+  const keyed = typeof input.instance_key === 'string' && input.instance_key.trim() !== '';
+  const instanceKey = keyed ? (input.instance_key as string) : principal.subject;
   const now = new Date().toISOString();
   const fields: JsonObject = {};
   for (const key of STORED) {
@@ -82,7 +80,7 @@ export async function announceInstance(
     const release = await releaseOf(core, software, input.version);
     if (release !== undefined) fields.release = release;
   }
-  const existing = principal.instance ?? (await findAnnounced(core, principal.subject, instanceKey));
+  const existing = await announcedRecord(core, principal, instanceKey, keyed);
   const options = { principal, requestId };
   if (existing !== undefined) {
     const stored = await requireStored(core, INSTANCE, existing);
@@ -179,6 +177,25 @@ async function requireAnnouncing(core: Core, principal: Principal, software: str
   throw new ForbiddenError(
     `credential lacks the register:instance scope (has: ${scopes.join(', ') || 'none'}); announcing through PUT /api/v1/instances/self needs it`,
   );
+}
+
+/**
+ * The record this announcement updates, if any: the deployment the credential is bound to, unless the
+ * credential registered that one itself and now sends another `instance_key` (another replica of it, which has
+ * or gets a record of its own); else the record it announced before under `instanceKey`.
+ */
+async function announcedRecord(
+  core: Core,
+  principal: Principal,
+  instanceKey: string,
+  keyed: boolean,
+): Promise<string | undefined> {
+  if (principal.instance !== null) {
+    if (!keyed) return principal.instance;
+    const bound = await readStored(core, INSTANCE, principal.instance);
+    if (bound?.json.self_registered_by !== principal.subject) return principal.instance;
+  }
+  return findAnnounced(core, principal.subject, instanceKey);
 }
 
 /** The record a credential announced before under `instanceKey`, if any. */
