@@ -26,6 +26,7 @@ beforeAll(async () => {
     { id: 'listed', scopes: SCOPES },
     { id: 'own-listed', scopes: SCOPES },
     { id: 'replica', scopes: SCOPES },
+    { id: 'guarded', scopes: SCOPES },
   ];
   [primary, tenant] = await Promise.all([
     startProvider({ audience: AUDIENCE, kid: 'primary', clients }),
@@ -160,6 +161,31 @@ describe('replicas of one listed client', () => {
     expect((await call('GET', `/api/v1/instances/${two.body.id}/runs`, ROOT_TOKEN)).body.total).toBe(1);
     expect((await call('GET', `/api/v1/instances/${one.body.id}/runs`, ROOT_TOKEN)).body.total).toBe(0);
     expect((await advertise(keyed('replica-9'))).status).toBe(401);
+  });
+});
+
+describe("another tenant's client", () => {
+  it('cannot be claimed while a software lists it, nor once it registered a deployment of itself', async () => {
+    const theirs = await created('/api/v1/software', {
+      name: 'guarded software',
+      registration_clients: ['guarded'],
+      registration_issuer: tenant.issuer,
+    });
+    const mine = await created('/api/v1/software', { name: 'claiming software' });
+    const bound = await created(`/api/v1/software/${mine.id}/tokens`, { scopes: ['register:instance'] });
+    const claim = { label: 'claim', oidc_client_id: 'guarded', oidc_issuer: tenant.issuer };
+    const listed = await call('POST', '/api/v1/instances', bound.token, claim);
+    expect(listed.status).toBe(409);
+    expect(listed.body).toMatchObject({ code: 'conflict', field: 'oidc_client_id' });
+    expect(listed.body.detail).toContain(theirs.iri);
+    const announced = await call('PUT', '/api/v1/instances/self', await tenant.clientToken('guarded'), {});
+    expect(announced.status).toBe(201);
+    const registered = await call('POST', '/api/v1/instances', ROOT_TOKEN, { ...claim, software: theirs.id });
+    expect(registered.status).toBe(409);
+    expect(registered.body.detail).toContain(announced.body.iri);
+    // The workload still acts as the deployment it registered.
+    const me = (await call('GET', '/api/v1/whoami', await tenant.clientToken('guarded'))).body;
+    expect(me.instance).toBe(announced.body.iri);
   });
 });
 
