@@ -195,6 +195,28 @@ describe('members of older and newer clients', () => {
     expect(both.kinds).toEqual(['service', 'cli']);
   });
 
+  it('stores the availability and jurisdiction a deployment announces, and warns about the rest', async () => {
+    const software = await api.call('POST', '/api/v1/software', 201, { name: 'announcer' });
+    const minted = await api.call('POST', `/api/v1/software/${software.id}/tokens`, 201, {
+      label: 'replicas',
+      scopes: ['register:instance'],
+    });
+    const announcement = {
+      label: 'announcer at node-1',
+      instance_key: 'node-1',
+      endpoint_url: 'https://node-1.example.org',
+      health_endpoint: 'https://node-1.example.org/healthz',
+      version: '1.0.0',
+      availability: 'restricted',
+      jurisdiction: 'NL',
+      hostname: 'node-1',
+    };
+    const answer = await api.call('PUT', '/api/v1/instances/self', 201, announcement, minted.token);
+    expect(answer.warnings).toEqual(['hostname is not a field of an announcement and was ignored']);
+    const stored = await api.call('GET', `/api/v1/instances/${answer.id}`, 200);
+    expect([stored.availability, stored.jurisdiction]).toEqual(['restricted', 'NL']);
+  });
+
   it('still refuses members it knows that carry the wrong kind of value', async () => {
     const problem = await api.call('POST', '/api/v1/software', 422, { name: 'typed', deployable: 'yes' });
     expect(problem.errors.map((error: Json) => error.field)).toEqual(['deployable']);

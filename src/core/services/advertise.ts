@@ -22,6 +22,7 @@ import {
 import type { Core } from '../core.js';
 import { artifactCreateRequest, buildArtifactCandidate, type ArtifactCandidate } from './artifact-input.js';
 import { getArtifact } from './artifact-view.js';
+import { agentOfCredential } from './attribution.js';
 import { readStored, requireObject } from './records.js';
 import { prepareDeliveries, queueDeliveries } from './subscription-queue.js';
 import {
@@ -58,7 +59,7 @@ const ACTION_STATUS: Readonly<Record<string, string>> = {
   failed: SCHEMA('FailedActionStatus'),
   aborted: SCHEMA('FailedActionStatus'),
 };
-const RUN_FIELDS = ['external_key', 'status', 'started_at', 'ended_at', 'label'] as const;
+const RUN_FIELDS = ['external_key', 'status', 'started_at', 'ended_at', 'label', 'identifier'] as const;
 
 /**
  * `POST /api/v1/advertise/produced|consumed`. The deployment comes from the credential; the run is found by
@@ -78,12 +79,16 @@ export async function advertise(
   const input = requireObject(body);
   const run = input.run ?? {};
   if (!isObject(run)) throw new BadRequestError('run must be an object');
-  const artifacts = input.artifacts ?? [];
+  // One artifact sent where a list is expected is a list of one.
+  const artifacts = isObject(input.artifacts) ? [input.artifacts] : (input.artifacts ?? []);
   if (!Array.isArray(artifacts) || !artifacts.every(isObject))
     throw new BadRequestError('artifacts must be a list of objects');
-  const unknown = Object.keys(input).filter((key) => key !== 'run' && key !== 'artifacts');
-  if (unknown.length > 0)
-    throw new BadRequestError(`unknown members ${unknown.join(', ')}; send run and artifacts`);
+  // `instance` is what older clients send to name the deployment: the credential decides, so it is ignored.
+  core.warnings.note(
+    Object.keys(input)
+      .filter((key) => !['run', 'artifacts', 'instance'].includes(key))
+      .map((key) => `${key} is not a member of an advertisement and was ignored; send run and artifacts`),
+  );
   // Calls for the same run of the same deployment are serialised; others proceed together (and their commits
   // share a transaction). Two runs claiming the same artifact key at once: the loser retries and finds it.
   const runKey =
@@ -209,8 +214,11 @@ async function runWrite(
   const sent: JsonObject = {};
   for (const field of RUN_FIELDS)
     if (run[field] !== undefined && run[field] !== null) sent[field] = run[field];
-  const unknown = Object.keys(run).filter((key) => !(RUN_FIELDS as readonly string[]).includes(key));
-  if (unknown.length > 0) throw new BadRequestError(`run has unknown members ${unknown.join(', ')}`);
+  core.warnings.note(
+    Object.keys(run)
+      .filter((key) => !(RUN_FIELDS as readonly string[]).includes(key))
+      .map((key) => `run.${key} is not a field of a run and was ignored`),
+  );
   let candidate: JsonObject;
   if (stored === undefined) {
     const deployment = await readStored(core, INSTANCE, instance);
@@ -360,12 +368,18 @@ export async function registerArtifact(
   const input = requireObject(body);
   const iri = mintIri(core.config.baseIri, ARTIFACT.path);
   const now = new Date().toISOString();
+  const attribution = agentOfCredential(core.config.baseIri, principal);
   const built = buildArtifactCandidate(core, input, iri, {
-    attributedTo: principal.instance ?? principal.subject,
+    attributedTo: attribution.agent,
     now,
     prefix: '',
   });
-  const request = artifactCreateRequest(iri, built, principal, requestId);
+  const request = artifactCreateRequest(
+    iri,
+    { ...built, extraQuads: [...built.extraQuads, ...attribution.quads] },
+    principal,
+    requestId,
+  );
   const requests = [
     request,
     ...(built.series === undefined ? [] : [seriesRequest(principal, built.series, now)]),

@@ -3,7 +3,7 @@
  * (`prov:used`); what it generated is stored on the artifacts (`prov:wasGeneratedBy`) and found by inverse lookup.
  */
 import { BadRequestError } from '../errors.js';
-import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, PROV, RDFS, REG } from '../ns.js';
+import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, PROV, RDFS, REG, SCHEMA } from '../ns.js';
 import { RUN, RUN_STATUSES } from '../records/activity-specs.js';
 import { expandId, idOf } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
@@ -302,13 +302,14 @@ function runFilters(core: Core, params: RunListParams): string[] {
   if (params.q !== undefined && params.q.trim() !== '') {
     patterns.push(
       `OPTIONAL { ?s <${RDFS('label')}> ?label } OPTIONAL { ?s <${DCT('identifier')}> ?key }
-       FILTER(CONTAINS(LCASE(CONCAT(COALESCE(STR(?label), ""), " ", COALESCE(STR(?key), ""))), LCASE(${sparqlString(params.q.trim())})))`,
+       OPTIONAL { ?s <${SCHEMA('identifier')}> ?identifier }
+       FILTER(CONTAINS(LCASE(CONCAT(COALESCE(STR(?label), ""), " ", COALESCE(STR(?identifier), ""), " ", COALESCE(STR(?key), ""))), LCASE(${sparqlString(params.q.trim())})))`,
     );
   }
   return patterns;
 }
 
-/** Lists runs newest first, with paging and filters (q over label and key, instance, software, status, registry). */
+/** Lists runs newest first, with paging and filters (q over label, identifier and key, instance, software, status, registry). */
 export async function listRuns(core: Core, params: RunListParams): Promise<JsonObject> {
   return memoised(core, `run-list ${JSON.stringify(params)}`, () => listRunsNow(core, params));
 }

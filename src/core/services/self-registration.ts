@@ -62,12 +62,11 @@ export async function announceInstance(
     );
   }
   const input = requireObject(body);
-  const unknown = Object.keys(input).filter((key) => !(ANNOUNCED as readonly string[]).includes(key));
-  if (unknown.length > 0) {
-    throw new ValidationError(unknown.map((key) => `${key} is not a field of an announcement`).join('; '), {
-      errors: unknown.map((key) => ({ field: key, message: `${key} is not a field of an announcement` })),
-    });
-  }
+  core.warnings.note(
+    Object.keys(input)
+      .filter((key) => !(ANNOUNCED as readonly string[]).includes(key))
+      .map((key) => `${key} is not a field of an announcement and was ignored`),
+  );
   const software = await softwareOf(core, principal, input);
   const keyed = typeof input.instance_key === 'string' && input.instance_key.trim() !== '';
   const instanceKey = keyed ? (input.instance_key as string) : principal.subject;
