@@ -88,6 +88,11 @@ export const advertiseFlags = {
     helpGroup: ARTIFACT,
   }),
   key: Flags.string({ description: "the artifact's own external key", helpGroup: ARTIFACT }),
+  'instance-key': Flags.string({
+    description:
+      'the instance_key of the deployment to advertise as, when the credential is shared by several deployments (a software token, one identity-provider client for every replica)',
+    env: 'REG_INSTANCE_KEY',
+  }),
   retries: Flags.integer({
     description: 'retries on network failures, 429 and 5xx, with exponential backoff',
     min: 0,
@@ -101,6 +106,7 @@ export interface AdvertiseFlagValues extends ProfileFlags, RunFlags, ArtifactFla
   readonly file?: string | undefined;
   readonly artifact?: string[] | undefined;
   readonly 'artifact-iri'?: string[] | undefined;
+  readonly 'instance-key'?: string | undefined;
   readonly retries: number;
 }
 
@@ -138,6 +144,7 @@ export abstract class AdvertiseCommand extends ClientCommand {
       { run, artifacts },
       {
         retries: flags.retries,
+        instanceKey: flags['instance-key'],
         onRetry: (attempt, delay, reason) =>
           note(`${reason}; retry ${attempt} of ${flags.retries} in ${(delay / 1000).toFixed(1)} s`),
       },

@@ -22,6 +22,11 @@ export interface RetryPolicy {
   readonly maxDelayMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly onRetry?: (attempt: number, delayMs: number, reason: string) => void;
+  /**
+   * The `instance_key` of the deployment a credential shared by several deployments (a software token, one
+   * identity-provider client for every replica) advertises as, sent as `X-Reg-Instance-Key`.
+   */
+  readonly instanceKey?: string | undefined;
 }
 
 /** Network failures in which the request never reached the registry, so resending it cannot repeat it. */
@@ -85,7 +90,12 @@ export async function sendAdvertisement(
   const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   for (let attempt = 0; ; attempt++) {
     try {
-      return await http.request<AdvertiseResultJson>('POST', `/api/v1/advertise/${role}`, { body });
+      return await http.request<AdvertiseResultJson>('POST', `/api/v1/advertise/${role}`, {
+        body,
+        ...(policy.instanceKey === undefined
+          ? {}
+          : { headers: { 'x-reg-instance-key': policy.instanceKey } }),
+      });
     } catch (error) {
       const retry = retryReason(error, idempotent, neverSent);
       if (retry === undefined || attempt >= policy.retries) throw error;

@@ -14,6 +14,8 @@ export interface RequestOptions {
   readonly body?: unknown;
   /** The media type of the body; JSON merge patch for PATCH. */
   readonly contentType?: string;
+  /** Further request headers (such as `X-Reg-Instance-Key`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -32,7 +34,10 @@ export class HttpClient {
   /** Sends a request and returns the JSON body, or undefined for 204. */
   async request<T = JsonObject>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const url = this.urlOf(path, options.query);
-    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+    const headers: Record<string, string> = {
+      ...options.headers,
+      accept: 'application/json, application/problem+json',
+    };
     if (this.profile.token !== undefined) headers.authorization = `Bearer ${this.profile.token}`;
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
     let response: Response;

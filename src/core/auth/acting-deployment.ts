@@ -48,7 +48,7 @@ export async function requireActingDeployment(core: Core, principal: Principal):
     );
   }
   throw new ForbiddenError(
-    `this software token registered several deployments, ${listing}; choose the calling one by sending its instance_key in the ${INSTANCE_KEY_HEADER} request header`,
+    `this software token registered several deployments, ${listing}; choose the calling one by sending its instance_key in the ${INSTANCE_KEY_HEADER} request header (reg advertise --instance-key, or REG_INSTANCE_KEY)`,
   );
 }
 
