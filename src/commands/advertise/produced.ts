@@ -15,7 +15,10 @@ says "already recorded", and a later call with --status replaces the run's outco
 mints a new run (said on standard error). Network failures, 429 and 5xx are retried with backoff (--retries);
 without a run key only when the registry cannot have acted on the call.
 Prints one line (created or already recorded, the run, the artifacts, foreign IRIs queued for resolution), or
-under --json the registry's answer. A refused payload exits 8 with every field at fault.`;
+under --json the registry's answer. A refused payload exits 8 with every field at fault; members the registry
+ignored are printed as warnings on standard error. A credential shared by several deployments (a software
+token, one identity-provider client for every replica) names the calling one with --instance-key; without it
+the registry refuses to guess and lists them (exit 9).`;
   static override examples = [
     '<%= config.bin %> <%= command.id %> --artifact "title=Validation report,type=shacl-validation-report,url=https://data.example.org/r.ttl,file=report.ttl"',
     '<%= config.bin %> <%= command.id %> --title "Coverage" --type mapping-coverage-report --data-file coverage.json --status success --ended-at now',

@@ -7,7 +7,8 @@ export default class InstancesCreate extends ClientCommand {
   static override summary = 'Register a deployment (instance) of some software.';
   static override description = `Sends a new instance record: the JSON object of --file (or standard input with --file -), with the
 field flags laid over it; --software takes the id or IRI of the software deployed. The registry validates
-it and answers with the full record. Needs the curator role or the register:instance scope.`;
+it and answers with the full record. Needs the curator role or the register:instance scope. An
+oidc_client_id (with its issuer) belongs to one live deployment: a second claim is refused as a conflict (exit 8).`;
   static override examples = [
     '<%= config.bin %> <%= command.id %> --software 0190f5d2-8a1b-7c3d-9e4f-0123456789ab --label "Lab validator" --endpoint-url https://validate.example.org',
     '<%= config.bin %> <%= command.id %> --file instance.json --json',

@@ -12,7 +12,9 @@ again, only revoked and replaced.
 With --instance the token acts as that deployment (admin role; default scopes advertise:produce and
 advertise:consume). With --software it is shared by every deployment of that software, which registers
 itself with PUT /api/v1/instances/self (curator role; default scopes register:instance,
-advertise:produce and advertise:consume). Only administrators may issue admin:* tokens.`;
+advertise:produce and advertise:consume). A deployment's token stays within the deployment's allowed_scopes:
+a scope outside them is refused (422 scope-not-allowed, exit 8), the default scopes are narrowed to them, and a
+later narrowing of allowed_scopes applies to tokens already issued. Only administrators may issue admin:* tokens.`;
   static override examples = [
     '<%= config.bin %> <%= command.id %> --instance 0190f5d2-8a1b-7c3d-9e4f-0123456789ab --label "prod runner" --expires-in 90d',
     '<%= config.bin %> <%= command.id %> --software 0190f5d2-8a1b-7c3d-9e4f-0123456789ab --scope register:instance --scope advertise:produce',
