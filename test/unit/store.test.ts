@@ -155,9 +155,15 @@ describe('retired vocabulary terms', () => {
     expect(retired).toBeDefined();
     const cites = (s: string) =>
       quad(namedNode(s), namedNode('http://purl.org/dc/terms/conformsTo'), namedNode(retired!.iri), local);
+    const dataset = quad(
+      namedNode(subject),
+      namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type'),
+      namedNode('http://www.w3.org/ns/dcat#Dataset'),
+      local,
+    );
     await core.graph.commit(
       [
-        { graph: GRAPHS.local, subject, quads: [cites(subject), cites(`${subject}#dist-1`)] },
+        { graph: GRAPHS.local, subject, quads: [dataset, cites(subject), cites(`${subject}#dist-1`)] },
         {
           graph: GRAPHS.local,
           subject: `${core.config.baseIri}/artifact/fine`,
@@ -177,10 +183,13 @@ describe('retired vocabulary terms', () => {
     expect([...found.keys()]).toEqual([subject]);
     expect(found.get(subject)).toEqual([retired!.iri]);
     const logged = lines
-      .map((line) => JSON.parse(line) as { msg: string; record?: string; terms?: string[] })
+      .map(
+        (line) =>
+          JSON.parse(line) as { msg: string; record?: string; field?: string; replaced_by?: string[] },
+      )
       .filter((entry) => entry.record !== undefined);
     expect(logged).toHaveLength(1);
-    expect(logged[0]!.terms![0]).toContain(`replaced by ${retired!.replacedBy[0]}`);
+    expect(logged[0]).toMatchObject({ field: 'conforms_to', replaced_by: retired!.replacedBy });
   });
 });
 

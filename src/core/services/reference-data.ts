@@ -2,7 +2,7 @@ import { GRAPHS } from '../ns.js';
 import { createValidator, type RecordValidator } from '../validate/index.js';
 import { ValidatorPool } from '../validate/validator-pool.js';
 import { appendAudit } from '../store/audit.js';
-import { ownerOf, parseNQuads, toNQuads } from '../store/nquads.js';
+import { parseNQuads, toNQuads } from '../store/nquads.js';
 import { recordsOutside } from '../store/graph/record-table.js';
 import type { RecordWrite } from '../store/graph/types.js';
 import { buildBundles, type Bundle } from '../vocab/bundles.js';
@@ -10,6 +10,7 @@ import { catalogueNTriples, parseCatalogue } from '../vocab/catalogue.js';
 import { ReferenceIndex } from '../vocab/reference-index.js';
 import { buildTermCatalogue, type BundledCatalogue } from '../vocab/term-catalogue.js';
 import type { Core } from '../core.js';
+import { findStrandedCitations, type StrandedCitation, type StrandedReason } from './stranded-terms.js';
 
 /** The reference bundles of this package under one base IRI, the index of their terms and the shapes validator. */
 export interface ReferenceData {
@@ -19,8 +20,18 @@ export interface ReferenceData {
   readonly validator: RecordValidator;
   /** The searchable catalogue of bundled terms, built on first use. */
   readonly catalogue: BundledCatalogue;
+  /** What the start-up check of cited terms found (`reportRetiredCitations`); undefined until it has run. */
+  stranded: StrandedTally | undefined;
   /** Stops validation workers, if any were started. */
   close(): Promise<void>;
+}
+
+/** How many local records cite terms an edit would refuse, as the start-up check counted them. */
+export interface StrandedTally {
+  readonly records: number;
+  /** Pairs of record and term. */
+  readonly citations: number;
+  readonly checkedAt: string;
 }
 
 /**
@@ -50,6 +61,7 @@ export function prepareReferenceData(baseIri: string, validationWorkers = 0): Re
     get catalogue() {
       return (catalogue ??= buildTermCatalogue(bundles, this.index));
     },
+    stranded: undefined,
     close: async () => {
       await pool?.close();
     },
@@ -97,40 +109,47 @@ export async function syncBundleCatalogue(core: Core): Promise<string[]> {
   return changed.map((bundle) => bundle.name);
 }
 
+/** How the start-up log says why a record's term no longer counts as held. */
+const STRANDED_MESSAGES: Readonly<Record<StrandedReason, string>> = {
+  retired: 'record cites a retired vocabulary term',
+  unknown: 'record cites a vocabulary term the registry does not hold',
+  'wrong-class': 'record cites a term of a class its field does not accept',
+};
+
 /**
- * Names, once each, every local record that cites a retired vocabulary term. Nothing is changed: such a record
- * stays readable and is refused on its next edit until the term is replaced or cleared.
+ * Names, once each, every pair of local record and cited vocabulary term that an edit of the record would refuse
+ * (a retired term, one no longer held anywhere, or one of a class the field does not accept), and keeps the tally
+ * for status reports. Nothing is changed: such a record stays readable and is refused on its next edit until the
+ * term is replaced or cleared. Returns the terms by record; a failed check is logged, not thrown.
  */
 export async function reportRetiredCitations(core: Core): Promise<Map<string, string[]>> {
-  const retired = core.reference.index.retiredTerms().map((term) => term.iri);
   const byRecord = new Map<string, string[]>();
-  if (retired.length === 0) return byRecord;
-  const values = retired.map((iri) => `<${iri}>`).join(' ');
-  const rows = await core.graph.select(
-    `SELECT DISTINCT ?s ?term WHERE { VALUES ?term { ${values} } GRAPH <${GRAPHS.local}> { ?s ?p ?term } }`,
-  );
-  for (const row of rows) {
-    const subject = row.s?.value;
-    const term = row.term?.value;
-    if (subject === undefined || term === undefined) continue;
-    const record = ownerOf(subject);
-    const terms = byRecord.get(record) ?? [];
-    if (!terms.includes(term)) terms.push(term);
-    byRecord.set(record, terms);
-  }
-  for (const [record, terms] of byRecord) {
-    const replacements = terms.map((term) => {
-      const next = core.reference.index.get(term)?.replacedBy ?? [];
-      return next.length > 0 ? `${term} (replaced by ${next.join(', ')})` : term;
+  let found: StrandedCitation[];
+  try {
+    found = await findStrandedCitations(core);
+  } catch (error) {
+    core.log.warn('the start-up check of cited vocabulary terms failed', {
+      detail: (error as Error).message,
     });
+    return byRecord;
+  }
+  for (const citation of found) {
+    byRecord.set(citation.record, [...(byRecord.get(citation.record) ?? []), citation.term]);
     core.log.warn(
-      'record cites a retired vocabulary term; it will be refused on its next edit until the term is replaced',
+      `${STRANDED_MESSAGES[citation.reason]}; the record is refused on its next edit until the term is replaced or cleared`,
       {
-        record,
-        terms: replacements,
+        record: citation.record,
+        field: citation.fields.join(', '),
+        term: citation.term,
+        ...(citation.replacedBy.length > 0 ? { replaced_by: citation.replacedBy } : {}),
       },
     );
   }
+  core.reference.stranded = {
+    records: byRecord.size,
+    citations: found.length,
+    checkedAt: new Date().toISOString(),
+  };
   return byRecord;
 }
 

@@ -75,8 +75,20 @@ export async function renderMetrics(core: Core): Promise<string> {
     '# HELP reg_index_ready Whether the query index is loaded (1) or not (0).',
     '# TYPE reg_index_ready gauge',
     `reg_index_ready ${core.graph.ready ? 1 : 0}`,
+    ...strandedGauge(core),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The start-up count of records citing terms an edit would refuse; absent until the check has run. */
+function strandedGauge(core: Core): string[] {
+  const tally = core.reference.stranded;
+  if (tally === undefined) return [];
+  return [
+    '# HELP reg_stranded_records Records citing a vocabulary term the registry no longer holds as citable, found at start (named in the start-up log).',
+    '# TYPE reg_stranded_records gauge',
+    `reg_stranded_records ${tally.records}`,
+  ];
 }
 
 /** The registry's title, as its description and its announcements to peers give it. */
@@ -154,5 +166,16 @@ export async function summariseRegistry(core: Core, principal: Principal): Promi
     counts: await recordCounts(core),
     peer_count: countPeers(core.db).configured,
     triples: await core.graph.countQuads(),
+    stranded_citations: strandedSummary(core),
   };
+}
+
+/**
+ * What the start-up check of cited vocabulary terms found: records (and record-term pairs) an edit would refuse
+ * until the term is replaced, named one by one in the start-up log; null while the check has not run.
+ */
+function strandedSummary(core: Core): Record<string, unknown> | null {
+  const tally = core.reference.stranded;
+  if (tally === undefined) return null;
+  return { records: tally.records, citations: tally.citations, checked_at: tally.checkedAt };
 }

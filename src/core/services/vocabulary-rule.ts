@@ -4,7 +4,7 @@ import type { ValidationResult } from '../validate/index.js';
 import type { Core } from '../core.js';
 
 /** A slot whose IRIs must be terms the registry holds, of one of the accepted classes. */
-interface Slot {
+export interface VocabularySlot {
   readonly predicate: string;
   /** The JSON field named in a refusal. */
   readonly field: string;
@@ -23,7 +23,8 @@ const typeUnknown = (field: string) => (iri: string) =>
 const typeWrong = (field: string) => (iri: string) =>
   `${field}: <${iri}> names a subject area or another kind of term rather than a kind of data, so it cannot be what an artifact is.`;
 
-const SLOTS: readonly Slot[] = [
+/** The slots the vocabulary rule holds to terms, each with the JSON field a refusal names. */
+export const VOCABULARY_SLOTS: readonly VocabularySlot[] = [
   {
     predicate: DCT('subject'),
     field: 'topics',
@@ -93,7 +94,7 @@ export async function checkVocabulary(
   const results: ValidationResult[] = [];
   const seen = new Set<string>();
   for (const quad of quads) {
-    const slot = SLOTS.find((candidate) => candidate.predicate === quad.predicate.value);
+    const slot = VOCABULARY_SLOTS.find((candidate) => candidate.predicate === quad.predicate.value);
     if (slot === undefined || quad.object.termType !== 'NamedNode') continue;
     if (slot.subjectType !== undefined && typed.get(quad.subject.value)?.has(slot.subjectType) !== true)
       continue;
@@ -124,7 +125,7 @@ export async function checkVocabulary(
 
 async function verdict(
   core: Core,
-  slot: Slot,
+  slot: VocabularySlot,
   iri: string,
   candidate: readonly Quad[],
 ): Promise<string | undefined> {
