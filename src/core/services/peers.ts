@@ -167,7 +167,7 @@ async function cachedSubjects(core: Core, row: PeerRow): Promise<string[]> {
     const rows = await selectByKey(
       core,
       's',
-      ({ after, order }) => `SELECT DISTINCT ?s WHERE { GRAPH <${graph}> { ?s ?p ?o } ${after} } ${order}`,
+      ({ after, order }) => `SELECT ?s WHERE { GRAPH <${graph}> { ?s ?p ?o } ${after} } GROUP BY ?s ${order}`,
     );
     for (const found of rows) if (found.s?.type === 'uri') subjects.add(ownerOf(found.s.value));
   }
