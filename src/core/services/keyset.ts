@@ -28,15 +28,14 @@ export interface KeysetOptions {
   readonly rows?: number;
   /** Stop once this many keys were read (the last page may pass it; callers cut). */
   readonly max?: number;
-  /** Start after this key instead of at the first one. */
-  readonly from?: string;
 }
 
 /**
  * Reads every solution of a keyed query, a page at a time. `build` makes the query of one page from its
- * `after` filter and `order` clause; `key` names the variable (an IRI or a string) the pages follow. A page may
- * hold several solutions per key (a subquery ordered and limited on the key, joined to more patterns); it ends
- * the read when it holds fewer keys than were asked for.
+ * `after` filter and `order` clause; `key` names the variable (an IRI or a string) the pages follow. A flat query
+ * must give one solution per key (DISTINCT or GROUP BY on it), or a page could end inside a key's solutions; for
+ * several per key, order and limit the keys in a subquery and join the rest to it, so that every key it selects
+ * gives at least one solution. The read ends at a page holding fewer keys than were asked for.
  */
 export async function selectByKey(
   core: Pick<Core, 'graph'>,
@@ -47,7 +46,7 @@ export async function selectByKey(
   const rows = Math.min(options.rows ?? PAGE_ROWS, PAGE_ROWS);
   const direction = options.descending === true ? 'DESC' : 'ASC';
   const out: Binding[] = [];
-  let last = options.from;
+  let last: string | undefined;
   let keys = 0;
   for (;;) {
     const after =
