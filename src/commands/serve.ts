@@ -25,6 +25,10 @@ and 120 s without); it stops at once on shutdown.
 The health prober probes the endpoints of deployments every REG_HEALTH_CHECK_INTERVAL and, unless
 REG_PEER_RESOLVE_ENABLED is false, the peer resolver fetches queued foreign IRIs from the peers that hold
 them every REG_PEER_RESOLVE_TICK; both finish the pass under way on shutdown.
+Once the index is loaded it logs, as one warning per record and term, every record that cites a vocabulary
+term the registry does not hold (retired, dropped from every bundle, or of a class the field does not accept),
+with the JSON field; nothing is changed, and an edit of such a record is refused until the term is replaced.
+/metrics reports the count as reg_stranded_records.
 Every REG_* setting is read from the environment; see reg-config(1).`;
   static override examples = [
     'REG_BASE_IRI=https://registry.example.org REG_DATA_DIR=/data <%= config.bin %> <%= command.id %>',
