@@ -34,6 +34,14 @@ afterAll(async () => {
   await server.stop();
 });
 
+/** The deployment that performed the run an advertisement answered with. */
+async function performer(stdout: string): Promise<unknown> {
+  const id = String((JSON.parse(stdout) as { run: string }).run)
+    .split('/')
+    .pop();
+  return ((await (await fetch(`${server.url}/api/v1/runs/${id}`)).json()) as { instance?: unknown }).instance;
+}
+
 const advertise = (extra: string[], environment = env) =>
   runReg(
     [
@@ -53,17 +61,11 @@ const advertise = (extra: string[], environment = env) =>
 it('advertises as the replica named by --instance-key or REG_INSTANCE_KEY when a software token is shared', async () => {
   const flagged = await advertise(['--instance-key', 'node-b', '--json']);
   expect(flagged.code, flagged.stderr).toBe(0);
-  const run = await (
-    await fetch(`${server.url}/api/v1/runs/${String(JSON.parse(flagged.stdout).run).split('/').pop()}`)
-  ).json();
-  expect(run.instance).toBe(deployments['node-b']);
+  expect(await performer(flagged.stdout)).toBe(deployments['node-b']);
 
   const fromEnv = await advertise(['--json'], { ...env, REG_INSTANCE_KEY: 'node-a' });
   expect(fromEnv.code, fromEnv.stderr).toBe(0);
-  const other = await (
-    await fetch(`${server.url}/api/v1/runs/${String(JSON.parse(fromEnv.stdout).run).split('/').pop()}`)
-  ).json();
-  expect(other.instance).toBe(deployments['node-a']);
+  expect(await performer(fromEnv.stdout)).toBe(deployments['node-a']);
 });
 
 it('refuses to guess between replicas, naming them and how to choose', async () => {

@@ -3,13 +3,14 @@ import { requireActingDeployment } from '../auth/acting-deployment.js';
 import { isCurator, requireDeploymentScope } from '../auth/policy.js';
 import type { Principal } from '../auth/principal.js';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../errors.js';
-import { SCHEMA } from '../ns.js';
+import { DCT, GRAPHS, SCHEMA } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
 import { mintIri } from '../records/ids.js';
 import { isObject } from '../records/json.js';
-import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js';
+import { isAbsoluteIri, recordToQuads, type Json, type JsonObject } from '../records/mapper.js';
 import { INSTANCE } from '../records/specs.js';
 import { appendAudit } from '../store/audit.js';
+import { quadToLine } from '../store/nquads.js';
 import {
   claim,
   findArtifactByKey,
@@ -242,9 +243,7 @@ async function runWrite(
   if (options.openLineagePayload !== undefined) candidate.openlineage_payload = options.openLineagePayload;
   const actionStatus = typeof candidate.status === 'string' ? ACTION_STATUS[candidate.status] : undefined;
   if (actionStatus !== undefined) candidate.action_status = actionStatus;
-  const changed =
-    stored === undefined ||
-    JSON.stringify(stripModified(stored.json)) !== JSON.stringify(stripModified(candidate));
+  const changed = stored === undefined || !sameRun(runIri, stored.json, candidate);
   if (changed) candidate.modified = now;
   return {
     request: {
@@ -259,9 +258,18 @@ async function runWrite(
   };
 }
 
-function stripModified(json: JsonObject): JsonObject {
-  const { modified: _m, ...rest } = json;
-  return rest;
+/**
+ * Whether two versions of a run say the same, compared as the quads they map to (a timestamp sent as `…:00Z`
+ * reads back as `…:00.000Z`, and lists read back sorted), apart from when it was last modified.
+ */
+function sameRun(iri: string, stored: JsonObject, candidate: JsonObject): boolean {
+  const lines = (json: JsonObject): string[] =>
+    recordToQuads(RUN, iri, json, GRAPHS.local, true)
+      .quads.filter((quad) => quad.predicate.value !== DCT('modified'))
+      .map(quadToLine)
+      .sort();
+  const [before, after] = [lines(stored), lines(candidate)];
+  return before.length === after.length && before.every((line, at) => line === after[at]);
 }
 
 /** Finds or mints each artifact of the payload and validates the new ones; nothing is written here. */

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import N3 from 'n3';
 import { BadRequestError, MalformedInputError } from '../errors.js';
 import { GRAPHS } from '../ns.js';
 import { appendAudit } from '../store/audit.js';
-import { factory, ownerOf, parseRecordMarker, quadToLine, type Quad } from '../store/nquads.js';
+import { factory, ownerOf, quadToLine, type Quad } from '../store/nquads.js';
 import { parseCatalogue } from '../vocab/catalogue.js';
 import type { Core } from '../core.js';
+import { readNQuadsFile, type LineProblem } from './restore-reader.js';
+import { rebuildAdvertisingKeys } from './advertising-keys.js';
 import { checkRestorable, restoreSink } from './restore-sink.js';
 
 /** What a restore did. */
@@ -25,8 +26,9 @@ const PROGRESS_EVERY = 50_000;
 
 /**
  * Loads an N-Quads file into a stopped registry, inside one transaction (the external store: through the write
- * path, a batch per commit, after the whole file was checked): a malformed line aborts with its line number and
- * nothing is written. Consecutive quads of one record (as `reg dump` writes them) are merged as a
+ * path, a batch per commit, after the whole file was checked): every line a strict parser refuses (malformed, not
+ * UTF-8, or holding a string that is not an IRI where an IRI belongs) is named with its number, and nothing is
+ * written. Consecutive quads of one record (as `reg dump` writes them) are merged as a
  * group; a record whose quads are scattered is merged once per run, which gives the same result. Blank nodes
  * are replaced by IRIs under the record that refers to them (records never share blank nodes), reference
  * bundle graphs are skipped, and a catalogue entry is taken over only when it matches this package's bundle.
@@ -78,7 +80,10 @@ export async function restoreNQuads(
   try {
     // Inside a marked record (a full dump), quads of its graph belong to it whatever their subject.
     let marked: { subject: string; graph: string } | undefined;
-    for await (const item of parseFile(file)) {
+    const problems: LineProblem[] = [];
+    for await (const item of readNQuadsFile(file, problems)) {
+      // After a bad line nothing more is merged; the rest is read to name every bad line.
+      if (problems.length > 0) continue;
       if ('marker' in item) {
         if (run !== undefined) await mergeRun(run.graph, run.owner, run.lines, run.marked);
         run = undefined;
@@ -108,6 +113,7 @@ export async function restoreNQuads(
       }
       run.lines.push(quadToLine(quad));
     }
+    refuseProblems(file, problems);
     if (run !== undefined) await mergeRun(run.graph, run.owner, run.lines, run.marked);
     const skolemised = new Map<string, string[]>();
     for (const quad of skolemise(blankQuads, core.config.baseIri)) {
@@ -133,6 +139,12 @@ export async function restoreNQuads(
       });
     }, totals.new > 0);
     onProgress(totals.read);
+    // The restored records carry their keys and claims: rebuilding the rows from them keeps advertising
+    // idempotent, so a job retried after the restore finds its run instead of minting a second one.
+    if (totals.new > 0) {
+      if (!core.graph.ready) await core.graph.open();
+      await rebuildAdvertisingKeys(core);
+    }
     return totals;
   } catch (error) {
     sink.abort();
@@ -147,62 +159,39 @@ async function checkFile(
   bundleGraphs: ReadonlyMap<string, unknown>,
 ): Promise<void> {
   let quads = 0;
-  for await (const item of parseFile(file)) {
+  const problems: LineProblem[] = [];
+  for await (const item of readNQuadsFile(file, problems)) {
     if ('marker' in item) continue;
     quads++;
     const graph = item.quad.graph.value;
     if (!bundleGraphs.has(graph)) checkRestorable(core, graph, quads);
   }
+  refuseProblems(file, problems);
 }
 
-/** What the parser reads, in file order: quads, and the record markers a full dump writes. */
-type Parsed =
-  { readonly quad: Quad } | { readonly marker: { readonly subject: string; readonly graph: string } };
+/** Lines named in a refusal; the count covers the rest. */
+const MAX_NAMED_LINES = 20;
 
-async function* parseFile(file: string): AsyncGenerator<Parsed> {
-  const parser = new N3.StreamParser({ format: 'N-Quads', blankNodePrefix: '', comments: true });
-  const input = fs.createReadStream(file, { encoding: 'utf8' });
-  // Quads and comments arrive as separate events; one queue keeps them in file order.
-  const queue: Parsed[] = [];
-  let ended = false;
-  let failure: unknown;
-  let wake: (() => void) | undefined;
-  const notify = () => wake?.();
-  parser.on('data', (quad: Quad) => {
-    queue.push({ quad });
-    notify();
-  });
-  parser.on('comment', (comment: string) => {
-    const marker = parseRecordMarker(comment);
-    if (marker !== undefined) queue.push({ marker });
-    notify();
-  });
-  parser.on('end', () => {
-    ended = true;
-    notify();
-  });
-  parser.on('error', (error: unknown) => {
-    failure = error;
-    ended = true;
-    notify();
-  });
-  input.on('error', (error) => parser.destroy(error));
-  input.pipe(parser);
-  for (;;) {
-    let next = 0;
-    while (next < queue.length) yield queue[next++]!;
-    queue.splice(0, next);
-    if (failure !== undefined) {
-      const line = (failure as { context?: { line?: number } }).context?.line;
-      const message = (failure as Error).message.replace(/ on line \d+\.?$/, '');
-      throw new MalformedInputError(
-        `${file}${line === undefined ? '' : `:${line}`}: ${message}; nothing was restored`,
-      );
-    }
-    if (ended) return;
-    await new Promise<void>((resolve) => (wake = resolve));
-    wake = undefined;
-  }
+/**
+ * Refuses the whole file when any line could not be read or holds what the store cannot keep (a malformed line,
+ * bytes that are not UTF-8, an IRI that is not one): a restore is all or nothing, and a partial one would leave
+ * records without what the file said of them.
+ */
+function refuseProblems(file: string, problems: readonly LineProblem[]): void {
+  if (problems.length === 0) return;
+  const named = [...problems]
+    .sort((a, b) => a.line - b.line)
+    .slice(0, MAX_NAMED_LINES)
+    .map(({ line, reason }) => ({
+      field: `line ${line}`,
+      message: `${file}:${line}: ${reason}`,
+    }));
+  const more = problems.length > named.length ? `; and ${problems.length - named.length} more` : '';
+  const count = problems.length === 1 ? '1 line' : `${problems.length} lines`;
+  throw new MalformedInputError(
+    `${count} of ${file} cannot be restored: ${named.map((problem) => problem.message).join('; ')}${more}; nothing was restored`,
+    { errors: named, extra: { bad_lines: problems.length } },
+  );
 }
 
 function hasBlankNode(quad: Quad): boolean {

@@ -75,3 +75,31 @@ export function artifactsOfRun(db: Database, run: string, role: string): string[
     }[]
   ).map((row) => row.artifact);
 }
+
+/** The advertising rows a record implies: a run's key, an artifact's key, a run's claim of an artifact. */
+export interface AdvertisingRows {
+  readonly runKeys: readonly { instance: string; key: string; run: string }[];
+  readonly artifactKeys: readonly { instance: string; key: string; artifact: string }[];
+  readonly claims: readonly { run: string; artifact: string; role: 'produced' | 'consumed' }[];
+}
+
+/** Adds advertising rows that are missing (rows already there are kept); returns how many were added. */
+export function addAdvertisingRows(db: Database, rows: AdvertisingRows, at: string): number {
+  const runKey = db.prepare(
+    'INSERT OR IGNORE INTO run_key (instance, external_key, run, created_at) VALUES (?, ?, ?, ?)',
+  );
+  const artifactKey = db.prepare(
+    'INSERT OR IGNORE INTO artifact_key (instance, key, artifact, created_at) VALUES (?, ?, ?, ?)',
+  );
+  const claimRow = db.prepare(
+    'INSERT OR IGNORE INTO run_artifact (run, artifact, role, claimed_at) VALUES (?, ?, ?, ?)',
+  );
+  return db.transaction(() => {
+    let added = 0;
+    for (const row of rows.runKeys) added += runKey.run(row.instance, row.key, row.run, at).changes;
+    for (const row of rows.artifactKeys)
+      added += artifactKey.run(row.instance, row.key, row.artifact, at).changes;
+    for (const row of rows.claims) added += claimRow.run(row.run, row.artifact, row.role, at).changes;
+    return added;
+  });
+}
