@@ -5,7 +5,7 @@
  * resolve to public addresses only (unless `REG_API_DOC_ALLOW_PRIVATE_TARGETS`), and the connection goes to the
  * address that was checked, so a record cannot make the registry read its own network for an anonymous caller.
  */
-import { BadRequestError, NotFoundError, RegError } from '../errors.js';
+import { BadRequestError, NotFoundError, RegError, type RegErrorOptions } from '../errors.js';
 import { approveTarget, TargetRefusedError, type Resolver } from '../net/outbound-target.js';
 import { PinnedTimeoutError, sendPinned, type PinnedResponse } from '../net/pinned-request.js';
 import { SOFTWARE } from '../records/specs.js';
@@ -40,10 +40,13 @@ export interface ApiDocument {
   readonly body: Uint8Array;
 }
 
-/** The upstream API description host failed us (502 `upstream-failed`). */
+/**
+ * The upstream API description host failed us, or the registry refused to reach it (502 `upstream-failed`, with
+ * `refused` naming why). The detail is public; a `cause` (which may name a resolved address) is for the log only.
+ */
 export class UpstreamError extends RegError {
-  constructor(detail: string, extra: Record<string, unknown> = {}) {
-    super('upstream-failed', 502, 'Upstream request failed', detail, { extra });
+  constructor(detail: string, extra: Record<string, unknown> = {}, options: RegErrorOptions = {}) {
+    super('upstream-failed', 502, 'Upstream request failed', detail, { ...options, extra });
   }
 }
 
@@ -142,10 +145,7 @@ async function request(
     });
   } catch (error) {
     if (!(error instanceof TargetRefusedError)) throw error;
-    throw new UpstreamError(`the API description at ${url} is not fetched: ${error.message}`, {
-      upstream_url: url,
-      refused: error.code,
-    });
+    throw refusal(url, target, error);
   }
   const timeoutMs = deadline - Date.now();
   if (timeoutMs <= 0) throw failure(true, url, limits);
@@ -162,6 +162,29 @@ async function request(
   } catch (error) {
     throw failure(error instanceof PinnedTimeoutError, url, limits);
   }
+}
+
+/**
+ * The registry's own refusal to reach a target. A non-public target is named by its host only: which internal
+ * address a name resolves to is the operator's to read in the log, not the caller's.
+ */
+function refusal(url: string, target: URL, error: TargetRefusedError): UpstreamError {
+  const nonPublic = error.code === 'non-public';
+  const detail = nonPublic
+    ? `refused: not a public address: the API description at ${url} is on ${target.hostname}, and this registry fetches API descriptions from public addresses only`
+    : `refused: the API description at ${url} is not fetched: ${error.message}`;
+  return new UpstreamError(
+    detail,
+    { upstream_url: url, refused: error.code },
+    {
+      cause: error,
+      hints: nonPublic
+        ? [
+            'declare the API description at a public URL; an operator may allow private targets with REG_API_DOC_ALLOW_PRIVATE_TARGETS',
+          ]
+        : [],
+    },
+  );
 }
 
 function parseHttpUrl(value: string, declared: string, base?: URL): URL {
