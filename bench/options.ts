@@ -9,7 +9,7 @@ export interface Options {
   /** Repetitions of each start-up measurement; the median is reported. */
   readonly runs: number;
   /** Which parts to run. */
-  readonly parts: readonly ('startup' | 'records' | 'search' | 'ui')[];
+  readonly parts: readonly ('startup' | 'records' | 'search' | 'ui' | 'validation')[];
   /** Seconds of load per throughput figure. */
   readonly seconds: number;
   /** Size of the store the lineage figure is measured on. */
@@ -23,12 +23,13 @@ export interface Options {
 /** A bad command line: reported with the usage, without a stack trace. */
 export class UsageError extends Error {}
 
-export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records,search,ui] [--seconds 5]
+export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records,search,ui,validation] [--seconds 5]
   --sizes    dataset sizes in quads (k = thousand, M = million); default 10k,100k,1M
   --runs     repetitions of each start-up measurement, median reported; default 3
   --parts    startup (start-up, restore, dump by size), records (record API reads and writes) and/or search
              (search and matchmaking latency) and/or ui (the web page's weight and load time on a slow link,
-             in Debian's chromium); default all four
+             in Debian's chromium) and/or validation (validation time by list length, and a small validation
+             beside a large one); default all five
   --seconds  seconds of load per throughput figure; default 5
   --lineage-size  store size for the lineage figure; default 1M
   --search-size   records in the store for the search figures; default 100k
@@ -42,7 +43,7 @@ export function parseOptions(argv: readonly string[]): Options | null {
     options: {
       sizes: { type: 'string', default: '10k,100k,1M' },
       runs: { type: 'string', default: '3' },
-      parts: { type: 'string', default: 'startup,records,search,ui' },
+      parts: { type: 'string', default: 'startup,records,search,ui,validation' },
       seconds: { type: 'string', default: '5' },
       'lineage-size': { type: 'string', default: '1M' },
       'search-size': { type: 'string', default: '100k' },
@@ -58,7 +59,7 @@ export function parseOptions(argv: readonly string[]): Options | null {
     throw new UsageError(`--runs must be a positive integer\n${USAGE}`);
   const parts = values.parts.split(',').map((part) => part.trim());
   for (const part of parts) {
-    if (part !== 'startup' && part !== 'records' && part !== 'search' && part !== 'ui')
+    if (!['startup', 'records', 'search', 'ui', 'validation'].includes(part))
       throw new UsageError(`unknown part "${part}"\n${USAGE}`);
   }
   const seconds = Number(values.seconds);

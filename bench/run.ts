@@ -10,6 +10,7 @@ import { benchLineage, renderLineage } from './lineage-bench.js';
 import { benchRecords, renderRecords } from './records-bench.js';
 import { benchSearch, renderSearch } from './search-bench.js';
 import { benchUi, renderUi } from './ui-bench.js';
+import { benchValidation, renderValidation } from './validation-bench.js';
 import { note } from './progress.js';
 import { ROOT } from './reg-cli.js';
 import { runServe } from './reg-serve.js';
@@ -48,7 +49,7 @@ async function runStartup(options: Options, space: Workspace): Promise<Record<st
 
 /**
  * Runs the chosen parts against the graph store selected now; returns what they measured. The web page is
- * measured with the first store only: its weight and load time do not depend on where the graph lives.
+ * measured with the first store only, as is validation: neither depends on where the graph lives.
  */
 async function runParts(
   options: Options,
@@ -77,6 +78,11 @@ async function runParts(
     const page = await benchUi(space);
     process.stdout.write(`\n${renderUi(page)}\n`);
     results.ui = page;
+  }
+  if (options.parts.includes('validation') && first) {
+    const validation = await benchValidation();
+    process.stdout.write(`\n${renderValidation(validation)}\n`);
+    results.validation = validation;
   }
   return results;
 }

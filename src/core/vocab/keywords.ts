@@ -112,20 +112,17 @@ export function normaliseKeywords(
   values: readonly string[],
   baseIri?: string,
 ): { labels: string[]; concepts: string[] } {
-  const labels: string[] = [];
-  const concepts: string[] = [];
+  // Sets keep first-seen order and find duplicates without a scan per keyword.
+  const labels = new Set<string>();
+  const concepts = new Set<string>();
   for (const raw of values) {
     const value = raw.trim();
     if (value === '') continue;
     const entry = matchKeyword(value);
-    const label = entry?.label ?? value;
-    if (!labels.includes(label)) labels.push(label);
-    if (entry !== undefined) {
-      const concept = baseIri === undefined ? entry.slug : keywordIri(baseIri, entry.slug);
-      if (!concepts.includes(concept)) concepts.push(concept);
-    }
+    labels.add(entry?.label ?? value);
+    if (entry !== undefined) concepts.add(baseIri === undefined ? entry.slug : keywordIri(baseIri, entry.slug));
   }
-  return { labels, concepts };
+  return { labels: [...labels], concepts: [...concepts] };
 }
 
 function trimBase(baseIri: string): string {
