@@ -1,8 +1,10 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Core } from '../core/core.js';
 import { reportForeignBase, reportRetiredCitations } from '../core/services/reference-data.js';
 import { createApp } from './app.js';
+import { applyConnectionLimits, connectionsCheckingInterval } from './connection-limits.js';
 
 /** A listening registry server. */
 export interface RunningServer {
@@ -23,7 +25,9 @@ export async function startServer(core: Core): Promise<RunningServer> {
     fetch: app.fetch,
     hostname: core.config.listen.host,
     port: core.config.listen.port,
-  });
+    serverOptions: { connectionsCheckingInterval: connectionsCheckingInterval(core.config.http) },
+  }) as Server;
+  applyConnectionLimits(server, core.config.http, core.log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(core.config.listen.port, core.config.listen.host, () => {
@@ -56,7 +60,7 @@ export async function startServer(core: Core): Promise<RunningServer> {
     closing ??= (async () => {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
-          if ('closeAllConnections' in server) server.closeAllConnections();
+          server.closeAllConnections();
           resolve();
         }, graceMs);
         timer.unref();
@@ -64,7 +68,7 @@ export async function startServer(core: Core): Promise<RunningServer> {
           clearTimeout(timer);
           resolve();
         });
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
+        server.closeIdleConnections();
       });
       await core.close();
       await indexed;

@@ -62,6 +62,15 @@ export interface PeerSettings {
   readonly timeoutMs: number;
 }
 
+/** Limits the HTTP server puts on client connections (`REG_HTTP_*`). */
+export interface HttpServerSettings {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly idleTimeoutMs: number;
+  readonly maxConnections: number;
+}
+
 /** Limits of federated search. */
 export interface FederationSettings {
   readonly peerTimeoutMs: number;
@@ -75,6 +84,7 @@ export interface Config {
   readonly baseIri: string;
   readonly dataDir: string;
   readonly listen: ListenAddress;
+  readonly http: HttpServerSettings;
   readonly staticDir: string;
   readonly publicRead: boolean;
   readonly sparqlPublic: boolean;
@@ -198,6 +208,7 @@ export function readConfig(
       );
     }
   }
+  problems.push(...httpTimeoutProblems(get));
   if (problems.length > 0 || baseIri === undefined) throw new ConfigError(problems.join('\n'));
 
   const queryEndpoint = get<string>('REG_SPARQL_ENDPOINT');
@@ -221,6 +232,13 @@ export function readConfig(
     baseIri,
     dataDir: need<string>('REG_DATA_DIR'),
     listen: need<ListenAddress>('REG_LISTEN'),
+    http: {
+      headersTimeoutMs: need<number>('REG_HTTP_HEADERS_TIMEOUT'),
+      requestTimeoutMs: need<number>('REG_HTTP_REQUEST_TIMEOUT'),
+      keepAliveTimeoutMs: need<number>('REG_HTTP_KEEP_ALIVE_TIMEOUT'),
+      idleTimeoutMs: need<number>('REG_HTTP_IDLE_TIMEOUT'),
+      maxConnections: need<number>('REG_HTTP_MAX_CONNECTIONS'),
+    },
     staticDir: get<string>('REG_STATIC_DIR') ?? packagePath('ui', 'dist'),
     publicRead: need<boolean>('REG_PUBLIC_READ'),
     sparqlPublic: need<boolean>('REG_SPARQL_PUBLIC'),
@@ -305,6 +323,24 @@ function parseSetting(spec: SettingSpec, text: string, cwd: string): unknown {
     case 'path':
       return path.resolve(cwd, text.trim());
   }
+}
+
+/**
+ * Refusals of connection time limits: none may be zero (Node reads zero as "never", which is what they exist to
+ * prevent), and the request head cannot be given longer than the whole request.
+ */
+function httpTimeoutProblems(get: <T>(name: string) => T | undefined): string[] {
+  const problems: string[] = [];
+  const names = ['HEADERS', 'REQUEST', 'KEEP_ALIVE', 'IDLE'].map((part) => `REG_HTTP_${part}_TIMEOUT`);
+  for (const name of names)
+    if (get<number>(name) === 0) problems.push(`${name} must be longer than 0, got 0.`);
+  const headers = get<number>('REG_HTTP_HEADERS_TIMEOUT');
+  const request = get<number>('REG_HTTP_REQUEST_TIMEOUT');
+  if (headers !== undefined && request !== undefined && headers > request)
+    problems.push(
+      `REG_HTTP_HEADERS_TIMEOUT (${headers / 1000} s) must not be longer than REG_HTTP_REQUEST_TIMEOUT (${request / 1000} s).`,
+    );
+  return problems;
 }
 
 /** Returns the refusal sentence for an unusable root token, or undefined when it is absent or acceptable. */

@@ -45,6 +45,41 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   { name: 'REG_LISTEN', kind: 'listen', fallback: '0.0.0.0:8080', summary: 'address the HTTP server binds' },
   {
+    name: 'REG_HTTP_HEADERS_TIMEOUT',
+    kind: 'duration',
+    fallback: '20s',
+    summary:
+      'time a new connection has to send a whole request head; past it the connection is closed (408 if it sent some)',
+  },
+  {
+    name: 'REG_HTTP_REQUEST_TIMEOUT',
+    kind: 'duration',
+    fallback: '60s',
+    summary:
+      'time a client has to send a whole request, body included; past it: 408 and the connection closed',
+  },
+  {
+    name: 'REG_HTTP_KEEP_ALIVE_TIMEOUT',
+    kind: 'duration',
+    fallback: '5s',
+    summary: 'how long a connection may wait idle for its next request after an answer',
+  },
+  {
+    name: 'REG_HTTP_IDLE_TIMEOUT',
+    kind: 'duration',
+    fallback: '30s',
+    summary:
+      'a connection on which nothing moves this long is closed (a client that stops reading an answer, say); work on a request is not cut',
+  },
+  {
+    name: 'REG_HTTP_MAX_CONNECTIONS',
+    kind: 'integer',
+    fallback: '1000',
+    min: 1,
+    max: 100000,
+    summary: 'open client connections at most; one more is closed at once',
+  },
+  {
     name: 'REG_STATIC_DIR',
     kind: 'path',
     summary: 'directory of the built web page (default: the one in the package)',
