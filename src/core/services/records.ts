@@ -11,6 +11,8 @@ import type { ValidationResult } from '../validate/index.js';
 import type { Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
 import { cachedRecord, isStale } from './peers.js';
+import { editStored } from './record-edit.js';
+import { checkCondition, versionOf } from './record-version.js';
 import { writeRecord } from './write-path.js';
 
 /** A record read back from the store: its JSON (as the mapper reads it) and its quads indexed by subject. */
@@ -20,6 +22,8 @@ export interface StoredRecord {
   readonly json: JsonObject;
   readonly index: SubjectIndex;
   readonly tombstoned: boolean;
+  /** The version of the stored text (see `versionOf`): the record's entity tag. */
+  readonly version: string;
 }
 
 /** Reads a record of `spec` by IRI from the local graph; undefined when there is none of that kind. */
@@ -46,7 +50,14 @@ function parseStored(spec: RecordSpec, iri: string, graph: string, text: string)
   const types = index.get(iri)?.get(RDF('type')) ?? [];
   if (!types.some((term) => term.value === spec.types[0])) return undefined;
   const json = deepFreeze(nodeToJson(spec, iri, index));
-  return Object.freeze({ iri, graph, json, index, tombstoned: json.tombstoned === true });
+  return Object.freeze({
+    iri,
+    graph,
+    json,
+    index,
+    tombstoned: json.tombstoned === true,
+    version: versionOf(text),
+  });
 }
 
 function deepFreeze<T>(value: T): T {
@@ -125,6 +136,8 @@ export async function createRecord(
   registry: JsonObject,
   options: EditOptions,
 ): Promise<string> {
+  // An If-Match on a request that creates the record (a deployment announcing itself) matches nothing.
+  checkCondition(iri, undefined);
   const now = new Date().toISOString();
   const candidate: JsonObject = {
     ...acceptedInput(core, spec, input),
@@ -146,7 +159,9 @@ export async function createRecord(
 
 /**
  * Applies a JSON merge patch to a stored record (absent keeps, `null` clears) and writes the merged whole,
- * which is validated again in full; `created` is kept.
+ * which is validated again in full; `created` is kept. The patch applies to the record as stored when the edit
+ * runs (edits of one record run one at a time), so concurrent patches of different members all take effect, and
+ * the request's `If-Match`, if any, is checked against that record (see `editStored`).
  */
 export async function patchRecord(
   core: Core,
@@ -156,25 +171,36 @@ export async function patchRecord(
   registry: JsonObject,
   options: EditOptions,
 ): Promise<void> {
-  if (stored.tombstoned)
-    throw new RegError(
-      'tombstoned',
-      410,
-      'Record is tombstoned',
-      `${stored.iri} is withdrawn and cannot be edited`,
-    );
-  const merged = mergePatch(stored.json, acceptedInput(core, spec, patch));
-  const candidate: JsonObject = { ...merged, ...registry, modified: new Date().toISOString() };
-  if (stored.json.created !== undefined) candidate.created = stored.json.created;
-  await writeRecord(core, {
-    spec,
-    iri: stored.iri,
-    candidate,
-    action: options.action,
-    principal: options.principal,
-    ...codeRulesFor(options, candidate),
-    requestId: options.requestId,
-  });
+  const accepted = acceptedInput(core, spec, patch);
+  await editStored(
+    core,
+    stored.iri,
+    () => readStored(core, spec, stored.iri),
+    (current) => {
+      if (current.tombstoned)
+        throw new RegError(
+          'tombstoned',
+          410,
+          'Record is tombstoned',
+          `${current.iri} is withdrawn and cannot be edited`,
+        );
+      const candidate: JsonObject = {
+        ...mergePatch(current.json, accepted),
+        ...registry,
+        modified: new Date().toISOString(),
+      };
+      if (current.json.created !== undefined) candidate.created = current.json.created;
+      return {
+        spec,
+        iri: current.iri,
+        candidate,
+        action: options.action,
+        principal: options.principal,
+        ...codeRulesFor(options, candidate),
+        requestId: options.requestId,
+      };
+    },
+  );
 }
 
 function codeRulesFor(
@@ -196,18 +222,25 @@ export async function tombstoneRecord(
   principal: Principal,
   requestId?: string,
 ): Promise<void> {
-  if (stored.tombstoned) return;
-  const now = new Date().toISOString();
-  await writeRecord(core, {
-    spec,
-    iri: stored.iri,
-    candidate: { ...stored.json, tombstoned: true, tombstoned_at: now, modified: now },
-    action: 'tombstone',
-    principal,
-    kind: `${spec.kind}:withdrawn`,
-    validate: false,
-    requestId,
-  });
+  await editStored(
+    core,
+    stored.iri,
+    () => readStored(core, spec, stored.iri),
+    (current) => {
+      if (current.tombstoned) return undefined;
+      const now = new Date().toISOString();
+      return {
+        spec,
+        iri: current.iri,
+        candidate: { ...current.json, tombstoned: true, tombstoned_at: now, modified: now },
+        action: 'tombstone',
+        principal,
+        kind: `${spec.kind}:withdrawn`,
+        validate: false,
+        requestId,
+      };
+    },
+  );
 }
 
 /**

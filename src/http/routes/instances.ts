@@ -3,6 +3,7 @@ import {
   createInstance,
   declareInstanceCapability,
   getInstanceFor,
+  instanceIri,
   listInstanceArtifacts,
   listInstanceRuns,
   updateInstance,
@@ -12,6 +13,7 @@ import { listInstances, type InstanceListParams } from '../../core/services/inst
 import { announceInstance } from '../../core/services/self-registration.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
+import { conditionalEdit } from '../record-conditions.js';
 
 const LIST_PARAMS = [
   'q',
@@ -28,15 +30,21 @@ const LIST_PARAMS = [
 export function instanceRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
-  app.put('/api/v1/instances/self', async (c) => {
-    const result = await announceInstance(
-      c.get('core'),
-      c.get('principal'),
-      await readJson(c),
-      c.get('requestId'),
-    );
-    return c.json(result.record, result.created ? 201 : 200);
-  });
+  const named = (c: Context<AppEnv>) => instanceIri(c.get('core'), c.req.param('id') ?? '');
+  // The deployment a credential announces is not named in the path: If-Match applies to the one it edits.
+  app.put(
+    '/api/v1/instances/self',
+    conditionalEdit(() => undefined, true),
+    async (c) => {
+      const result = await announceInstance(
+        c.get('core'),
+        c.get('principal'),
+        await readJson(c),
+        c.get('requestId'),
+      );
+      return c.json(result.record, result.created ? 201 : 200);
+    },
+  );
   app.get('/api/v1/instances', async (c) => {
     const params: InstanceListParams = {};
     for (const name of LIST_PARAMS) {
@@ -51,14 +59,14 @@ export function instanceRoutes(): Hono<AppEnv> {
   app.get('/api/v1/instances/:id', async (c) =>
     c.json(await getInstanceFor(c.get('core'), c.get('principal'), c.req.param('id'))),
   );
-  app.patch('/api/v1/instances/:id', async (c) =>
+  app.patch('/api/v1/instances/:id', conditionalEdit(named, true), async (c) =>
     c.json(await updateInstance(...who(c), c.req.param('id'), await readJson(c), c.get('requestId'))),
   );
-  app.delete('/api/v1/instances/:id', async (c) => {
+  app.delete('/api/v1/instances/:id', conditionalEdit(named), async (c) => {
     await withdrawInstance(...who(c), c.req.param('id'), c.get('requestId'));
     return c.body(null, 204);
   });
-  app.put('/api/v1/instances/:id/capability', async (c) =>
+  app.put('/api/v1/instances/:id/capability', conditionalEdit(named), async (c) =>
     c.json(
       await declareInstanceCapability(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')),
     ),

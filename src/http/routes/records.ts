@@ -10,11 +10,13 @@ import {
   type RecordKind,
   type RecordQuads,
 } from '../../core/services/representations.js';
+import { entityTag } from '../../core/services/record-version.js';
 import { linkHeader, signpostingLinks } from '../../core/services/signposting.js';
 import { getSoftware } from '../../core/services/software.js';
 import type { AppEnv } from '../env.js';
 import { preferred } from '../accept.js';
 import { problemResponse } from '../problem.js';
+import { notModified, storedVersion } from '../record-conditions.js';
 import type { WebPage } from '../web.js';
 
 /** Reads the API JSON of one record by id (the body `GET /api/v1/<kind>/<id>` returns). */
@@ -40,6 +42,12 @@ const EXTENSIONS: Readonly<Record<string, Form>> = {
   json: 'json',
   html: 'html',
 };
+/** The extension that marks each RDF form's entity tag (as in the record IRI's own extensions). */
+const FORM_EXTENSIONS: Readonly<Record<RdfFormat, string>> = {
+  turtle: 'ttl',
+  jsonld: 'jsonld',
+  nquads: 'nq',
+};
 /** The paths each kind's IRIs (and their aliases) are served at. */
 const PATHS: Readonly<Record<RecordKind, readonly string[]>> = {
   software: ['software'],
@@ -64,16 +72,22 @@ const API_READS: readonly (readonly [path: string, kind: RecordKind, param: stri
 ];
 
 /**
- * FAIR Signposting on the API's reads of one record: a successful `GET` of any path in `API_READS` gets the same
- * `Link` header as the record's IRI. Mounted before the routes it wraps, so those routes only return the JSON.
+ * FAIR Signposting and entity tags on the API's reads of one record: a successful `GET` of any path in
+ * `API_READS` gets the same `Link` header as the record's IRI, and the `ETag` of the stored record's version (see
+ * `versionOf`: it covers the stored record, not the counts and labels the JSON derives from other records), which
+ * `If-Match` on an edit names. Mounted before the routes it wraps, so those routes only return the JSON.
  */
 export function signpostedReads(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   for (const [path, kind, param] of API_READS)
     app.get(path, async (c, next) => {
-      await next();
       const named = c.req.param(param);
+      // Read before the body: a write in between leaves a tag older than the body, which a conditional edit then
+      // refuses, never a tag newer than what the client saw.
+      const version = named === undefined ? undefined : await storedVersion(c.get('core'), kind, named);
+      await next();
       if (c.res.status !== 200 || named === undefined) return;
+      if (version !== undefined) c.res.headers.set('etag', entityTag(version));
       const link = await recordLink(c.get('core'), kind, named);
       if (link !== undefined) c.res.headers.set('link', link);
     });
@@ -138,10 +152,15 @@ async function dereference(
     const { id, extension } = splitExtension(segment);
     const form = extension ?? negotiate(c.req.header('accept'));
     if (form === 'html') return await recordPage(c, installed(web), kind, id);
+    const version = await storedVersion(core, kind, id);
     const record = await readRecordQuads(core, kind, id);
     link = linkOf(core, record);
     const headers: Record<string, string> = { vary: 'Accept', link };
+    if (version !== undefined)
+      headers.etag = entityTag(version, form === 'json' ? undefined : FORM_EXTENSIONS[form]);
     if (form === 'json') return c.json(await reader(core, id), 200, headers);
+    // An RDF form is the stored record and nothing else, so its tag vouches for every byte: a match is a 304.
+    if (headers.etag !== undefined && notModified(c, headers.etag)) return c.body(null, 304, headers);
     const { contentType, body } = renderRecord(record, form);
     return c.body(body, 200, { ...headers, 'content-type': contentType });
   } catch (error) {

@@ -2,10 +2,17 @@ import { Hono, type Context } from 'hono';
 import type { Core } from '../../core/core.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/records/mapper.js';
-import { createRelease, getRelease, listReleases, withdrawRelease } from '../../core/services/releases.js';
+import {
+  createRelease,
+  getRelease,
+  listReleases,
+  releaseIri,
+  withdrawRelease,
+} from '../../core/services/releases.js';
 import { softwareIri } from '../../core/services/software.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
+import { conditionalEdit } from '../record-conditions.js';
 
 /**
  * `/api/v1/software/{id}/releases`: list, register, read (with Signposting, from `signpostedReads`) and withdraw
@@ -23,7 +30,8 @@ export function releaseRoutes(): Hono<AppEnv> {
   app.get('/api/v1/software/:id/releases/:release_id', async (c) =>
     c.json(await releaseOf(c.get('core'), c.req.param('id'), c.req.param('release_id'))),
   );
-  app.delete('/api/v1/software/:id/releases/:release_id', async (c) => {
+  const named = (c: Context<AppEnv>) => releaseIri(c.get('core'), c.req.param('release_id') ?? '');
+  app.delete('/api/v1/software/:id/releases/:release_id', conditionalEdit(named), async (c) => {
     await withdrawRelease(...who(c), c.req.param('id'), c.req.param('release_id'), c.get('requestId'));
     return c.body(null, 204);
   });

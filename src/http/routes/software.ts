@@ -4,12 +4,14 @@ import {
   declareSoftwareCapability,
   getSoftware,
   listSoftware,
+  softwareIri,
   updateSoftware,
   withdrawSoftware,
   type SoftwareListParams,
 } from '../../core/services/software.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
+import { conditionalEdit } from '../record-conditions.js';
 
 const LIST_PARAMS = [
   'q',
@@ -25,10 +27,14 @@ const LIST_PARAMS = [
   'cursor',
 ] as const;
 
-/** `/api/v1/software`: register, read, list, edit and withdraw software, and declare its capability. */
+/**
+ * `/api/v1/software`: register, read, list, edit and withdraw software, and declare its capability. Edits honour
+ * `If-Match` with the ETag of a read of the software.
+ */
 export function softwareRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
+  const named = (c: Context<AppEnv>) => softwareIri(c.get('core'), c.req.param('id') ?? '');
   app.get('/api/v1/software', async (c) => {
     const params: SoftwareListParams = {};
     for (const name of LIST_PARAMS) {
@@ -41,14 +47,14 @@ export function softwareRoutes(): Hono<AppEnv> {
     c.json(await createSoftware(...who(c), await readJson(c), c.get('requestId')), 201),
   );
   app.get('/api/v1/software/:id', async (c) => c.json(await getSoftware(c.get('core'), c.req.param('id'))));
-  app.patch('/api/v1/software/:id', async (c) =>
+  app.patch('/api/v1/software/:id', conditionalEdit(named, true), async (c) =>
     c.json(await updateSoftware(...who(c), c.req.param('id'), await readJson(c), c.get('requestId'))),
   );
-  app.delete('/api/v1/software/:id', async (c) => {
+  app.delete('/api/v1/software/:id', conditionalEdit(named), async (c) => {
     await withdrawSoftware(...who(c), c.req.param('id'), c.get('requestId'));
     return c.body(null, 204);
   });
-  app.put('/api/v1/software/:id/capability', async (c) =>
+  app.put('/api/v1/software/:id/capability', conditionalEdit(named), async (c) =>
     c.json(
       await declareSoftwareCapability(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')),
     ),
