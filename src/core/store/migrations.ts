@@ -336,6 +336,14 @@ const MIGRATIONS: readonly Migration[] = [
         undo TEXT NOT NULL
       );`,
   },
+  {
+    id: 12,
+    name: 'announced peer suggestions: the network each announcement came from',
+    // Bounds per announcer need to know who announced a suggestion; rows from before have no announcer.
+    sql: `
+      ALTER TABLE peer ADD COLUMN announced_from TEXT;
+      CREATE INDEX peer_announced ON peer (state, announced_from, added_at);`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version, each in its own transaction. */

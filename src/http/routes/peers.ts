@@ -4,6 +4,7 @@ import { announcePeer } from '../../core/services/peer-announce.js';
 import { listPeers, listSuggestedPeers, removePeer } from '../../core/services/peers.js';
 import { resolveForCaller } from '../../core/services/resolution.js';
 import { readJson } from '../body.js';
+import { clientAddress } from '../client-address.js';
 import type { AppEnv } from '../env.js';
 
 /**
@@ -24,9 +25,11 @@ export function peerRoutes(): Hono<AppEnv> {
     });
     return c.json(added.body, added.status);
   });
-  app.post('/api/v1/peers/announce', async (c) =>
-    c.json(await announcePeer(c.get('core'), await readJson(c), { requestId: c.get('requestId') })),
-  );
+  app.post('/api/v1/peers/announce', async (c) => {
+    const core = c.get('core');
+    const from = clientAddress(c, core.config.trustedProxies);
+    return c.json(await announcePeer(core, await readJson(c), { requestId: c.get('requestId'), from }));
+  });
   app.delete('/api/v1/peers/:id', async (c) => {
     await removePeer(c.get('core'), c.get('principal'), c.req.param('id'), { requestId: c.get('requestId') });
     return c.body(null, 204);
