@@ -151,4 +151,31 @@ describe('If-Match on DELETE and PUT of records', () => {
     await expectPreconditionFailed(await send('DELETE', path, { 'if-match': stale }));
     expect((await read(path)).body.label).toBe('renamed');
   });
+
+  it('holds a deployment announcing itself to If-Match: nothing matches before it exists', async () => {
+    const software = await api.call('POST', '/api/v1/software', 201, { name: 'self-announcing' });
+    const { token } = await api.call('POST', `/api/v1/software/${software.id as string}/tokens`, 201, {
+      scopes: ['register:instance'],
+    });
+    const announceSelf = (headers: Record<string, string>) =>
+      Promise.resolve(
+        app.request('/api/v1/instances/self', {
+          method: 'PUT',
+          headers: {
+            authorization: `Bearer ${token as string}`,
+            'content-type': 'application/json',
+            ...headers,
+          },
+          body: JSON.stringify({ instance_key: 'node-1', endpoint_url: 'https://node-1.example.org' }),
+        }),
+      );
+    await expectPreconditionFailed(await announceSelf({ 'if-match': '*' }));
+    const created = await api.expectStatus(await announceSelf({}), 201);
+    const path = `/api/v1/instances/${created.id as string}`;
+    const stale = (await read(path)).tag;
+    const again = await announceSelf({ 'if-match': stale });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('etag')).toBe((await read(path)).tag);
+    await expectPreconditionFailed(await announceSelf({ 'if-match': stale }));
+  });
 });
