@@ -60,9 +60,11 @@ export function applyConnectionLimits(server: Server, settings: HttpServerSettin
   });
   server.timeout = settings.idleTimeoutMs;
   server.on('timeout', (socket: Socket) => {
-    // A request being worked on is not cut here: its work has limits of its own (REG_SPARQL_TIMEOUT, ...).
+    // A request the registry is still working on, or an answer it is still producing, is not cut here: that
+    // work has limits of its own (REG_SPARQL_TIMEOUT, ...). Only a client that is not reading what was written
+    // to it (bytes still queued), or a connection with no request at all, is.
     const response = answering.get(socket);
-    if (response !== undefined && !response.headersSent) return;
+    if (response !== undefined && (!response.headersSent || socket.writableLength === 0)) return;
     log.debug('connection closed: idle', { remote: socket.remoteAddress });
     socket.destroy();
   });

@@ -162,6 +162,14 @@ describe('connection time limits of reg serve (limits of 1–2 s)', () => {
     expect(answer(result.text).status).toBe(200);
     expect(result.text.endsWith(DOCUMENT)).toBe(true);
   });
+
+  it('logs none of these clients as a failure of the registry', () => {
+    const errors = server
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('"level":"error"'));
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('connection cap of reg serve', () => {
