@@ -164,9 +164,18 @@ describe('GET /api/v1/software/:id/api-doc', () => {
     expect((await apiDoc('', none)).status).toBe(404);
   });
 
-  it('fetches only http(s) documents', async () => {
-    const ftp = await registerSoftware(['ftp://127.0.0.1/openapi.json']);
-    await expectUpstreamFailure(await apiDoc('', ftp));
+  it('takes only http(s) documents: another scheme is refused when the record is written', async () => {
+    const response = await app.request('/api/v1/software', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        name: 'documented over ftp',
+        api_docs: [{ url: 'ftp://127.0.0.1/openapi.json', format: 'openapi' }],
+      }),
+    });
+    expect(response.status).toBe(422);
+    const problem = (await response.json()) as { errors: { field: string }[] };
+    expect([...new Set(problem.errors.map((error) => error.field))]).toEqual(['api_docs[0].url']);
   });
 
   it('gives up on a host that stops answering', async () => {
