@@ -10,8 +10,31 @@ declare module 'shacl-engine' {
     dataset(quads?: RDF.Quad[]): RDF.DatasetCore;
   }
 
+  /** The pointer of the shape being compiled, as a validation's compile function reads it. */
+  export interface ShaclCompileShape {
+    readonly ptr: { out(predicates: RDF.Term[]): ShaclPointer };
+  }
+
+  /** What a validation's check sees of one value (or the focus node). */
+  export interface ShaclContext {
+    readonly valueOrNode: ShaclPointer;
+    readonly factory: ShaclFactory;
+    test(
+      holds: boolean,
+      component: RDF.NamedNode,
+      options: { args?: Record<string, RDF.Term | undefined>; message?: RDF.Literal[]; value?: ShaclPointer },
+    ): void;
+  }
+
+  /** A compiled validation: `generic` runs on each value of a property shape, or on the focus node. */
+  export interface ShaclCompiled {
+    readonly generic: (context: ShaclContext) => void;
+  }
+
   export interface ValidatorOptions {
     factory: ShaclFactory;
+    /** Validations by constraint predicate, replacing the engine's own (lib/validations.js). */
+    validations?: Iterable<readonly [RDF.Term, (shape: ShaclCompileShape) => ShaclCompiled]>;
     coverage?: boolean;
     debug?: boolean;
     details?: boolean;

@@ -119,6 +119,46 @@ export class MalformedInputError extends RegError {
   }
 }
 
+/** A request body that is not valid UTF-8 (400): nothing in it is read, rather than guessed at. */
+export class InvalidEncodingError extends RegError {
+  constructor(detail: string) {
+    super('invalid-utf8', 400, 'Request body is not UTF-8', detail, {
+      hints: ['send the body encoded as UTF-8'],
+    });
+  }
+}
+
+/** A JSON body nested deeper than the configured limit (400). */
+export class TooDeepError extends RegError {
+  constructor(limit: number) {
+    super(
+      'too-deep',
+      400,
+      'Request body nested too deeply',
+      `the request body nests objects and lists more than ${limit} levels deep (REG_MAX_JSON_DEPTH)`,
+      { extra: { limit } },
+    );
+  }
+}
+
+/** Text that is not a sequence of Unicode characters, such as a lone surrogate (422); `errors` names each field. */
+export class InvalidTextError extends RegError {
+  constructor(errors: readonly FieldError[]) {
+    super('invalid-text', 422, 'Invalid text', errors.map((error) => error.message).join('; '), { errors });
+  }
+}
+
+/** A list longer than the configured limit (422); `errors` names each list field that is too long. */
+export class TooManyItemsError extends RegError {
+  constructor(errors: readonly FieldError[], limit: number) {
+    super('too-many-items', 422, 'Too many items', errors.map((error) => error.message).join('; '), {
+      errors,
+      extra: { limit },
+      hints: ['send fewer items per list, or ask the operator to raise REG_MAX_LIST_ITEMS'],
+    });
+  }
+}
+
 /** A store is not usable right now: not yet loaded, or an external endpoint unreachable (503). */
 export class UnavailableError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {

@@ -1,18 +1,111 @@
 import type { Context } from 'hono';
-import { BadRequestError, UnsupportedMediaTypeError } from '../core/errors.js';
+import {
+  BadRequestError,
+  InvalidEncodingError,
+  InvalidTextError,
+  TooDeepError,
+  UnsupportedMediaTypeError,
+  type FieldError,
+} from '../core/errors.js';
 import type { AppEnv } from './env.js';
 
-/** Reads a JSON request body; a missing or malformed body is a 400, another media type a 415. */
+/**
+ * Reads a JSON request body strictly: bytes that are not UTF-8 are a 400 (`invalid-utf8`) instead of being
+ * replaced by U+FFFD, nesting past `REG_MAX_JSON_DEPTH` is a 400 (`too-deep`) found before parsing, so no later
+ * step recurses that deep, and a lone surrogate (a `\ud800` escape) in any member name or string is a 422
+ * (`invalid-text`) naming where it is. A missing or malformed body is a 400, another media type a 415.
+ */
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
     throw new UnsupportedMediaTypeError(`send the body as application/json, not ${type}`);
   }
-  const text = await c.req.text();
+  const text = await readUtf8(c);
   if (text.trim() === '') throw new BadRequestError('the request body is empty: send a JSON object');
+  const limit = c.get('core').config.maxJsonDepth;
+  if (jsonDepth(text) > limit) throw new TooDeepError(limit);
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     throw new BadRequestError(`the request body is not valid JSON: ${(error as Error).message}`);
   }
+  const broken = brokenText(value);
+  if (broken.length > 0) throw new InvalidTextError(broken);
+  return value;
+}
+
+/** Reads a JSON body that may be absent: an empty body is `{}`, anything else as `readJson` reads it. */
+export async function readOptionalJson(c: Context<AppEnv>): Promise<unknown> {
+  return (await readUtf8(c)).trim() === '' ? {} : readJson(c);
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** The body as text; a 400 when its bytes are not UTF-8. */
+async function readUtf8(c: Context<AppEnv>): Promise<string> {
+  const bytes = await c.req.arrayBuffer();
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new InvalidEncodingError('the request body is not valid UTF-8');
+  }
+}
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The deepest nesting of objects and lists in JSON text, counted in one pass without parsing it. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (inString) {
+      if (code === BACKSLASH) at++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) deepest = Math.max(deepest, ++depth);
+    else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
+  }
+  return deepest;
+}
+
+/** Most places named in one refusal; a body full of broken text is not echoed back whole. */
+const MAX_NAMED = 20;
+const SURROGATE = /\p{Cs}/u;
+
+/** Where a parsed body holds a lone surrogate, in a member name or a string, as JSON paths. */
+export function brokenText(value: unknown): FieldError[] {
+  const found: FieldError[] = [];
+  const visit = (item: unknown, path: string): void => {
+    if (found.length >= MAX_NAMED) return;
+    if (typeof item === 'string') {
+      if (SURROGATE.test(item))
+        found.push({
+          field: path || '(body)',
+          message: `${path || 'the body'} holds a lone surrogate, which is not text`,
+        });
+    } else if (Array.isArray(item)) {
+      item.forEach((inner, index) => visit(inner, `${path}[${index}]`));
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, inner] of Object.entries(item)) {
+        // JSON.stringify writes a lone surrogate as an escape, so the name can be quoted back safely.
+        const at = `${path === '' ? '' : `${path}.`}${JSON.stringify(key).slice(1, -1)}`;
+        if (SURROGATE.test(key))
+          found.push({
+            field: at,
+            message: `the member name ${at} holds a lone surrogate, which is not text`,
+          });
+        visit(inner, at);
+      }
+    }
+  };
+  visit(value, '');
+  return found;
 }

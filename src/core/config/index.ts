@@ -90,6 +90,10 @@ export interface Config {
   readonly sparqlPublic: boolean;
   readonly operator: string | undefined;
   readonly maxPayloadBytes: number;
+  /** Deepest nesting of a JSON request body (`REG_MAX_JSON_DEPTH`). */
+  readonly maxJsonDepth: number;
+  /** Most values of one list field of a record (`REG_MAX_LIST_ITEMS`). */
+  readonly maxListItems: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly oidc: {
     readonly issuer: string | undefined;
@@ -244,6 +248,8 @@ export function readConfig(
     sparqlPublic: need<boolean>('REG_SPARQL_PUBLIC'),
     operator: get<string>('REG_OPERATOR'),
     maxPayloadBytes: need<number>('REG_MAX_PAYLOAD_BYTES'),
+    maxJsonDepth: need<number>('REG_MAX_JSON_DEPTH'),
+    maxListItems: need<number>('REG_MAX_LIST_ITEMS'),
     logLevel: logLevel as Config['logLevel'],
     oidc: {
       issuer: get<string>('REG_OIDC_ISSUER'),

@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { BadRequestError } from '../errors.js';
+import { iriProblem } from './iri.js';
 
 /** Mints a record IRI `{base}/<path>/<uuidv7>`: time-ordered, so newest-first is descending IRI order. */
 export function mintIri(baseIri: string, path: string): string {
@@ -16,9 +17,14 @@ export function idOf(iri: string): string {
  * refused, so no path segment can smuggle characters into an IRI.
  */
 export function expandId(baseIri: string, path: string, idOrIri: string, field = 'id'): string {
-  if (/^https?:\/\//.test(idOrIri)) return idOrIri;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/.test(idOrIri)) {
-    throw new BadRequestError(`${field} must be a registry id or a full IRI, got "${idOrIri}"`);
+  const refuse = (why: string): never => {
+    const message = `${field} must be a registry id or a full IRI, got ${JSON.stringify(idOrIri)}${why}`;
+    throw new BadRequestError(message, { errors: [{ field, message }] });
+  };
+  if (/^https?:\/\//.test(idOrIri)) {
+    const problem = iriProblem(idOrIri);
+    return problem === undefined ? idOrIri : refuse(`, which ${problem}`);
   }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/.test(idOrIri)) refuse('');
   return `${baseIri}/${path}/${idOrIri}`;
 }

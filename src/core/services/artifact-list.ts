@@ -101,7 +101,9 @@ function artifactFilters(core: Core, params: ArtifactListParams): string[] | und
     );
   }
   if (params.conforms_to !== undefined)
-    patterns.push(iriPattern(DCT('conformsTo'), typeIri(core, params.conforms_to), 'conforms_to'));
+    patterns.push(
+      iriPattern(DCT('conformsTo'), typeIri(core, params.conforms_to, 'conforms_to'), 'conforms_to'),
+    );
   if (params.license !== undefined)
     patterns.push(iriPattern(DCT('license'), licenceIri(params.license), 'license'));
   if (params.availability !== undefined) patterns.push(availabilityPattern(params.availability));

@@ -54,12 +54,12 @@ const KINDS = [
   ['instance', REG('Instance')],
 ] as const;
 
-function typesOf(core: Core, values: readonly string[] | undefined): string[] {
+function typesOf(core: Core, values: readonly string[] | undefined, what: string): string[] {
   const iris = (values ?? [])
     .flatMap((value) => value.split(','))
     .map((value) => value.trim())
     .filter((value) => value !== '')
-    .map((value) => typeIri(core, value));
+    .map((value) => typeIri(core, value, what));
   return [...new Set(iris)];
 }
 
@@ -69,8 +69,8 @@ function typesOf(core: Core, values: readonly string[] | undefined): string[] {
  * records are left out; cached peer records are included, with their origin.
  */
 export async function matchCapabilities(core: Core, params: CapabilityParams): Promise<CapabilityMatches> {
-  const produces = typesOf(core, params.produces);
-  const consumes = typesOf(core, params.consumes);
+  const produces = typesOf(core, params.produces, 'produces');
+  const consumes = typesOf(core, params.consumes, 'consumes');
   if (produces.length === 0 && consumes.length === 0)
     throw new BadRequestError(
       'give produces or consumes: artifact type IRIs, or slugs of types minted here',

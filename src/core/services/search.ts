@@ -108,7 +108,9 @@ export function search(core: Core, params: SearchParams): SearchResult {
   const kinds = searchKinds(params.type);
   const limit = searchLimit(params.limit);
   readFlag(params.federated, 'federated');
-  const query = (params.q ?? '').trim();
+  // Control characters are no text to look for; read as spaces, no NUL ever reaches the index's query syntax.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced here
+  const query = (params.q ?? '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
   if (query.length > SEARCH_LIMITS.maxQuery)
     throw new BadRequestError(`q must be at most ${SEARCH_LIMITS.maxQuery} characters`);
   const q = foldText(query);

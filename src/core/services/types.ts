@@ -8,6 +8,7 @@ import { requireCuratorOrScope } from '../auth/policy.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import { DCAT, DCT, GRAPHS, RDF, REG, SPDX } from '../ns.js';
 import { idOf, mintIri } from '../records/ids.js';
+import { iriProblem } from '../records/iri.js';
 import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js';
 import { ARTIFACT_TYPE, TYPE_PATH } from '../records/type-specs.js';
 import type { Core } from '../core.js';
@@ -30,15 +31,20 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-/** The IRI a type id names: a full IRI as it is, a slug as `{base}/type/<slug>`; anything else is a 400. */
-export function typeIri(core: Core, slugOrIri: string): string {
+/**
+ * The IRI a type id names: a full IRI as it is, a slug as `{base}/type/<slug>`; anything else is a 400 naming
+ * `what` (the parameter or field that sent it).
+ */
+export function typeIri(core: Core, slugOrIri: string, what = 'type'): string {
+  const refuse = (why: string): never => {
+    const message = `${what} must be a type slug or an absolute IRI, got ${JSON.stringify(slugOrIri)}${why}`;
+    throw new BadRequestError(message, { errors: [{ field: what, message }] });
+  };
   if (slugOrIri.includes(':')) {
-    if (!isAbsoluteIri(slugOrIri))
-      throw new BadRequestError(`type must be a slug or an absolute IRI, got "${slugOrIri}"`);
-    return slugOrIri;
+    const problem = isAbsoluteIri(slugOrIri) ? undefined : (iriProblem(slugOrIri) ?? 'is not a URL');
+    return problem === undefined ? slugOrIri : refuse(`, which ${problem}`);
   }
-  if (!/^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/.test(slugOrIri))
-    throw new BadRequestError(`type must be a slug or an absolute IRI, got "${slugOrIri}"`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/.test(slugOrIri)) refuse('');
   return `${core.config.baseIri}/${TYPE_PATH}/${slugOrIri}`;
 }
 

@@ -63,8 +63,12 @@ export async function checkRecords(
   core: Core,
   items: readonly { readonly request: RecordWriteRequest; readonly prefix?: string }[],
 ): Promise<CheckOutcome[]> {
-  const mapped = items.map(({ request }) => {
-    const record = recordToQuads(request.spec, request.iri, request.candidate, GRAPHS.local, true);
+  const mapped = items.map(({ request, prefix }) => {
+    const limits = {
+      maxListItems: core.config.maxListItems,
+      ...(prefix === undefined ? {} : { path: prefix }),
+    };
+    const record = recordToQuads(request.spec, request.iri, request.candidate, GRAPHS.local, true, limits);
     record.quads.push(...(request.extraQuads ?? []));
     // Frozen, the quads that are checked are the quads that are committed, and their text is made only once.
     return { ...record, quads: Object.freeze(record.quads) };

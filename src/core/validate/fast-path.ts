@@ -7,8 +7,8 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, type Store } from 'n3';
-import { XsdValidation } from 'rdf-validation';
 import { RDF as RDF_NS, RDFS, SH } from '../ns.js';
+import { validLexicalForm } from './datatype.js';
 import type { SmallDataset } from './small-dataset.js';
 
 /** How one property shape fares on one focus node: holds, or needs the engine. */
@@ -86,7 +86,6 @@ const NODE_KINDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 ]);
 
 const RDF_TYPE = DataFactory.namedNode(RDF_NS('type'));
-const xsd = new XsdValidation();
 
 /** The key two equal terms share (TermSet's notion of equality). */
 export function termKey(term: RDF.Term): string {
@@ -228,7 +227,7 @@ class Compiler {
     switch (kind) {
       case SH('datatype'):
         return (value) =>
-          value.termType === 'Literal' && value.datatype.equals(object) && xsd.validateSimple(value);
+          value.termType === 'Literal' && value.datatype.equals(object) && validLexicalForm(value);
       case SH('nodeKind'): {
         const allowed = NODE_KINDS.get(object.value);
         return allowed === undefined ? undefined : (value) => allowed.has(value.termType);

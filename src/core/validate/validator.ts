@@ -7,6 +7,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser, Store, type Quad as N3Quad } from 'n3';
 import { Validator, type ShaclFactory, type ShaclResult } from 'shacl-engine';
 import { RDF as RDF_NS, RDFS, REG, SH } from '../ns.js';
+import { ENGINE_VALIDATIONS } from './datatype.js';
 import { compileFastPath, remainingWork, subclassesOf, termKey } from './fast-path.js';
 import { SmallDataset } from './small-dataset.js';
 
@@ -95,7 +96,7 @@ export function createValidator(shapesText: string, options: ValidatorOptions = 
   }
   if (fields.size === 0)
     throw new Error('the shapes graph names no reg:jsonField; is it the registry shapes graph?');
-  const engine = new Validator(shapes, { factory: shaclFactory });
+  const engine = new Validator(shapes, { factory: shaclFactory, validations: ENGINE_VALIDATIONS });
   const targets = options.strategy === 'engine' ? undefined : shapeTargets(shapes);
   const fast = compileFastPath(shapes);
 

@@ -8,12 +8,7 @@ import {
 } from '../../core/services/subscriptions.js';
 import { acknowledgeCursor, pullDeliveries } from '../../core/services/subscription-deliveries.js';
 import type { AppEnv } from '../env.js';
-import { readJson } from '../body.js';
-
-/** A create request may be empty: a pull-only subscription to everything. */
-async function readOptionalJson(c: Context<AppEnv>): Promise<unknown> {
-  return (await c.req.text()).trim() === '' ? {} : readJson(c);
-}
+import { readJson, readOptionalJson } from '../body.js';
 
 /**
  * `/api/v1/instances/{id}/subscriptions` and `/api/v1/subscriptions/{sid}`: subscribe a deployment to matching

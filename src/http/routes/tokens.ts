@@ -8,12 +8,7 @@ import {
   revokeSoftwareToken,
 } from '../../core/services/tokens.js';
 import type { AppEnv } from '../env.js';
-import { readJson } from '../body.js';
-
-/** A token request may be empty: every member has a default. */
-async function readOptionalJson(c: Context<AppEnv>): Promise<unknown> {
-  return (await c.req.text()).trim() === '' ? {} : readJson(c);
-}
+import { readOptionalJson } from '../body.js';
 
 /** `/api/v1/{instances,software}/{id}/tokens`: issue, list and revoke registry API tokens. */
 export function tokenRoutes(): Hono<AppEnv> {
