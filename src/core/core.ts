@@ -67,8 +67,11 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
       external === undefined
         ? new EmbeddedGraphStore(db, reference.bundles, log, index, {
             queryTimeoutMs: config.sparqlTimeoutMs,
+            clientIndexIdleMs: config.sparql.indexIdleMs,
           })
-        : new ExternalGraphStore(db, reference.bundles, log, external);
+        : new ExternalGraphStore(db, reference.bundles, log, external, {
+            maxRunning: config.sparql.maxRunning,
+          });
     const core: Core = {
       config,
       log,

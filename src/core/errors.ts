@@ -171,17 +171,79 @@ export class UnavailableError extends RegError {
  * this one; the limit is `REG_SPARQL_TIMEOUT`.
  */
 export class QueryTimeoutError extends RegError {
-  constructor(limitMs: number) {
+  constructor(limitMs: number, setting = 'REG_SPARQL_TIMEOUT') {
     super(
       'query-timeout',
       504,
       'Query timed out',
-      `the query did not finish within ${limitMs / 1000} s (REG_SPARQL_TIMEOUT) and was stopped`,
+      `the query did not finish within ${limitMs / 1000} s (${setting}) and was stopped`,
       {
         extra: { timeout_ms: limitMs },
         hints: ['narrow the query: bind subjects or types, name the graph, add a LIMIT'],
       },
     );
+  }
+}
+
+/**
+ * A SPARQL query beyond one of the bounds checked before it reaches the query engine (400): `code` names the
+ * bound (`query-too-long`, `query-too-deep`, `query-too-complex`), `limit` and `setting` say where it lies.
+ */
+export class QueryBoundError extends RegError {
+  constructor(code: string, detail: string, limit: number, setting?: string) {
+    super(code, 400, 'Query beyond a bound of this endpoint', detail, {
+      extra: setting === undefined ? { limit } : { limit, setting },
+      hints: [
+        'split the query, or flatten it: fewer nested groups, fewer operators; list values with VALUES',
+      ],
+    });
+  }
+}
+
+/** A SPARQL query holding a SERVICE clause (400): federated query is not offered. */
+export class FederatedQueryError extends RegError {
+  constructor() {
+    super(
+      'federated-query-refused',
+      400,
+      'Federated query not offered',
+      'SERVICE is not accepted: this endpoint answers from its own graph only and does not query other endpoints',
+      { hints: ['query the other endpoint yourself and join the answers, or send the data as VALUES'] },
+    );
+  }
+}
+
+/** A SPARQL query with more solutions than its caller may fetch at once (400). */
+export class TooManyRowsError extends RegError {
+  constructor(limit: number, setting: string) {
+    super(
+      'too-many-rows',
+      400,
+      'Too many solutions',
+      `the query has more than ${limit} solutions, the most one query may return here (${setting})`,
+      {
+        extra: { limit, setting },
+        hints: [`add LIMIT ${limit} (or less) and page with OFFSET, or narrow the query`],
+      },
+    );
+  }
+}
+
+/** A caller already has as many queries under way as it may (429); `retryAfter` is in seconds. */
+export class TooManyQueriesError extends RegError {
+  readonly retryAfter: number;
+  constructor(limit: number, retryAfter: number) {
+    super(
+      'too-many-queries',
+      429,
+      'Too many queries at once',
+      `you already have ${limit} SPARQL ${limit === 1 ? 'query' : 'queries'} under way, the most one caller may have (REG_SPARQL_MAX_CONCURRENT)`,
+      {
+        extra: { limit, retry_after: retryAfter },
+        hints: ['wait for an answer before sending the next query'],
+      },
+    );
+    this.retryAfter = retryAfter;
   }
 }
 

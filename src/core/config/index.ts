@@ -79,6 +79,30 @@ export interface FederationSettings {
   readonly maxPeers: number;
 }
 
+/** What one kind of caller may spend on one query on /sparql. */
+export interface SparqlBudget {
+  readonly timeoutMs: number;
+  readonly maxRows: number;
+  /** The settings that set this budget, named in refusals. */
+  readonly timeoutSetting: string;
+  readonly rowsSetting: string;
+}
+
+/** Bounds of the queries /sparql accepts, and what callers may spend on them. */
+export interface SparqlLimits {
+  readonly maxQueryBytes: number;
+  readonly maxDepth: number;
+  readonly maxTokens: number;
+  /** Queries one caller may have under way at once. */
+  readonly maxConcurrent: number;
+  /** Queries sent to an external endpoint at once, all callers together. */
+  readonly maxRunning: number;
+  /** Embedded store: idle time after which the index copy serving /sparql is dropped (0: kept). */
+  readonly indexIdleMs: number;
+  readonly anonymous: SparqlBudget;
+  readonly credentialed: SparqlBudget;
+}
+
 /** The effective configuration, read once and frozen. */
 export interface Config {
   readonly baseIri: string;
@@ -105,6 +129,8 @@ export interface Config {
   readonly graph: GraphBackend;
   /** Time limit of one SPARQL query, whichever graph backend answers it (`REG_SPARQL_TIMEOUT`). */
   readonly sparqlTimeoutMs: number;
+  /** Bounds and budgets of queries on /sparql (`REG_SPARQL_MAX_*`, `REG_SPARQL_ANONYMOUS_*`). */
+  readonly sparql: SparqlLimits;
   readonly shaclValidateWrites: boolean;
   readonly forgePollIntervalMs: number;
   /** Base URLs of the forges' REST APIs that software records are synced from. */
@@ -260,6 +286,7 @@ export function readConfig(
     },
     graph,
     sparqlTimeoutMs: need<number>('REG_SPARQL_TIMEOUT'),
+    sparql: sparqlLimits(need),
     shaclValidateWrites: need<boolean>('REG_SHACL_VALIDATE_WRITES'),
     forgePollIntervalMs: need<number>('REG_FORGE_POLL_INTERVAL'),
     forgeApis: { github: need<string>('REG_FORGE_GITHUB_API'), gitlab: need<string>('REG_FORGE_GITLAB_API') },
@@ -299,6 +326,32 @@ export function readConfig(
       .sort(),
   };
   return deepFreeze(config);
+}
+
+/** The /sparql bounds and budgets; an anonymous budget above the credentialed one is cut down to it. */
+function sparqlLimits(need: <T>(name: string) => T): SparqlLimits {
+  const timeoutMs = need<number>('REG_SPARQL_TIMEOUT');
+  const maxRows = need<number>('REG_SPARQL_MAX_ROWS');
+  return {
+    maxQueryBytes: need<number>('REG_SPARQL_MAX_QUERY_BYTES'),
+    maxDepth: need<number>('REG_SPARQL_MAX_DEPTH'),
+    maxTokens: need<number>('REG_SPARQL_MAX_TOKENS'),
+    maxConcurrent: need<number>('REG_SPARQL_MAX_CONCURRENT'),
+    maxRunning: need<number>('REG_SPARQL_MAX_RUNNING'),
+    indexIdleMs: need<number>('REG_SPARQL_INDEX_IDLE'),
+    anonymous: {
+      timeoutMs: Math.min(need<number>('REG_SPARQL_ANONYMOUS_TIMEOUT'), timeoutMs),
+      maxRows: Math.min(need<number>('REG_SPARQL_ANONYMOUS_MAX_ROWS'), maxRows),
+      timeoutSetting: 'REG_SPARQL_ANONYMOUS_TIMEOUT',
+      rowsSetting: 'REG_SPARQL_ANONYMOUS_MAX_ROWS',
+    },
+    credentialed: {
+      timeoutMs,
+      maxRows,
+      timeoutSetting: 'REG_SPARQL_TIMEOUT',
+      rowsSetting: 'REG_SPARQL_MAX_ROWS',
+    },
+  };
 }
 
 function parseSetting(spec: SettingSpec, text: string, cwd: string): unknown {

@@ -152,7 +152,78 @@ export const SETTINGS: readonly SettingSpec[] = [
     kind: 'duration',
     fallback: '60s',
     summary:
-      'time limit per SPARQL query: on the embedded query index, or per request to the external endpoint',
+      "time limit per SPARQL query (the registry's own, and those on /sparql of callers with a credential): on the embedded query index, or per request to the external endpoint",
+  },
+  {
+    name: 'REG_SPARQL_MAX_ROWS',
+    kind: 'integer',
+    fallback: '100000',
+    min: 1,
+    max: 10000000,
+    summary:
+      'most solutions a /sparql query of a caller with a credential may have (more: 400 too-many-rows)',
+  },
+  {
+    name: 'REG_SPARQL_ANONYMOUS_TIMEOUT',
+    kind: 'duration',
+    fallback: '10s',
+    summary: 'time limit of one /sparql query without a credential (past it: 504, the query is stopped)',
+  },
+  {
+    name: 'REG_SPARQL_ANONYMOUS_MAX_ROWS',
+    kind: 'integer',
+    fallback: '10000',
+    min: 1,
+    max: 10000000,
+    summary: 'most solutions a /sparql query without a credential may have (more: 400 too-many-rows)',
+  },
+  {
+    name: 'REG_SPARQL_MAX_CONCURRENT',
+    kind: 'integer',
+    fallback: '2',
+    min: 1,
+    max: 100,
+    summary:
+      '/sparql queries one caller may have under way at once: per credential, or per client address without one (more: 429)',
+  },
+  {
+    name: 'REG_SPARQL_MAX_RUNNING',
+    kind: 'integer',
+    fallback: '4',
+    min: 1,
+    max: 64,
+    summary:
+      '/sparql queries sent to the external endpoint at once, all callers together (the rest wait); the embedded store runs them one at a time',
+  },
+  {
+    name: 'REG_SPARQL_MAX_QUERY_BYTES',
+    kind: 'bytes',
+    fallback: '64KiB',
+    summary: 'longest query text /sparql accepts (longer: 400 query-too-long)',
+  },
+  {
+    name: 'REG_SPARQL_MAX_DEPTH',
+    kind: 'integer',
+    fallback: '32',
+    min: 4,
+    max: 128,
+    summary: 'deepest nesting of {}, () and [] in a /sparql query (deeper: 400 query-too-deep)',
+  },
+  {
+    name: 'REG_SPARQL_MAX_TOKENS',
+    kind: 'integer',
+    fallback: '1000',
+    min: 50,
+    max: 100000,
+    summary:
+      'most syntax elements (terms, keywords, operators) of a /sparql query after its prefixes, VALUES data not counted (more: 400 query-too-complex)',
+  },
+  {
+    name: 'REG_SPARQL_INDEX_IDLE',
+    kind: 'duration',
+    fallback: '10m',
+    summary:
+      'embedded store: the copy of the query index that answers /sparql is dropped after this long without a query, freeing its memory (0: kept)',
   },
   {
     name: 'REG_SHACL_VALIDATE_WRITES',

@@ -1,19 +1,32 @@
 import { Hono, type Context } from 'hono';
-import { ForbiddenError, UnauthorizedError, UnsupportedMediaTypeError } from '../../core/errors.js';
+import {
+  ForbiddenError,
+  TooManyQueriesError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+} from '../../core/errors.js';
 import { runSparqlQuery } from '../../core/services/sparql.js';
+import { CallerGate, callerOf } from '../../core/services/sparql-callers.js';
+import { clientAddress } from '../client-address.js';
 import type { AppEnv } from '../env.js';
+import { problemResponse } from '../problem.js';
 import type { WebPage } from '../web.js';
+
+/** Seconds a caller refused for having too many queries under way is asked to wait. */
+const RETRY_AFTER_SECONDS = 1;
 
 /**
  * The read-only SPARQL endpoint: GET ?query=, POST form `query=`, or POST application/sparql-query. A browser
  * opening `/sparql` (with or without `?query=`) gets the web page's query console, which runs the query itself.
+ * Each caller (credential, or client address without one) may have REG_SPARQL_MAX_CONCURRENT queries under way.
  */
 export function sparqlRoutes(web?: WebPage): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const callers = new CallerGate();
   app.get('/sparql', async (c) =>
-    web?.serves(c) === true ? web.respond(c, 200) : answer(c, c.req.query('query') ?? ''),
+    web?.serves(c) === true ? web.respond(c, 200) : answer(c, callers, c.req.query('query') ?? ''),
   );
-  app.post('/sparql', async (c) => answer(c, await readQuery(c)));
+  app.post('/sparql', async (c) => answer(c, callers, await readQuery(c)));
   return app;
 }
 
@@ -38,12 +51,27 @@ async function readQuery(c: Context<AppEnv>): Promise<string> {
   );
 }
 
-async function answer(c: Context<AppEnv>, query: string): Promise<Response> {
+async function answer(c: Context<AppEnv>, callers: CallerGate, query: string): Promise<Response> {
   const core = c.get('core');
-  if (!core.config.sparqlPublic && !c.get('principal').authenticated) {
+  const principal = c.get('principal');
+  if (!core.config.sparqlPublic && !principal.authenticated) {
     throw new UnauthorizedError('this registry does not allow anonymous SPARQL queries: send a credential');
   }
-  const result = await runSparqlQuery(core, query);
-  c.header('content-type', result.contentType);
-  return c.body(result.body);
+  const caller = callerOf(principal, clientAddress(c, core.config.trustedProxies));
+  let leave: () => void;
+  try {
+    leave = callers.enter(caller, core.config.sparql.maxConcurrent, RETRY_AFTER_SECONDS);
+  } catch (error) {
+    if (!(error instanceof TooManyQueriesError)) throw error;
+    const refused = problemResponse(error, c.get('requestId'), core.log, c.req.path);
+    refused.headers.set('retry-after', String(error.retryAfter));
+    return refused;
+  }
+  try {
+    const result = await runSparqlQuery(core, query, principal);
+    c.header('content-type', result.contentType);
+    return c.body(result.body);
+  } finally {
+    leave();
+  }
 }

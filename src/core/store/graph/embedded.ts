@@ -1,4 +1,4 @@
-import { QueryTimeoutError, UnavailableError } from '../../errors.js';
+import { QueryTimeoutError, RegError, TooManyRowsError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Database } from '../database.js';
 import { canonicalTextOf, recordMarker, toNQuads, toNTriples } from '../nquads.js';
@@ -8,8 +8,10 @@ import {
   rebuildSearchIndex,
   searchRebuildDue,
 } from '../search-index.js';
-import { IndexClient } from './index-client.js';
+import { IndexRequestError, type IndexClient } from './index-client.js';
 import type { IndexRequest } from './index-protocol.js';
+import { IndexReplica } from './index-replica.js';
+import { QueryGate } from './query-gate.js';
 import {
   countRecordQuads,
   countRecordsByKind,
@@ -18,25 +20,38 @@ import {
   readRecord,
   writeRecord,
 } from './record-table.js';
-import type { Binding, BundleGraph, GraphStore, QueryForm, RecordWrite, SparqlResponse } from './types.js';
+import type {
+  Binding,
+  BundleGraph,
+  GraphStore,
+  QueryBudget,
+  QueryForm,
+  RecordWrite,
+  SparqlResponse,
+} from './types.js';
 
-/** Bytes of N-Quads text sent to the index per load call; about 1 MiB loads fastest. */
-const LOAD_CHUNK_BYTES = 1 << 20;
+/** Bytes of N-Quads text per dump chunk. */
+const DUMP_CHUNK_BYTES = 1 << 20;
 
 /** Options of the embedded store. */
 export interface EmbeddedOptions {
-  /** Time limit of one query on the index (`REG_SPARQL_TIMEOUT`); none when absent. */
+  /** Time limit of one of the registry's own queries on the index (`REG_SPARQL_TIMEOUT`); none when absent. */
   readonly queryTimeoutMs?: number;
+  /** Idle time after which the copy answering client queries is dropped (`REG_SPARQL_INDEX_IDLE`; 0: kept). */
+  readonly clientIndexIdleMs?: number;
 }
 
 /**
- * The embedded graph store: SQLite (`registry.db`, one row per record) is the truth; an in-memory oxigraph index in
- * a worker thread answers SPARQL and is rebuilt from the rows at every start.
+ * The embedded graph store: SQLite (`registry.db`, one row per record) is the truth; in-memory oxigraph indexes
+ * in worker threads answer SPARQL and are loaded from the rows. The registry's own queries go to one copy,
+ * loaded at every start and loaded again at once whenever it fails. Client queries from /sparql go to a second
+ * copy, loaded at the first such query and dropped after a while without one: oxigraph cannot interrupt a query,
+ * so a client query past its time limit is stopped by stopping its worker, and with its own copy that never
+ * holds up, or takes down, the index the API reads from. Both copies get every commit.
  */
 export class EmbeddedGraphStore implements GraphStore {
   readonly kind = 'embedded' as const;
-  private isReady = false;
-  private rebuilding: Promise<void> | undefined;
+  private opened = false;
   private commits = 0;
   private readonly pending: {
     writes: readonly RecordWrite[];
@@ -46,8 +61,12 @@ export class EmbeddedGraphStore implements GraphStore {
   }[] = [];
   private searchRebuild: Promise<void> | undefined;
   private closing = false;
-  /** Changes committed while the index is rebuilt, applied once it is loaded (the loader may have read older rows). */
-  private missed: { remove: string; add: string }[] | undefined;
+  /** The registry's own index. */
+  private readonly main: IndexReplica;
+  /** The copy client queries run on, one at a time. */
+  private readonly clients: IndexReplica;
+  private readonly clientGate = new QueryGate(1);
+  private idleTimer: NodeJS.Timeout | undefined;
 
   /**
    * @param index a query index already started (its worker boots while the caller does other start-up work);
@@ -57,11 +76,13 @@ export class EmbeddedGraphStore implements GraphStore {
     private readonly db: Database,
     private readonly bundles: readonly BundleGraph[],
     private readonly log: Logger,
-    private index: IndexClient | undefined = undefined,
+    index: IndexClient | undefined = undefined,
     private readonly options: EmbeddedOptions = {},
   ) {
     // The write path keeps the search rows current, so they must exist before the first write.
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
+    this.main = new IndexReplica(db, bundles, log, { name: 'query index', eager: true }, index);
+    this.clients = new IndexReplica(db, bundles, log, { name: 'client query index', eager: false });
   }
 
   get generation(): number {
@@ -69,14 +90,13 @@ export class EmbeddedGraphStore implements GraphStore {
   }
 
   get ready(): boolean {
-    return this.isReady && this.index !== undefined && !this.index.failed;
+    return this.opened && !this.closing && this.main.ready;
   }
 
   async open(): Promise<void> {
-    this.index ??= new IndexClient();
-    await this.index.started;
-    await this.loadIndex(this.index);
-    this.isReady = true;
+    await this.main.ensure();
+    if (this.closing) throw new UnavailableError('the query index was closed while it loaded');
+    this.opened = true;
     if (searchRebuildDue(this.db)) this.searchRebuild ??= this.rebuildSearch();
   }
 
@@ -94,59 +114,6 @@ export class EmbeddedGraphStore implements GraphStore {
     } finally {
       this.searchRebuild = undefined;
     }
-  }
-
-  private async loadIndex(index: IndexClient): Promise<void> {
-    const started = Date.now();
-    // Two chunks in flight keep the worker busy while the next chunk is read from SQLite.
-    const inFlight: Promise<unknown>[] = [];
-    const track = (request: Promise<unknown>): void => {
-      // Failures surface through the await below; this only stops a second failure going unhandled.
-      request.catch(() => undefined);
-      inFlight.push(request);
-    };
-    const send = async (nquads: string): Promise<void> => {
-      if (inFlight.length >= 2) await inFlight.shift();
-      track(index.request({ op: 'load', nquads }));
-    };
-    let chunk: string[] = [];
-    let size = 0;
-    for (const row of iterateRecords(this.db, { batch: 2000 })) {
-      chunk.push(row.nquads);
-      size += row.nquads.length;
-      if (size >= LOAD_CHUNK_BYTES) {
-        await send(chunk.join(''));
-        chunk = [];
-        size = 0;
-      }
-    }
-    if (chunk.length > 0) await send(chunk.join(''));
-    for (const bundle of this.bundles) {
-      track(index.request({ op: 'loadGraph', ntriples: bundle.ntriples, graph: bundle.graph }));
-    }
-    await Promise.all(inFlight);
-    this.log.debug('query index loaded', { ms: Date.now() - started });
-  }
-
-  /** Drops the index and loads it again from the durable rows; used when the index failed. */
-  private async rebuild(reason: string): Promise<void> {
-    this.rebuilding ??= (async () => {
-      this.log.warn('rebuilding the query index', { reason });
-      this.isReady = false;
-      this.missed = [];
-      await this.index?.close();
-      const index = new IndexClient();
-      this.index = index;
-      await index.started;
-      await this.loadIndex(index);
-      for (let change = this.missed.shift(); change !== undefined; change = this.missed.shift())
-        await index.request({ op: 'replace', ...change });
-      this.isReady = true;
-    })().finally(() => {
-      this.missed = undefined;
-      this.rebuilding = undefined;
-    });
-    return this.rebuilding;
   }
 
   readRecord(graph: string, subject: string): Promise<string | undefined> {
@@ -233,54 +200,39 @@ export class EmbeddedGraphStore implements GraphStore {
     }
   }
 
+  /**
+   * Publishes a commit to both copies. A commit waits for the registry's own index (a read after a write sees it),
+   * never for the client copy: its worker may be busy with a client query, and it takes changes in order anyway.
+   */
   private async publish(remove: string, add: string): Promise<void> {
-    const index = this.index;
-    if (index === undefined || (remove.length === 0 && add.length === 0)) return;
-    if (this.rebuilding !== undefined) {
-      this.missed?.push({ remove, add });
-      return;
-    }
-    try {
-      await index.request({ op: 'replace', remove, add });
-    } catch (error) {
-      await this.recover(index, (error as Error).message);
-    }
-  }
-
-  /** Rebuilds the index if `failed` is still the current one (a later failure of an old one needs nothing). */
-  private recover(failed: IndexClient, reason: string): Promise<void> {
-    if (this.index !== failed) return this.rebuilding ?? Promise.resolve();
-    return this.rebuild(reason);
-  }
-
-  private requireIndex(): IndexClient {
-    if (!this.ready || this.index === undefined)
-      throw new UnavailableError('the query index is still loading');
-    return this.index;
+    if (remove.length === 0 && add.length === 0) return;
+    void this.clients.publish({ remove, add });
+    await this.main.publish({ remove, add });
   }
 
   /**
-   * Runs one query within the time limit. A query past the limit fails (504) and the index, whose worker had to be
-   * stopped, is rebuilt in the background; queries that were waiting behind it are asked again once it is back.
+   * Runs one of the registry's own queries within the time limit. Before the first load it is refused (503);
+   * while the index is loaded again after a failure it waits for it. A query past the limit fails (504) and the
+   * index, whose worker had to be stopped, is loaded again at once; a query whose index failed under it (a query
+   * before it was stopped, or the engine broke) is asked again, once, of the new one.
    */
   private async runQuery(request: IndexRequest & { op: 'query' }): Promise<string> {
+    if (!this.opened || this.closing) throw new UnavailableError('the query index is still loading');
     const timeout =
       this.options.queryTimeoutMs === undefined ? {} : { timeoutMs: this.options.queryTimeoutMs };
-    const index = this.requireIndex();
-    try {
-      return (await index.request(request, timeout)) as string;
-    } catch (error) {
-      if (!index.failed || this.closing) throw error;
-      const recovered = this.recover(index, (error as Error).message);
-      if (error instanceof QueryTimeoutError) {
-        this.log.warn('a query ran past its time limit; the query index is rebuilt', {
-          timeout_ms: this.options.queryTimeoutMs,
-          query: request.query.slice(0, 500),
-        });
-        throw error;
+    for (let attempt = 0; ; attempt++) {
+      const index = await this.main.ensure();
+      try {
+        return (await index.request(request, timeout)) as string;
+      } catch (error) {
+        if (error instanceof QueryTimeoutError) {
+          this.log.warn('a query ran past its time limit; the query index is loaded again', {
+            timeout_ms: this.options.queryTimeoutMs,
+            query: request.query.slice(0, 500),
+          });
+        }
+        if (!index.failed || this.closing || attempt > 0 || error instanceof QueryTimeoutError) throw error;
       }
-      await recovered;
-      return (await this.requireIndex().request(request, timeout)) as string;
     }
   }
 
@@ -298,20 +250,74 @@ export class EmbeddedGraphStore implements GraphStore {
     return (await this.queryJson<{ boolean: boolean }>(query)).boolean;
   }
 
-  async query(query: string, form: QueryForm): Promise<SparqlResponse> {
+  /**
+   * Runs a client query on the client copy, one at a time: a query waits for the one before it for at most its
+   * own time limit (then 503). Past its time limit the copy's worker is stopped (504) and the next client query
+   * loads a fresh copy; the registry's own index is not touched.
+   */
+  async query(query: string, form: QueryForm, budget: QueryBudget): Promise<SparqlResponse> {
+    if (!this.opened || this.closing) throw new UnavailableError('the query index is still loading');
     const graphForm = form === 'CONSTRUCT' || form === 'DESCRIBE';
-    const body = await this.runQuery({
-      op: 'query',
-      query,
-      format: graphForm ? 'turtle' : 'json',
-      union: true,
-    });
-    return {
-      contentType: graphForm
-        ? 'text/turtle; charset=utf-8'
-        : 'application/sparql-results+json; charset=utf-8',
-      body,
-    };
+    const leave = await this.clientGate.enter(budget.timeoutMs);
+    this.keepClientIndex();
+    try {
+      const index = await this.clients.ensure();
+      const body = (await index.request(
+        {
+          op: 'query',
+          query,
+          format: graphForm ? 'turtle' : 'json',
+          union: true,
+          ...(form === 'SELECT' ? { maxRows: budget.maxRows } : {}),
+        },
+        { timeoutMs: budget.timeoutMs, timeoutSetting: budget.timeoutSetting },
+      )) as string;
+      return {
+        contentType: graphForm
+          ? 'text/turtle; charset=utf-8'
+          : 'application/sparql-results+json; charset=utf-8',
+        body,
+      };
+    } catch (error) {
+      throw this.clientFailure(error, budget, query);
+    } finally {
+      leave();
+      this.keepClientIndex();
+    }
+  }
+
+  /** What a client is told when its query failed on the client copy. */
+  private clientFailure(error: unknown, budget: QueryBudget, query: string): unknown {
+    if (error instanceof QueryTimeoutError) {
+      this.log.info('a client query ran past its time limit and was stopped', {
+        timeout_ms: budget.timeoutMs,
+        query: query.slice(0, 500),
+      });
+    }
+    if (!(error instanceof IndexRequestError)) return error;
+    if (error.failure === 'rows') return new TooManyRowsError(budget.maxRows, budget.rowsSetting);
+    if (error.failure === 'fatal') {
+      this.log.warn('a client query broke the query engine; its copy of the index is loaded again', {
+        detail: error.message,
+        query: query.slice(0, 500),
+      });
+      return new RegError(
+        'query-too-complex',
+        400,
+        'Query beyond what the engine can evaluate',
+        'the query engine ran out of stack or memory evaluating this query and was restarted; simplify the query',
+      );
+    }
+    return error;
+  }
+
+  /** (Re)starts the idle clock of the client copy: after `clientIndexIdleMs` without a query it is dropped. */
+  private keepClientIndex(): void {
+    const idleMs = this.options.clientIndexIdleMs ?? 0;
+    clearTimeout(this.idleTimer);
+    if (idleMs <= 0 || this.closing) return;
+    this.idleTimer = setTimeout(() => void this.clients.release(), idleMs);
+    this.idleTimer.unref();
   }
 
   countQuads(): Promise<number> {
@@ -341,7 +347,7 @@ export class EmbeddedGraphStore implements GraphStore {
           : toNTriples(row.nquads, graph);
       chunk.push(text);
       size += text.length;
-      if (size >= LOAD_CHUNK_BYTES) {
+      if (size >= DUMP_CHUNK_BYTES) {
         yield chunk.join('');
         chunk = [];
         size = 0;
@@ -354,9 +360,9 @@ export class EmbeddedGraphStore implements GraphStore {
 
   async close(): Promise<void> {
     this.closing = true;
-    this.isReady = false;
+    clearTimeout(this.idleTimer);
     await this.searchRebuild;
-    await this.index?.close();
-    this.index = undefined;
+    await this.clients.close();
+    await this.main.close();
   }
 }

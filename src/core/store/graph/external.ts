@@ -12,7 +12,7 @@
  * one by one; the undo covers that too). Between (2) and (3), other readers of the server may see the new quads
  * for a moment.
  */
-import { UnavailableError } from '../../errors.js';
+import { TooManyRowsError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Database } from '../database.js';
 import { ensureSearchSchema, searchRebuilding } from '../search-index.js';
@@ -40,11 +40,18 @@ import {
   type ExternalRecord,
   type UndoPlan,
 } from './external-table.js';
+import { QueryGate } from './query-gate.js';
 import { normaliseBinding, normaliseResults, type SparqlClient } from './sparql-client.js';
-import type { Binding, GraphStore, QueryForm, RecordWrite, SparqlResponse } from './types.js';
+import type { Binding, GraphStore, QueryBudget, QueryForm, RecordWrite, SparqlResponse } from './types.js';
 
 /** Records whose last read is kept for the commit that may follow it. */
 const RECENT_READS = 256;
+
+/** Options of the external store. */
+export interface ExternalOptions {
+  /** Client queries sent to the server at once (`REG_SPARQL_MAX_RUNNING`); the others wait. */
+  readonly maxRunning?: number;
+}
 
 /** The graph store of a registry whose graph lives in an external SPARQL 1.1 server. */
 export class ExternalGraphStore implements GraphStore {
@@ -58,6 +65,11 @@ export class ExternalGraphStore implements GraphStore {
   private committing = false;
   /** Records read since the last commit, by graph and subject. */
   private readonly recent = new Map<string, { generation: number; read: ReadRecord }>();
+  /**
+   * Client queries share the server's request threads with the registry's own reads and writes (a stock
+   * Virtuoso has 10): at most this many at once, so that clients can never take them all.
+   */
+  private readonly clientGate: QueryGate;
 
   constructor(
     private readonly db: Database,
@@ -65,7 +77,9 @@ export class ExternalGraphStore implements GraphStore {
     private readonly log: Logger,
     /** The SPARQL client; its request counts are read by tests and benchmarks. */
     readonly client: SparqlClient,
+    options: ExternalOptions = {},
   ) {
+    this.clientGate = new QueryGate(options.maxRunning ?? 4);
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
   }
 
@@ -241,16 +255,29 @@ export class ExternalGraphStore implements GraphStore {
     return json.boolean;
   }
 
-  async query(query: string, form: QueryForm): Promise<SparqlResponse> {
-    // No dataset is sent with a query: the server's default graph is the union of its graphs, like the embedded
-    // index's for clients. (Virtuoso also answers GRAPH patterns holding a BIND wrongly under a dataset given as
-    // protocol parameters.)
-    if (form === 'CONSTRUCT' || form === 'DESCRIBE') {
-      const { body } = await this.client.query(query, 'text/turtle');
-      return { contentType: 'text/turtle; charset=utf-8', body };
+  /**
+   * Sends a client query to the server within its budget (its own time limit), at most `maxRunning` at once: a
+   * query waits for a turn for at most its time limit (then 503).
+   */
+  async query(query: string, form: QueryForm, budget: QueryBudget): Promise<SparqlResponse> {
+    if (this.closed) throw new UnavailableError('the graph store is closed');
+    const timing = { timeoutMs: budget.timeoutMs, timeoutSetting: budget.timeoutSetting };
+    const leave = await this.clientGate.enter(budget.timeoutMs);
+    try {
+      // No dataset is sent with a query: the server's default graph is the union of its graphs, like the
+      // embedded index's for clients. (Virtuoso also answers GRAPH patterns holding a BIND wrongly under a dataset
+      // given as protocol parameters.)
+      if (form === 'CONSTRUCT' || form === 'DESCRIBE') {
+        const { body } = await this.client.query(query, 'text/turtle', timing);
+        return { contentType: 'text/turtle; charset=utf-8', body };
+      }
+      const json = await this.client.queryJson(query, timing);
+      if (form === 'SELECT' && (json.results?.bindings.length ?? 0) > budget.maxRows)
+        throw new TooManyRowsError(budget.maxRows, budget.rowsSetting);
+      return { contentType: 'application/sparql-results+json; charset=utf-8', body: normaliseResults(json) };
+    } finally {
+      leave();
     }
-    const json = await this.client.queryJson(query);
-    return { contentType: 'application/sparql-results+json; charset=utf-8', body: normaliseResults(json) };
   }
 
   countQuads(): Promise<number> {

@@ -8,6 +8,8 @@ export type IndexRequest =
       readonly query: string;
       readonly format: 'json' | 'turtle';
       readonly union: boolean;
+      /** Refuse a JSON answer with more solutions than this (`rows`) instead of sending it. */
+      readonly maxRows?: number;
     }
   | { readonly op: 'size' }
   | { readonly op: 'clear' };
@@ -18,7 +20,14 @@ export interface IndexEnvelope {
   readonly request: IndexRequest;
 }
 
+/**
+ * Why a request failed: a query the parser refused (`syntax`), an answer over its `maxRows` (`rows`), the engine
+ * itself broken (`fatal`: a WebAssembly trap or an exhausted stack, after which its memory cannot be trusted, so
+ * the worker must be replaced), or anything else.
+ */
+export type IndexFailure = 'syntax' | 'rows' | 'fatal' | 'other';
+
 /** The worker's answer to one request. */
 export type IndexReply =
   | { readonly id: number; readonly ok: true; readonly result: unknown }
-  | { readonly id: number; readonly ok: false; readonly message: string; readonly syntax: boolean };
+  | { readonly id: number; readonly ok: false; readonly message: string; readonly failure: IndexFailure };

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import ox from 'oxigraph';
-import type { IndexEnvelope, IndexReply, IndexRequest } from './index-protocol.js';
+import type { IndexEnvelope, IndexFailure, IndexReply, IndexRequest } from './index-protocol.js';
 
 /*
  * The oxigraph query index, alone in a worker thread: its calls are synchronous and a large load or scan would
@@ -15,6 +15,26 @@ let store = new ox.Store();
 // validation (lenient), and bulk loads skip the per-call transaction: a failed load is followed by a rebuild
 // anyway. Together these load about a third faster.
 const BULK = { lenient: true, no_transaction: true } as const;
+
+/** An answer with more solutions than the request allows. */
+class TooManyRows extends Error {}
+
+/** Whether a JSON results document holds more than `max` solutions (each takes at least 3 characters). */
+function overRows(body: string, max: number): boolean {
+  if (body.length < 3 * max) return false;
+  const parsed = JSON.parse(body) as { results?: { bindings?: unknown[] } };
+  return (parsed.results?.bindings?.length ?? 0) > max;
+}
+
+function runQuery(request: IndexRequest & { op: 'query' }): string {
+  const body = store.query(request.query, {
+    results_format: request.format === 'json' ? 'application/sparql-results+json' : 'text/turtle',
+    use_default_graph_as_union: request.union,
+  }) as string;
+  if (request.maxRows !== undefined && request.format === 'json' && overRows(body, request.maxRows))
+    throw new TooManyRows(`more than ${request.maxRows} solutions`);
+  return body;
+}
 
 function handle(request: IndexRequest): unknown {
   switch (request.op) {
@@ -35,10 +55,7 @@ function handle(request: IndexRequest): unknown {
       if (request.add.length > 0) store.load(request.add, { format: 'application/n-quads', lenient: true });
       return null;
     case 'query':
-      return store.query(request.query, {
-        results_format: request.format === 'json' ? 'application/sparql-results+json' : 'text/turtle',
-        use_default_graph_as_union: request.union,
-      });
+      return runQuery(request);
     case 'size':
       return store.size;
     case 'clear':
@@ -47,18 +64,27 @@ function handle(request: IndexRequest): unknown {
   }
 }
 
+/**
+ * What kind of failure `error` is. A WebAssembly trap ("memory access out of bounds" when a deeply nested query
+ * exhausts the engine's stack) or a JavaScript stack overflow leaves the engine's memory in an unknown state:
+ * such a failure is fatal, and the worker is replaced rather than asked anything again.
+ */
+function failureOf(request: IndexRequest, error: unknown, message: string): IndexFailure {
+  // WebAssembly.RuntimeError, known by name: Node's types declare WebAssembly as a namespace only.
+  if (error instanceof RangeError || (error instanceof Error && error.name === 'RuntimeError'))
+    return 'fatal';
+  if (error instanceof TooManyRows) return 'rows';
+  if (request.op === 'query' && /^error at \d+:\d+/.test(message)) return 'syntax';
+  return 'other';
+}
+
 port.on('message', (envelope: IndexEnvelope) => {
   let reply: IndexReply;
   try {
     reply = { id: envelope.id, ok: true, result: handle(envelope.request) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    reply = {
-      id: envelope.id,
-      ok: false,
-      message,
-      syntax: envelope.request.op === 'query' && /^error at \d+:\d+/.test(message),
-    };
+    reply = { id: envelope.id, ok: false, message, failure: failureOf(envelope.request, error, message) };
   }
   port.postMessage(reply);
 });

@@ -24,6 +24,12 @@ export interface SparqlJson {
   readonly boolean?: boolean;
 }
 
+/** A time limit of one request other than the client's own, and the setting that gives it. */
+export interface RequestTiming {
+  readonly timeoutMs: number;
+  readonly timeoutSetting: string;
+}
+
 /** A query's answer: its body, and the row limit the server says it applied, if it says so. */
 export interface SparqlAnswer {
   readonly contentType: string;
@@ -48,6 +54,15 @@ export function showEndpoint(url: string): string {
   } catch {
     return '(an invalid URL)';
   }
+}
+
+/** How one request is sent. */
+interface SendOptions {
+  readonly auth: HttpAuthenticator;
+  readonly kind: 'query' | 'update';
+  readonly method: 'GET' | 'POST';
+  readonly accept: string;
+  readonly timing?: RequestTiming | undefined;
 }
 
 /** A SPARQL 1.1 Protocol client over one query endpoint and one update endpoint. */
@@ -77,31 +92,34 @@ export class SparqlClient {
     return showEndpoint(this.options.queryEndpoint);
   }
 
-  /** Runs a query and returns the response body as text, asking for `accept`. */
-  async query(query: string, accept: string): Promise<SparqlAnswer> {
+  /**
+   * Runs a query and returns the response body as text, asking for `accept`; within `timing` when given, else
+   * within `REG_SPARQL_TIMEOUT`.
+   */
+  async query(query: string, accept: string, timing?: RequestTiming): Promise<SparqlAnswer> {
     this.sent.queries++;
     const encoded = new URLSearchParams({ query }).toString();
     const base = this.options.queryEndpoint;
     const response =
       encoded.length <= MAX_GET_QUERY
         ? await this.send(
-            this.auth,
-            'query',
-            'GET',
+            { auth: this.auth, kind: 'query', method: 'GET', accept, timing },
             `${base}${base.includes('?') ? '&' : '?'}${encoded}`,
-            accept,
           )
-        : await this.send(this.auth, 'query', 'POST', base, accept, encoded);
+        : await this.send({ auth: this.auth, kind: 'query', method: 'POST', accept, timing }, base, encoded);
     return response;
   }
 
   /** Runs a query whose answer is SPARQL JSON results. */
-  async queryJson(query: string): Promise<SparqlJson> {
-    return (await this.answerJson(query)).json;
+  async queryJson(query: string, timing?: RequestTiming): Promise<SparqlJson> {
+    return (await this.answerJson(query, timing)).json;
   }
 
-  private async answerJson(query: string): Promise<{ json: SparqlJson; rowCap?: number }> {
-    const { body, rowCap } = await this.query(query, 'application/sparql-results+json');
+  private async answerJson(
+    query: string,
+    timing?: RequestTiming,
+  ): Promise<{ json: SparqlJson; rowCap?: number }> {
+    const { body, rowCap } = await this.query(query, 'application/sparql-results+json', timing);
     try {
       return { json: JSON.parse(body) as SparqlJson, ...(rowCap === undefined ? {} : { rowCap }) };
     } catch {
@@ -135,23 +153,15 @@ export class SparqlClient {
     this.sent.updates++;
     const url = this.options.updateEndpoint;
     await this.send(
-      this.updateAuth,
-      'update',
-      'POST',
+      { auth: this.updateAuth, kind: 'update', method: 'POST', accept: '*/*' },
       url,
-      '*/*',
       new URLSearchParams({ update }).toString(),
     );
   }
 
-  private async send(
-    auth: HttpAuthenticator,
-    kind: 'query' | 'update',
-    method: 'GET' | 'POST',
-    url: string,
-    accept: string,
-    form?: string,
-  ): Promise<SparqlAnswer> {
+  private async send(how: SendOptions, url: string, form?: string): Promise<SparqlAnswer> {
+    const { auth, kind, method, accept } = how;
+    const timing = how.timing ?? { timeoutMs: this.options.timeoutMs, timeoutSetting: 'REG_SPARQL_TIMEOUT' };
     const shown = showEndpoint(kind === 'query' ? this.options.queryEndpoint : this.options.updateEndpoint);
     const uri = requestUri(url);
     // A Digest nonce may be refused as stale once; a first challenge costs one more try.
@@ -168,11 +178,11 @@ export class SparqlClient {
           headers,
           ...(form === undefined ? {} : { body: form }),
           redirect: 'error',
-          signal: AbortSignal.timeout(this.options.timeoutMs),
+          signal: AbortSignal.timeout(timing.timeoutMs),
         });
         body = await response.text();
       } catch (error) {
-        throw this.transportError(shown, error);
+        throw this.transportError(shown, error, timing);
       }
       if (response.status === 401 && attempt < 2 && auth.challenge(response.headers.get('www-authenticate')))
         continue;
@@ -203,16 +213,16 @@ export class SparqlClient {
     }
   }
 
-  private transportError(shown: string, error: unknown): RegError {
+  private transportError(shown: string, error: unknown, timing: RequestTiming): RegError {
     const name = (error as { name?: string }).name;
     if (name === 'TimeoutError' || name === 'AbortError') {
-      const seconds = this.options.timeoutMs / 1000;
+      const seconds = timing.timeoutMs / 1000;
       return new RegError(
         'query-timeout',
         504,
         'Query timed out',
-        `the SPARQL endpoint ${shown} did not answer within ${seconds} s (REG_SPARQL_TIMEOUT)`,
-        { extra: { timeout_ms: this.options.timeoutMs } },
+        `the SPARQL endpoint ${shown} did not answer within ${seconds} s (${timing.timeoutSetting})`,
+        { extra: { timeout_ms: timing.timeoutMs } },
       );
     }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;

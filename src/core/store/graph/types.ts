@@ -27,6 +27,14 @@ export interface SparqlResponse {
   readonly body: string;
 }
 
+/** What one client query may spend: time once it runs, and solutions; the settings name both in refusals. */
+export interface QueryBudget {
+  readonly timeoutMs: number;
+  readonly maxRows: number;
+  readonly timeoutSetting: string;
+  readonly rowsSetting: string;
+}
+
 /** The query forms of SPARQL 1.1 Query. */
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 
@@ -50,8 +58,12 @@ export interface GraphStore {
   select(query: string): Promise<Binding[]>;
   /** Runs an ASK. */
   ask(query: string): Promise<boolean>;
-  /** Runs any read-only query for a client: JSON results for SELECT/ASK, Turtle for CONSTRUCT/DESCRIBE. */
-  query(query: string, form: QueryForm): Promise<SparqlResponse>;
+  /**
+   * Runs a client's read-only query (from /sparql) within its budget, apart from the registry's own queries so
+   * that it never holds them up: JSON results for SELECT/ASK, Turtle for CONSTRUCT/DESCRIBE. A SELECT with more
+   * than `budget.maxRows` solutions is refused.
+   */
+  query(query: string, form: QueryForm, budget: QueryBudget): Promise<SparqlResponse>;
   /** Total quads, reference bundles included. */
   countQuads(): Promise<number>;
   /** Record counts by kind in one graph. */
