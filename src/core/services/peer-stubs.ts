@@ -6,6 +6,7 @@
  */
 import N3 from 'n3';
 import { OWL, PEER_GRAPH_PREFIX, PREFIXES, RDF, REG } from '../ns.js';
+import { isRfc3987Iri } from '../records/iri.js';
 import { kindOfTypes } from '../records/kinds.js';
 import { factory, type Quad } from '../store/nquads.js';
 import { PeerRequestError } from './peer-http.js';
@@ -65,6 +66,15 @@ export function parseRecordDocument(body: string, contentType: string, documentI
   }
 }
 
+/** Whether the index can hold a statement: every IRI in it an IRI by RFC 3987, every literal text. */
+function storable(quad: Quad): boolean {
+  return [quad.subject, quad.predicate, quad.object].every((term) =>
+    term.termType === 'Literal'
+      ? !/\p{Cs}/u.test(term.value) && isRfc3987Iri(term.datatype.value)
+      : term.termType !== 'NamedNode' || isRfc3987Iri(term.value),
+  );
+}
+
 const inModel = (predicate: string): boolean =>
   predicate === SAME_AS || MODEL_NAMESPACES.some((ns) => predicate.startsWith(ns));
 
@@ -81,6 +91,8 @@ export function stubOf(record: string, quads: readonly Quad[], graph: string): S
     if (quad.subject.termType !== 'NamedNode' || (subject !== record && !subject.startsWith(`${record}#`)))
       continue;
     if (quad.object.termType === 'BlankNode' || !inModel(quad.predicate.value)) continue;
+    // A peer's text is held to the rules of the registry's own: the query index refuses what is not an IRI.
+    if (!storable(quad)) continue;
     kept.push(factory.quad(quad.subject, quad.predicate, quad.object, target));
   }
   if (kept.length > MAX_STUB_QUADS)
