@@ -8,8 +8,10 @@ import { startProgress } from '../cli/progress.js';
 export default class Restore extends RegCommand {
   static override summary = 'Load an N-Quads dump into a stopped registry.';
   static override description = `Merges the quads of an N-Quads file (as written by \`reg dump\`) into the data directory and prints
-how many were new. The whole file is checked first: a malformed line is reported with its line number
-and nothing is written. Reference bundle graphs in the file are skipped, since every start reloads them
+how many were new. The whole file is checked first: every line a strict parser refuses (malformed, not
+UTF-8, or holding a string that is not an RFC 3987 IRI where an IRI belongs) is reported as file:line: reason
+(the first 20, then a count), and nothing is written. The advertising keys and claims are rebuilt from the
+restored records, so an advertisement retried afterwards finds its run instead of minting a new one. Reference bundle graphs in the file are skipped, since every start reloads them
 from the package. Blank nodes are given IRIs under the record that refers to them.
 The registry must be stopped (the data directory is single-writer).`;
   static override examples = [
