@@ -74,6 +74,8 @@ export class SparqlClient {
   private readonly updateAuth: HttpAuthenticator;
 
   private readonly options: SparqlClientOptions;
+  /** Whether the server said it is Virtuoso (its `Server` header): it takes a time limit per query. */
+  private virtuoso = false;
 
   constructor(options: SparqlClientOptions) {
     // fetch refuses URLs with credentials in them; such credentials answer challenges like a username and password.
@@ -98,7 +100,11 @@ export class SparqlClient {
    */
   async query(query: string, accept: string, timing?: RequestTiming): Promise<SparqlAnswer> {
     this.sent.queries++;
-    const encoded = new URLSearchParams({ query }).toString();
+    const params: Record<string, string> = { query };
+    // Virtuoso goes on running a query whose client has gone (measured: a minute of a core); told the time limit,
+    // it stops the query itself.
+    if (timing !== undefined && this.virtuoso) params.timeout = String(timing.timeoutMs);
+    const encoded = new URLSearchParams(params).toString();
     const base = this.options.queryEndpoint;
     const response =
       encoded.length <= MAX_GET_QUERY
@@ -184,6 +190,7 @@ export class SparqlClient {
       } catch (error) {
         throw this.transportError(shown, error, timing);
       }
+      if (/virtuoso/i.test(response.headers.get('server') ?? '')) this.virtuoso = true;
       if (response.status === 401 && attempt < 2 && auth.challenge(response.headers.get('www-authenticate')))
         continue;
       if (response.status === 401 || response.status === 403) {
@@ -195,9 +202,11 @@ export class SparqlClient {
           `the SPARQL endpoint ${shown} ${how} (HTTP ${response.status}); check REG_SPARQL_BEARER_TOKEN or REG_SPARQL_USERNAME/REG_SPARQL_PASSWORD`,
         );
       }
-      if (!response.ok) throw this.serverError(shown, response.status, body, kind);
+      if (!response.ok) throw this.serverError(shown, response.status, body, how);
       // Virtuoso answers a query that ran past its own time limit with a partial result and this header.
       const state = response.headers.get('x-sql-state');
+      if (state === 'S1TAT' && how.timing !== undefined)
+        throw timedOut(`the SPARQL endpoint ${shown} stopped the query at its time limit`, how.timing);
       if (state !== null) {
         throw new UnavailableError(
           `the SPARQL endpoint ${shown} returned an incomplete result (${state}: ${response.headers.get('x-sql-message') ?? 'no message'})`,
@@ -215,16 +224,8 @@ export class SparqlClient {
 
   private transportError(shown: string, error: unknown, timing: RequestTiming): RegError {
     const name = (error as { name?: string }).name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      const seconds = timing.timeoutMs / 1000;
-      return new RegError(
-        'query-timeout',
-        504,
-        'Query timed out',
-        `the SPARQL endpoint ${shown} did not answer within ${seconds} s (${timing.timeoutSetting})`,
-        { extra: { timeout_ms: timing.timeoutMs } },
-      );
-    }
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return timedOut(`the SPARQL endpoint ${shown} did not answer`, timing);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     // A message may quote a URL: never with its user information.
     const reason = (cause?.code ?? cause?.message ?? (error as Error).message).replace(
@@ -234,15 +235,39 @@ export class SparqlClient {
     return new UnavailableError(`the SPARQL endpoint ${shown} is unreachable (${reason})`);
   }
 
-  private serverError(shown: string, status: number, body: string, kind: 'query' | 'update'): RegError {
+  private serverError(shown: string, status: number, body: string, how: SendOptions): RegError {
     const message = body.replace(/\s+/g, ' ').trim().slice(0, MAX_SERVER_MESSAGE);
-    if (kind === 'query' && status === 400 && /syntax error|parse error|SP030|lexical error/i.test(message)) {
+    if (
+      how.kind === 'query' &&
+      status === 400 &&
+      /syntax error|parse error|SP030|lexical error/i.test(message)
+    ) {
       return new BadRequestError(`SPARQL syntax error: ${message}`);
     }
+    // Virtuoso refuses at once a query it estimates would run past its own limit (MaxQueryCostEstimationTime).
+    if (how.timing !== undefined && /estimated execution time .* exceeds the limit/i.test(message))
+      return timedOut(
+        `the SPARQL endpoint ${shown} estimates the query would run longer than it allows`,
+        how.timing,
+      );
     return new UnavailableError(
       `the SPARQL endpoint ${shown} failed (HTTP ${status}${message === '' ? '' : `: ${message}`})`,
     );
   }
+}
+
+/** A client query stopped, or refused, for its time limit (504); `what` says how, the detail adds the limit. */
+function timedOut(what: string, timing: RequestTiming): RegError {
+  return new RegError(
+    'query-timeout',
+    504,
+    'Query timed out',
+    `${what} (time limit ${timing.timeoutMs / 1000} s, ${timing.timeoutSetting})`,
+    {
+      extra: { timeout_ms: timing.timeoutMs },
+      hints: ['narrow the query: bind subjects or types, name the graph, add a LIMIT'],
+    },
+  );
 }
 
 /** A URL without its user information, and that information as a username and password. */
