@@ -33,6 +33,8 @@ export abstract class RegCommand extends Command {
         error: {
           code: regError?.code ?? 'internal',
           message: error.message,
+          ...(regError !== undefined && regError.errors.length > 0 ? { errors: regError.errors } : {}),
+          ...(regError?.extra ?? {}),
           ...(regError !== undefined && regError.hints.length > 0 ? { hints: regError.hints } : {}),
           exit_code: code,
         },

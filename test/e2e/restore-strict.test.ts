@@ -16,8 +16,12 @@ describe('reg restore of a file a strict parser refuses in places', () => {
     );
     const result = await runReg(['restore', '--nquads', file, '--json'], env);
     expect(result.code).toBe(5);
-    const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string } };
+    const { error } = JSON.parse(result.stdout) as {
+      error: { code: string; message: string; bad_lines: number; errors: { field: string }[] };
+    };
     expect(error.code).toBe('malformed-input');
+    expect(error.bad_lines).toBe(2);
+    expect(error.errors).toHaveLength(2);
     expect(error.message).toMatch(
       /^2 lines of .*strict\.nq cannot be restored: .*strict\.nq:2: .*strict\.nq:4: /,
     );
