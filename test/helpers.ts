@@ -66,10 +66,18 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-/** Runs `reg <args>` to completion with exactly the given environment (plus PATH). */
-export function runReg(args: string[], env: Record<string, string>, input?: string): Promise<RunResult> {
+/** Runs `reg <args>` to completion with exactly the given environment (plus PATH), optionally in `cwd`. */
+export function runReg(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+  cwd?: string,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      ...(cwd === undefined ? {} : { cwd }),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -79,6 +87,11 @@ export function runReg(args: string[], env: Record<string, string>, input?: stri
     if (input !== undefined) child.stdin.end(input);
     else child.stdin.end();
   });
+}
+
+/** Runs `reg <args>` in a directory (so the configuration search starts there), as a shell would. */
+export function runRegIn(cwd: string, args: string[], env: Record<string, string>): Promise<RunResult> {
+  return runReg(args, env, undefined, cwd);
 }
 
 /** A `reg serve` child process and the URL it listens on. */

@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BIN,
   ROOT_TOKEN,
   runReg,
+  runRegIn,
   startServe,
   tempDir,
   testEnv,
-  type RunResult,
   type ServerProcess,
 } from '../helpers.js';
 
@@ -26,23 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-/** Runs `reg <args>` in a directory, so the config search starts there. */
-function runIn(cwd: string, args: string[], environment: Record<string, string>): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', ...environment },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
 
 async function json(args: string[], environment = env, input?: string): Promise<Record<string, any>> {
   const result = await runReg([...args, '--json'], environment, input);
@@ -258,21 +239,24 @@ describe('connection profiles and tokens', () => {
       }),
     );
     const base = { XDG_CONFIG_HOME: env.XDG_CONFIG_HOME! };
-    const fromFile = await runIn(dir, ['software', 'create', '--name', 'profiled', '--json'], base);
+    const fromFile = await runRegIn(dir, ['software', 'create', '--name', 'profiled', '--json'], base);
     expect(fromFile.code, fromFile.stderr).toBe(0);
     expect(JSON.parse(fromFile.stdout).name).toBe('profiled');
 
     const port = await closedPort();
-    const envWins = await runIn(dir, ['software', 'list'], { ...base, REG_URL: `http://127.0.0.1:${port}` });
+    const envWins = await runRegIn(dir, ['software', 'list'], {
+      ...base,
+      REG_URL: `http://127.0.0.1:${port}`,
+    });
     expect(envWins.code).toBe(10);
     expect(envWins.stderr).toContain('(from REG_URL)');
-    const flagWins = await runIn(dir, ['software', 'list', '--url', server.url], {
+    const flagWins = await runRegIn(dir, ['software', 'list', '--url', server.url], {
       ...base,
       REG_URL: `http://127.0.0.1:${port}`,
     });
     expect(flagWins.code, flagWins.stderr).toBe(0);
 
-    const unknown = await runIn(dir, ['software', 'list', '--profile', 'prod'], base);
+    const unknown = await runRegIn(dir, ['software', 'list', '--profile', 'prod'], base);
     expect(unknown.code).toBe(11);
     expect(unknown.stderr).toMatch(/^reg: .*\.regrc\.json has no profile "prod" \(it has: test, off\)$/m);
   });

@@ -1,16 +1,7 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BIN,
-  ROOT_TOKEN,
-  startServe,
-  tempDir,
-  testEnv,
-  type RunResult,
-  type ServerProcess,
-} from '../helpers.js';
+import { ROOT_TOKEN, runRegIn, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
 
 let server: ServerProcess;
 
@@ -20,23 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-/** Runs `reg <args>` in a directory with exactly the given environment (plus PATH), as a shell would. */
-function runIn(cwd: string, args: string[], env: Record<string, string>): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
 
 /** Writes files (names may hold sub-directories) into a directory; returns the directory. */
 function write(dir: string, files: Record<string, string>): string {
@@ -72,7 +46,7 @@ function plantScripts(dir: string, marker: string): void {
 
 /** `reg whoami --json` run in a directory: the answer, once the command succeeded. */
 async function whoami(cwd: string, env: Record<string, string>): Promise<Record<string, unknown>> {
-  const result = await runIn(cwd, ['whoami', '--json'], env);
+  const result = await runRegIn(cwd, ['whoami', '--json'], env);
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as Record<string, unknown>;
 }
