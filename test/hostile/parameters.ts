@@ -1,7 +1,12 @@
 /**
- * Every query parameter of the API's reads (src/http/routes/*.ts), the ones that take an IRI named, and the
- * paths whose segments name a record (`{}` is where the hostile segment goes).
+ * Every query parameter of the API's reads (the lists take theirs from their routes, so a new one is covered),
+ * the ones that take an IRI named, and the paths whose segments name a record (`{}` is where the hostile segment
+ * goes).
  */
+import { ARTIFACT_LIST_PARAMS } from '../../src/http/routes/artifacts.js';
+import { INSTANCE_LIST_PARAMS } from '../../src/http/routes/instances.js';
+import { RUN_LIST_PARAMS } from '../../src/http/routes/runs.js';
+import { SOFTWARE_LIST_PARAMS } from '../../src/http/routes/software.js';
 import type { Credential } from './corpus.js';
 
 /** The query parameters of one path. */
@@ -17,48 +22,23 @@ export const QUERY_PARAMS: readonly QueryParams[] = [
   {
     path: '/api/v1/software',
     credential: 'anonymous',
-    params: [
-      'q',
-      'kind',
-      'topic',
-      'keyword',
-      'license',
-      'publisher',
-      'produces',
-      'consumes',
-      'registry',
-      'limit',
-      'cursor',
-    ],
+    params: SOFTWARE_LIST_PARAMS,
     iriParams: ['produces', 'consumes'],
   },
   {
     path: '/api/v1/instances',
     credential: 'anonymous',
-    params: ['q', 'software', 'release', 'health', 'availability', 'registry', 'limit', 'cursor'],
+    params: INSTANCE_LIST_PARAMS,
   },
   {
     path: '/api/v1/runs',
     credential: 'anonymous',
-    params: ['q', 'instance', 'software', 'status', 'registry', 'limit', 'cursor'],
+    params: RUN_LIST_PARAMS,
   },
   {
     path: '/api/v1/artifacts',
     credential: 'anonymous',
-    params: [
-      'q',
-      'conforms_to',
-      'license',
-      'availability',
-      'keyword',
-      'instance',
-      'software',
-      'run',
-      'content',
-      'registry',
-      'limit',
-      'cursor',
-    ],
+    params: ARTIFACT_LIST_PARAMS,
     iriParams: ['conforms_to'],
   },
   { path: '/api/v1/artifacts/identify', credential: 'anonymous', params: ['algorithm', 'value'] },

@@ -6,7 +6,8 @@ import { lineage, lineageOptions } from '../../core/services/lineage.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 
-const LIST_PARAMS = [
+/** The query parameters the list reads. */
+export const ARTIFACT_LIST_PARAMS = [
   'q',
   'conforms_to',
   'license',
@@ -38,7 +39,7 @@ export function artifactRoutes(): Hono<AppEnv> {
   });
   app.get('/api/v1/artifacts', async (c) => {
     const params: ArtifactListParams = {};
-    for (const name of LIST_PARAMS) {
+    for (const name of ARTIFACT_LIST_PARAMS) {
       const value = c.req.query(name);
       if (value !== undefined) params[name] = value;
     }

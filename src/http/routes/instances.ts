@@ -15,7 +15,8 @@ import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
 
-const LIST_PARAMS = [
+/** The query parameters the list reads. */
+export const INSTANCE_LIST_PARAMS = [
   'q',
   'software',
   'release',
@@ -47,7 +48,7 @@ export function instanceRoutes(): Hono<AppEnv> {
   );
   app.get('/api/v1/instances', async (c) => {
     const params: InstanceListParams = {};
-    for (const name of LIST_PARAMS) {
+    for (const name of INSTANCE_LIST_PARAMS) {
       const value = c.req.query(name);
       if (value !== undefined) params[name] = value;
     }

@@ -2,7 +2,16 @@ import { Hono } from 'hono';
 import { getRun, listRuns, type RunListParams } from '../../core/services/runs.js';
 import type { AppEnv } from '../env.js';
 
-const LIST_PARAMS = ['q', 'instance', 'software', 'status', 'registry', 'limit', 'cursor'] as const;
+/** The query parameters the list reads. */
+export const RUN_LIST_PARAMS = [
+  'q',
+  'instance',
+  'software',
+  'status',
+  'registry',
+  'limit',
+  'cursor',
+] as const;
 
 /**
  * Reading runs: the filtered list, and one run with what it used and generated (Signposting comes from
@@ -12,7 +21,7 @@ export function runRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/api/v1/runs', async (c) => {
     const params: RunListParams = {};
-    for (const name of LIST_PARAMS) {
+    for (const name of RUN_LIST_PARAMS) {
       const value = c.req.query(name);
       if (value !== undefined) params[name] = value;
     }

@@ -13,7 +13,8 @@ import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
 
-const LIST_PARAMS = [
+/** The query parameters the list reads. */
+export const SOFTWARE_LIST_PARAMS = [
   'q',
   'kind',
   'topic',
@@ -37,7 +38,7 @@ export function softwareRoutes(): Hono<AppEnv> {
   const named = (c: Context<AppEnv>) => softwareIri(c.get('core'), c.req.param('id') ?? '');
   app.get('/api/v1/software', async (c) => {
     const params: SoftwareListParams = {};
-    for (const name of LIST_PARAMS) {
+    for (const name of SOFTWARE_LIST_PARAMS) {
       const value = c.req.query(name);
       if (value !== undefined) params[name] = value;
     }
