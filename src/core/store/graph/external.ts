@@ -3,14 +3,15 @@
  * of it goes there over the SPARQL 1.1 Protocol, and the operational rows of each act stay in `registry.db`.
  *
  * A commit is, in this order: (1) the undo of the coming graph update is journalled in SQLite; (2) the graph part
- * goes to the server as ONE SPARQL Update request (DELETE DATA of the lines that go, INSERT DATA of the lines that
- * come); (3) one SQLite transaction records the new state of the records in the subject table, keeps the search
- * index current, runs the act's operational work (`ops`) and drops the journalled undo. If (2) fails, or (3)
- * throws, the undo is sent at once; if it cannot be sent (the server is away, the process died), it is sent
- * before the next commit and at the next start. So both parts are present or neither, once the server answers
- * again; whether one update request is applied whole is the server's business (Virtuoso applies its operations
- * one by one; the undo covers that too). Between (2) and (3), other readers of the server may see the new quads
- * for a moment.
+ * goes to the server as one SPARQL Update request (DELETE DATA of the lines that go, INSERT DATA of the lines that
+ * come), or for a commit of more than 500 lines as several in order (see `updateRequests`); (3) one SQLite
+ * transaction records the new state of the records in the subject table, keeps the search index current, runs
+ * the act's operational work (`ops`) and drops the journalled undo. If (2) fails, or (3) throws, the undo is sent
+ * at once; if it cannot be sent (the server is away, the process died), it is sent before the next commit and at
+ * the next start. So both parts are present or neither, once the server answers again; whether one update request
+ * is applied whole is the server's business (Virtuoso applies its operations one by one; the undo covers that
+ * too, as it covers requests of one commit that stopped half way). Between (2) and (3), other readers of the
+ * server may see the new quads for a moment.
  */
 import { TooManyRowsError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -22,7 +23,7 @@ import {
   groupBy,
   lastWrites,
   recordChange,
-  undoRequest,
+  undoRequests,
   updateOf,
   type Change,
 } from './external-commit.js';
@@ -163,12 +164,12 @@ export class ExternalGraphStore implements GraphStore {
   private async applyNow<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
     await this.recoverIntents();
     const changes = await this.plan(writes);
-    const { update, undo } = updateOf(this.db, changes);
+    const { updates, undo } = updateOf(this.db, changes);
     let intent: number | undefined;
-    if (update !== undefined) {
+    if (updates.length > 0) {
       intent = this.db.transaction(() => addIntent(this.db, undo, new Date().toISOString()));
       try {
-        await this.client.update(update);
+        for (const update of updates) await this.client.update(update);
       } catch (error) {
         await this.undo(intent, undo);
         throw error;
@@ -227,8 +228,7 @@ export class ExternalGraphStore implements GraphStore {
   }
 
   private async sendUndo(undo: UndoPlan): Promise<void> {
-    const request = undoRequest(undo);
-    if (request !== undefined) await this.client.update(request);
+    for (const request of undoRequests(undo)) await this.client.update(request);
   }
 
   /** Sends the journalled undo of every commit that did not finish (a crash, or a server away at the time). */
