@@ -9,13 +9,15 @@ export interface Options {
   /** Repetitions of each start-up measurement; the median is reported. */
   readonly runs: number;
   /** Which parts to run. */
-  readonly parts: readonly ('startup' | 'records' | 'search' | 'ui' | 'validation')[];
+  readonly parts: readonly ('startup' | 'records' | 'search' | 'ui' | 'validation' | 'hostile')[];
   /** Seconds of load per throughput figure. */
   readonly seconds: number;
   /** Size of the store the lineage figure is measured on. */
   readonly lineageQuads: number;
   /** Records in the store the search figures are measured on. */
   readonly searchRecords: number;
+  /** Quads in the store the hostile-client figures are measured on. */
+  readonly hostileQuads: number;
   /** The graph stores measured, side by side: embedded, and/or an external SPARQL store (a local Virtuoso). */
   readonly graphs: readonly ('embedded' | 'sparql')[];
 }
@@ -23,16 +25,18 @@ export interface Options {
 /** A bad command line: reported with the usage, without a stack trace. */
 export class UsageError extends Error {}
 
-export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records,search,ui,validation] [--seconds 5]
+export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records,search,ui,validation,hostile] [--seconds 5]
   --sizes    dataset sizes in quads (k = thousand, M = million); default 10k,100k,1M
   --runs     repetitions of each start-up measurement, median reported; default 3
   --parts    startup (start-up, restore, dump by size), records (record API reads and writes) and/or search
              (search and matchmaking latency) and/or ui (the web page's weight and load time on a slow link,
              in Debian's chromium) and/or validation (validation time by list length, and a small validation
-             beside a large one); default all five
+             beside a large one) and/or hostile (ordinary clients' latency beside an expensive anonymous SPARQL
+             loop and advertisements near the payload limit, against a quiet run); default all six
   --seconds  seconds of load per throughput figure; default 5
   --lineage-size  store size for the lineage figure; default 1M
   --search-size   records in the store for the search figures; default 100k
+  --hostile-size  quads in the store for the hostile-client figures; default 10k
   --graph    embedded, sparql (a local Virtuoso per data directory) or both; default both when virtuoso-t is
              installed, else embedded`;
 
@@ -43,10 +47,11 @@ export function parseOptions(argv: readonly string[]): Options | null {
     options: {
       sizes: { type: 'string', default: '10k,100k,1M' },
       runs: { type: 'string', default: '3' },
-      parts: { type: 'string', default: 'startup,records,search,ui,validation' },
+      parts: { type: 'string', default: 'startup,records,search,ui,validation,hostile' },
       seconds: { type: 'string', default: '5' },
       'lineage-size': { type: 'string', default: '1M' },
       'search-size': { type: 'string', default: '100k' },
+      'hostile-size': { type: 'string', default: '10k' },
       graph: { type: 'string', default: defaultGraph() },
       help: { type: 'boolean' },
     },
@@ -59,7 +64,7 @@ export function parseOptions(argv: readonly string[]): Options | null {
     throw new UsageError(`--runs must be a positive integer\n${USAGE}`);
   const parts = values.parts.split(',').map((part) => part.trim());
   for (const part of parts) {
-    if (!['startup', 'records', 'search', 'ui', 'validation'].includes(part))
+    if (!['startup', 'records', 'search', 'ui', 'validation', 'hostile'].includes(part))
       throw new UsageError(`unknown part "${part}"\n${USAGE}`);
   }
   const seconds = Number(values.seconds);
@@ -72,6 +77,7 @@ export function parseOptions(argv: readonly string[]): Options | null {
     seconds,
     lineageQuads: parseSize(values['lineage-size']),
     searchRecords: parseSize(values['search-size']),
+    hostileQuads: parseSize(values['hostile-size']),
     graphs: parseGraph(values.graph),
   };
 }

@@ -6,6 +6,7 @@ import { findAnomalies } from './checks.js';
 import { sizeFigures, targets } from './figures.js';
 import { parseOptions, sizeLabel, USAGE, UsageError, type Options } from './options.js';
 import { benchAdvertise, renderAdvertise } from './advertise-bench.js';
+import { benchHostile, renderHostile } from './hostile-bench.js';
 import { benchLineage, renderLineage } from './lineage-bench.js';
 import { benchRecords, renderRecords } from './records-bench.js';
 import { benchSearch, renderSearch } from './search-bench.js';
@@ -73,6 +74,11 @@ async function runParts(
     const found = await benchSearch(space, options.searchRecords);
     process.stdout.write(`\n${renderSearch(found)}\n`);
     results.search = found;
+  }
+  if (options.parts.includes('hostile')) {
+    const hostile = await benchHostile(space, options.seconds, options.hostileQuads);
+    process.stdout.write(`\n${renderHostile(hostile)}\n`);
+    results.hostile = hostile;
   }
   if (options.parts.includes('ui') && first) {
     const page = await benchUi(space);

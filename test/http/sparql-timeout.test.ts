@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import type { IndexClient } from '../../src/core/store/graph/index-client.js';
@@ -87,6 +88,26 @@ describe('a client query past its time limit', () => {
     const listed = await app.request('/api/v1/software');
     expect(((await listed.json()) as any).total).toBe(2);
   });
+});
+
+/** The nice values of this process's threads (Linux). */
+function threadNiceness(): number[] {
+  return fs.readdirSync('/proc/self/task').map((tid) => {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+describe('the copy that runs client queries', () => {
+  it.runIf(process.platform === 'linux')(
+    'runs at the lowest CPU priority, the API at the normal one',
+    async () => {
+      await expectFound('before the timeout');
+      const niceness = threadNiceness();
+      expect(niceness).toContain(19);
+      expect(niceness.filter((nice) => nice === 0).length).toBeGreaterThan(1);
+    },
+  );
 });
 
 describe('a client query that breaks the engine', () => {

@@ -1,4 +1,4 @@
-import { QueryTimeoutError, RegError, TooManyRowsError, UnavailableError } from '../../errors.js';
+import { QueryTimeoutError, UnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Database } from '../database.js';
 import { canonicalTextOf, recordMarker, toNQuads, toNTriples } from '../nquads.js';
@@ -8,10 +8,10 @@ import {
   rebuildSearchIndex,
   searchRebuildDue,
 } from '../search-index.js';
-import { IndexRequestError, type IndexClient } from './index-client.js';
+import { ClientIndex } from './client-index.js';
+import type { IndexClient } from './index-client.js';
 import type { IndexRequest } from './index-protocol.js';
 import { IndexReplica } from './index-replica.js';
-import { QueryGate } from './query-gate.js';
 import {
   countRecordQuads,
   countRecordsByKind,
@@ -63,10 +63,8 @@ export class EmbeddedGraphStore implements GraphStore {
   private closing = false;
   /** The registry's own index. */
   private readonly main: IndexReplica;
-  /** The copy client queries run on, one at a time. */
-  private readonly clients: IndexReplica;
-  private readonly clientGate = new QueryGate(1);
-  private idleTimer: NodeJS.Timeout | undefined;
+  /** The copy client queries run on. */
+  private readonly clients: ClientIndex;
 
   /**
    * @param index a query index already started (its worker boots while the caller does other start-up work);
@@ -82,7 +80,7 @@ export class EmbeddedGraphStore implements GraphStore {
     // The write path keeps the search rows current, so they must exist before the first write.
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
     this.main = new IndexReplica(db, bundles, log, { name: 'query index', eager: true }, index);
-    this.clients = new IndexReplica(db, bundles, log, { name: 'client query index', eager: false });
+    this.clients = new ClientIndex(db, bundles, log, options.clientIndexIdleMs ?? 0);
   }
 
   get generation(): number {
@@ -206,7 +204,7 @@ export class EmbeddedGraphStore implements GraphStore {
    */
   private async publish(remove: string, add: string): Promise<void> {
     if (remove.length === 0 && add.length === 0) return;
-    void this.clients.publish({ remove, add });
+    this.clients.publish({ remove, add });
     await this.main.publish({ remove, add });
   }
 
@@ -250,74 +248,10 @@ export class EmbeddedGraphStore implements GraphStore {
     return (await this.queryJson<{ boolean: boolean }>(query)).boolean;
   }
 
-  /**
-   * Runs a client query on the client copy, one at a time: a query waits for the one before it for at most its
-   * own time limit (then 503). Past its time limit the copy's worker is stopped (504) and the next client query
-   * loads a fresh copy; the registry's own index is not touched.
-   */
+  /** Runs a client query on the client copy of the index (see `ClientIndex`); the API's index is not touched. */
   async query(query: string, form: QueryForm, budget: QueryBudget): Promise<SparqlResponse> {
     if (!this.opened || this.closing) throw new UnavailableError('the query index is still loading');
-    const graphForm = form === 'CONSTRUCT' || form === 'DESCRIBE';
-    const leave = await this.clientGate.enter(budget.timeoutMs);
-    this.keepClientIndex();
-    try {
-      const index = await this.clients.ensure();
-      const body = (await index.request(
-        {
-          op: 'query',
-          query,
-          format: graphForm ? 'turtle' : 'json',
-          union: true,
-          ...(form === 'SELECT' ? { maxRows: budget.maxRows } : {}),
-        },
-        { timeoutMs: budget.timeoutMs, timeoutSetting: budget.timeoutSetting },
-      )) as string;
-      return {
-        contentType: graphForm
-          ? 'text/turtle; charset=utf-8'
-          : 'application/sparql-results+json; charset=utf-8',
-        body,
-      };
-    } catch (error) {
-      throw this.clientFailure(error, budget, query);
-    } finally {
-      leave();
-      this.keepClientIndex();
-    }
-  }
-
-  /** What a client is told when its query failed on the client copy. */
-  private clientFailure(error: unknown, budget: QueryBudget, query: string): unknown {
-    if (error instanceof QueryTimeoutError) {
-      this.log.info('a client query ran past its time limit and was stopped', {
-        timeout_ms: budget.timeoutMs,
-        query: query.slice(0, 500),
-      });
-    }
-    if (!(error instanceof IndexRequestError)) return error;
-    if (error.failure === 'rows') return new TooManyRowsError(budget.maxRows, budget.rowsSetting);
-    if (error.failure === 'fatal') {
-      this.log.warn('a client query broke the query engine; its copy of the index is loaded again', {
-        detail: error.message,
-        query: query.slice(0, 500),
-      });
-      return new RegError(
-        'query-too-complex',
-        400,
-        'Query beyond what the engine can evaluate',
-        'the query engine ran out of stack or memory evaluating this query and was restarted; simplify the query',
-      );
-    }
-    return error;
-  }
-
-  /** (Re)starts the idle clock of the client copy: after `clientIndexIdleMs` without a query it is dropped. */
-  private keepClientIndex(): void {
-    const idleMs = this.options.clientIndexIdleMs ?? 0;
-    clearTimeout(this.idleTimer);
-    if (idleMs <= 0 || this.closing) return;
-    this.idleTimer = setTimeout(() => void this.clients.release(), idleMs);
-    this.idleTimer.unref();
+    return this.clients.query(query, form, budget);
   }
 
   countQuads(): Promise<number> {
@@ -360,7 +294,6 @@ export class EmbeddedGraphStore implements GraphStore {
 
   async close(): Promise<void> {
     this.closing = true;
-    clearTimeout(this.idleTimer);
     await this.searchRebuild;
     await this.clients.close();
     await this.main.close();

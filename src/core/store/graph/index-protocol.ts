@@ -12,6 +12,8 @@ export type IndexRequest =
       readonly maxRows?: number;
     }
   | { readonly op: 'size' }
+  /** Lowers the worker thread's scheduling priority to this nice value (Linux; elsewhere nothing happens). */
+  | { readonly op: 'nice'; readonly value: number }
   | { readonly op: 'clear' };
 
 /** A request with its correlation id. */

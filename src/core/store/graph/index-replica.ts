@@ -22,6 +22,11 @@ export interface ReplicaOptions {
   readonly name: string;
   /** Load it again at once when it fails (the registry's own index); otherwise at its next use. */
   readonly eager: boolean;
+  /**
+   * A nice value for its worker thread (Linux): a copy that runs clients' queries yields the CPU to the threads
+   * that answer the API when both want it.
+   */
+  readonly niceness?: number;
 }
 
 /**
@@ -75,6 +80,8 @@ export class IndexReplica {
     this.spare = undefined;
     this.current = index;
     index.onFailure((error) => this.lost(index, error));
+    if (this.options.niceness !== undefined)
+      index.request({ op: 'nice', value: this.options.niceness }).catch(() => undefined);
     this.missed = [];
     const started = Date.now();
     try {
