@@ -89,6 +89,10 @@ describe('queries under way per caller', () => {
       limit: 1,
     });
     expect(problem.detail).toContain('REG_SPARQL_MAX_CONCURRENT');
+    // An address of the same IPv6 /64 counts as the same caller.
+    const sameNetwork = track(from('2001:db8:1:2::a', sparqlPath(HEAVY)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await from('2001:db8:1:2::b', sparqlPath('ASK { }'))).status).toBe(429);
     // Other callers are counted on their own: another address, and a credential from the same address (on the
     // embedded store they wait for the running query, client queries running one at a time).
     const others = await Promise.all([
@@ -97,6 +101,7 @@ describe('queries under way per caller', () => {
     ]);
     for (const other of others) expect(other.status).not.toBe(429);
     expect((await heavy.response).status).toBe(504);
+    expect((await sameNetwork.response).status).not.toBe(429);
     // Once its query is over, the caller may ask again.
     expect((await from('192.0.2.20', sparqlPath('ASK { }'))).status).toBe(200);
   });

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { TooManyQueriesError } from '../errors.js';
+import { announcerNetwork } from './peer-announce.js';
 
 /**
  * Counts the SPARQL queries each caller has under way and refuses one more than the limit (429), so that one
@@ -28,9 +29,10 @@ export class CallerGate {
 }
 
 /**
- * Who a query is counted against: the credential's subject, or for anonymous callers their network address
- * (every anonymous caller whose address is unknown shares one count).
+ * Who a query is counted against: the credential's subject, or for anonymous callers their network: an IPv4
+ * address, or an IPv6 /64 (what one host is usually given, so that it cannot count as many callers). Every
+ * anonymous caller whose address is unknown shares one count.
  */
 export function callerOf(principal: Principal, address: string | undefined): string {
-  return principal.authenticated ? `subject ${principal.subject}` : `address ${address ?? 'unknown'}`;
+  return principal.authenticated ? `subject ${principal.subject}` : `network ${announcerNetwork(address)}`;
 }
