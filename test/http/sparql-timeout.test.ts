@@ -110,6 +110,27 @@ describe('the copy that runs client queries', () => {
   );
 });
 
+describe('the copy that runs client queries, idle', () => {
+  it.runIf(process.platform === 'linux')(
+    'is dropped after REG_SPARQL_INDEX_IDLE, and loaded again by the next query',
+    async () => {
+      const idle = await openTestCore({ REG_SPARQL_INDEX_IDLE: '300ms' }, true);
+      try {
+        const idleApp = createApp(idle);
+        const ask = () =>
+          idleApp.request(`/sparql?query=${encodeURIComponent('ASK { GRAPH ?g { ?s ?p ?o } }')}`);
+        const before = threadNiceness().filter((nice) => nice === 19).length;
+        expect((await ask()).status).toBe(200);
+        expect(threadNiceness().filter((nice) => nice === 19).length).toBe(before + 1);
+        await waitFor(() => threadNiceness().filter((nice) => nice === 19).length === before, 10_000);
+        expect((await ask()).status).toBe(200);
+      } finally {
+        await idle.close();
+      }
+    },
+  );
+});
+
 describe('a client query that breaks the engine', () => {
   it('is refused with a 400 problem; its copy is replaced and the registry stays ready', async () => {
     const broken = await sparql(BREAKING);
