@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import { ANNOUNCE_BOUNDS, announcerNetwork } from '../../src/core/services/peer-announce.js';
+import { clientNetwork } from '../../src/core/net/client-network.js';
+import { ANNOUNCE_BOUNDS } from '../../src/core/services/peer-announce.js';
 import { MAX_SUGGESTIONS } from '../../src/core/services/peers.js';
 import { createApp } from '../../src/http/app.js';
 import { apiOf, type Json } from '../support/api.js';
@@ -57,8 +58,8 @@ describe('announcements from one announcer', () => {
       await announce(app, `https://v6-${n}.example`, `2001:db8:7:7::${(n + 1).toString(16)}`);
     const held = (await suggested(app)).filter((base) => base.includes('v6-'));
     expect(held).toHaveLength(ANNOUNCE_BOUNDS.perAnnouncer);
-    expect(announcerNetwork('2001:db8:7:7:1:2:3:4')).toBe('2001:db8:7:7::/64');
-    expect(announcerNetwork('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(clientNetwork('2001:db8:7:7:1:2:3:4')).toBe('2001:db8:7:7::/64');
+    expect(clientNetwork('::ffff:198.51.100.7')).toBe('198.51.100.7');
   });
 });
 

@@ -5,7 +5,7 @@
  * way for itself, so junk cannot keep a real registry out of the review queue.
  */
 import { BadRequestError } from '../errors.js';
-import { ipv4Bytes, ipv6Bytes } from '../net/public-address.js';
+import { clientNetwork } from '../net/client-network.js';
 import { appendAudit } from '../store/audit.js';
 import {
   announcedBy,
@@ -44,21 +44,6 @@ export const ANNOUNCE_BOUNDS = {
 const DAY_MS = 86_400_000;
 
 /**
- * The announcer an address stands for: an IPv4 address as it is, an IPv6 address as its /64, `unknown` when
- * the address is not known (a request that did not come over a socket).
- */
-export function announcerNetwork(address: string | undefined): string {
-  if (address === undefined || ipv4Bytes(address) !== undefined) return address ?? 'unknown';
-  const bytes = ipv6Bytes(address);
-  if (bytes === undefined) return 'unknown';
-  // An IPv4 client seen through an IPv6 socket (`::ffff:192.0.2.1`) is that IPv4 address.
-  if (bytes.slice(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff)
-    return bytes.slice(12).join('.');
-  const groups = [0, 2, 4, 6].map((at) => (((bytes[at] ?? 0) << 8) | (bytes[at + 1] ?? 0)).toString(16));
-  return `${groups.join(':')}::/64`;
-}
-
-/**
  * `POST /api/v1/peers/announce` (no credential needed): another registry says it exists. Nothing is fetched and
  * nothing is trusted: the announcement only becomes a suggestion that an administrator may review and add.
  * `from` is the address the announcement came from.
@@ -79,7 +64,7 @@ export async function announcePeer(
     });
   if (isOwnBase(core, base)) return { accepted: false, reason: 'that is the base IRI of this registry' };
   const now = new Date();
-  const network = announcerNetwork(options.from);
+  const network = clientNetwork(options.from);
   return core.graph.commit([], (): AnnounceAnswer => {
     expireSuggestions(core.db, new Date(now.getTime() - ANNOUNCE_BOUNDS.ttlDays * DAY_MS).toISOString());
     const known = findPeerByBase(core.db, base);

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { TooManyQueriesError } from '../errors.js';
-import { announcerNetwork } from './peer-announce.js';
+import { clientNetwork } from '../net/client-network.js';
 
 /**
  * Counts the SPARQL queries each caller has under way and refuses one more than the limit (429), so that one
@@ -34,5 +34,5 @@ export class CallerGate {
  * anonymous caller whose address is unknown shares one count.
  */
 export function callerOf(principal: Principal, address: string | undefined): string {
-  return principal.authenticated ? `subject ${principal.subject}` : `network ${announcerNetwork(address)}`;
+  return principal.authenticated ? `subject ${principal.subject}` : `network ${clientNetwork(address)}`;
 }
