@@ -10,6 +10,7 @@ import { DCAT, GRAPHS, PREFIXES, PROV, RDF as RDF_NS, REG, XSD } from '../ns.js'
 import type { Json, JsonObject } from '../records/mapper.js';
 import { canonicalText, factory, parseNQuads, quadToLine, type Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
+import { versionOf } from './record-version.js';
 
 /** Record kinds whose IRIs dereference. */
 export type RecordKind = 'software' | 'release' | 'instance' | 'type' | 'run' | 'artifact';
@@ -43,13 +44,19 @@ export interface RecordQuads {
   readonly quads: readonly Quad[];
 }
 
+/** A record as read from the store: its quads and the version of the stored text they came from. */
+export interface StoredRecordQuads extends RecordQuads {
+  /** See `versionOf`. */
+  readonly version: string;
+}
+
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
 
 /**
  * Reads the quads of the local record `{base}/<segment>/<id>` of `kind`; 404 when there is none of that kind
  * (withdrawn records still resolve: they carry `reg:tombstoned true`).
  */
-export async function readRecordQuads(core: Core, kind: RecordKind, id: string): Promise<RecordQuads> {
+export async function readRecordQuads(core: Core, kind: RecordKind, id: string): Promise<StoredRecordQuads> {
   const { segment, cls } = RECORD_KINDS[kind];
   const iri = `${core.config.baseIri}/${segment}/${id}`;
   const missing = new NotFoundError(`no ${kind} ${ID_PATTERN.test(id) ? iri : 'with that id'}`);
@@ -64,7 +71,12 @@ export async function readRecordQuads(core: Core, kind: RecordKind, id: string):
   if (!typed) throw missing;
   // The record node first, so every serialisation opens with the record itself.
   const own = quads.filter((quad) => quad.subject.value === iri);
-  return { iri, kind, quads: [...own, ...quads.filter((quad) => quad.subject.value !== iri)] };
+  return {
+    iri,
+    kind,
+    quads: [...own, ...quads.filter((quad) => quad.subject.value !== iri)],
+    version: versionOf(text),
+  };
 }
 
 /** Serialises a record in one RDF format; returns the body and its exact Content-Type. */

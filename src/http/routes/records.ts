@@ -9,6 +9,7 @@ import {
   type RdfFormat,
   type RecordKind,
   type RecordQuads,
+  type StoredRecordQuads,
 } from '../../core/services/representations.js';
 import { entityTag } from '../../core/services/record-version.js';
 import { linkHeader, signpostingLinks } from '../../core/services/signposting.js';
@@ -83,22 +84,29 @@ export function signpostedReads(): Hono<AppEnv> {
     app.get(path, async (c, next) => {
       const named = c.req.param(param);
       // Read before the body: a write in between leaves a tag older than the body, which a conditional edit then
-      // refuses, never a tag newer than what the client saw.
-      const version = named === undefined ? undefined : await storedVersion(c.get('core'), kind, named);
+      // refuses, never a tag newer than what the client saw. One read gives both the tag and the links of a
+      // record minted here; a record held here under another registry's IRI (an adopted type) has a tag only.
+      const core = c.get('core');
+      const record = named === undefined ? undefined : await mintedRecord(core, kind, named);
+      const version =
+        record?.version ?? (named === undefined ? undefined : await storedVersion(core, kind, named));
       await next();
-      if (c.res.status !== 200 || named === undefined) return;
+      if (c.res.status !== 200) return;
       if (version !== undefined) c.res.headers.set('etag', entityTag(version));
-      const link = await recordLink(c.get('core'), kind, named);
-      if (link !== undefined) c.res.headers.set('link', link);
+      if (record !== undefined) c.res.headers.set('link', linkOf(core, record));
     });
   return app;
 }
 
 /**
- * The Signposting `Link` header of a record named by id or IRI; none for a record this registry did not mint
- * (a peer's, read from its cache, or an adopted type): those links are the record's home registry's to give.
+ * A record this registry minted, named by id or IRI, as its quads; none for a record it did not mint (a peer's,
+ * read from its cache, or an adopted type), whose links are the record's home registry's to give.
  */
-export async function recordLink(core: Core, kind: RecordKind, idOrIri: string): Promise<string | undefined> {
+async function mintedRecord(
+  core: Core,
+  kind: RecordKind,
+  idOrIri: string,
+): Promise<StoredRecordQuads | undefined> {
   const prefix = `${core.config.baseIri}/${RECORD_KINDS[kind].segment}/`;
   const id = !/^https?:\/\//.test(idOrIri)
     ? idOrIri
@@ -107,7 +115,7 @@ export async function recordLink(core: Core, kind: RecordKind, idOrIri: string):
       : undefined;
   if (id === undefined) return undefined;
   try {
-    return linkOf(core, await readRecordQuads(core, kind, id));
+    return await readRecordQuads(core, kind, id);
   } catch (error) {
     // A path that answered 200 without naming a record of the kind (`/api/v1/artifacts/identify`) has no links.
     if (error instanceof NotFoundError) return undefined;
@@ -152,15 +160,13 @@ async function dereference(
     const { id, extension } = splitExtension(segment);
     const form = extension ?? negotiate(c.req.header('accept'));
     if (form === 'html') return await recordPage(c, installed(web), kind, id);
-    const version = await storedVersion(core, kind, id);
     const record = await readRecordQuads(core, kind, id);
     link = linkOf(core, record);
-    const headers: Record<string, string> = { vary: 'Accept', link };
-    if (version !== undefined)
-      headers.etag = entityTag(version, form === 'json' ? undefined : FORM_EXTENSIONS[form]);
+    const etag = entityTag(record.version, form === 'json' ? undefined : FORM_EXTENSIONS[form]);
+    const headers: Record<string, string> = { vary: 'Accept', link, etag };
     if (form === 'json') return c.json(await reader(core, id), 200, headers);
     // An RDF form is the stored record and nothing else, so its tag vouches for every byte: a match is a 304.
-    if (headers.etag !== undefined && notModified(c, headers.etag)) return c.body(null, 304, headers);
+    if (notModified(c, etag)) return c.body(null, 304, headers);
     const { contentType, body } = renderRecord(record, form);
     return c.body(body, 200, { ...headers, 'content-type': contentType });
   } catch (error) {
