@@ -60,7 +60,10 @@ const ACTION_STATUS: Readonly<Record<string, string>> = {
   failed: SCHEMA('FailedActionStatus'),
   aborted: SCHEMA('FailedActionStatus'),
 };
-const RUN_FIELDS = ['external_key', 'status', 'started_at', 'ended_at', 'label', 'identifier'] as const;
+/** The members of a run a caller sets: every field of the run record but those only the registry writes. */
+const RUN_FIELDS: readonly string[] = RUN.fields
+  .filter((field) => field.registry !== true)
+  .map((field) => field.json);
 
 /**
  * `POST /api/v1/advertise/produced|consumed`. The deployment comes from the credential; the run is found by
@@ -217,7 +220,7 @@ async function runWrite(
     if (run[field] !== undefined && run[field] !== null) sent[field] = run[field];
   core.warnings.note(
     Object.keys(run)
-      .filter((key) => !(RUN_FIELDS as readonly string[]).includes(key))
+      .filter((key) => !RUN_FIELDS.includes(key))
       .map((key) => `run.${key} is not a field of a run and was ignored`),
   );
   let candidate: JsonObject;
