@@ -8,6 +8,7 @@ import { getSoftware } from '../core/services/software.js';
 import { getType } from '../core/services/types.js';
 import { NotFoundError } from '../core/errors.js';
 import type { AppEnv } from './env.js';
+import { LargeWriteTurns } from './large-writes.js';
 import { authenticate, payloadLimit, requestId } from './middleware.js';
 import { problemResponse } from './problem.js';
 import { adminRoutes } from './routes/admin.js';
@@ -48,6 +49,7 @@ export function createApp(core: Core): Hono<AppEnv> {
         ),
   );
   app.use('*', requestId(core));
+  app.use('*', new LargeWriteTurns(core.config.largeWriteShare).middleware());
   // Probes come before authentication so that a stray or expired credential can never fail them.
   app.route('/', probeRoutes());
   app.use('*', payloadLimit(core));

@@ -45,6 +45,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /** The body as text; a 400 when its bytes are not UTF-8. */
 async function readUtf8(c: Context<AppEnv>): Promise<string> {
   const bytes = await c.req.arrayBuffer();
+  await c.get('largeWrites')?.take(c, bytes.byteLength);
   try {
     return decoder.decode(bytes);
   } catch {

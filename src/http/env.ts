@@ -1,3 +1,4 @@
+import type { LargeWriteTurns } from './large-writes.js';
 import type { Principal } from '../core/auth/principal.js';
 import type { Core } from '../core/core.js';
 
@@ -7,5 +8,9 @@ export interface AppEnv {
     core: Core;
     requestId: string;
     principal: Principal;
+    /** Turns of large writes, which the request body reader takes. */
+    largeWrites?: LargeWriteTurns;
+    /** Ends the turn of a large write (see `LargeWriteTurns`); set once the request took one. */
+    endLargeWrite?: () => void;
   };
 }

@@ -118,6 +118,8 @@ export interface Config {
   readonly maxJsonDepth: number;
   /** Most values of one list field of a record (`REG_MAX_LIST_ITEMS`). */
   readonly maxListItems: number;
+  /** Percent of the time large writes may hold while other requests are served (`REG_LARGE_WRITE_SHARE`). */
+  readonly largeWriteShare: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly oidc: {
     readonly issuer: string | undefined;
@@ -276,6 +278,7 @@ export function readConfig(
     maxPayloadBytes: need<number>('REG_MAX_PAYLOAD_BYTES'),
     maxJsonDepth: need<number>('REG_MAX_JSON_DEPTH'),
     maxListItems: need<number>('REG_MAX_LIST_ITEMS'),
+    largeWriteShare: need<number>('REG_LARGE_WRITE_SHARE'),
     logLevel: logLevel as Config['logLevel'],
     oidc: {
       issuer: get<string>('REG_OIDC_ISSUER'),

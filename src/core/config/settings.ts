@@ -107,6 +107,15 @@ export const SETTINGS: readonly SettingSpec[] = [
     summary: 'deepest nesting of objects and lists in a JSON request body (deeper: 400 too-deep)',
   },
   {
+    name: 'REG_LARGE_WRITE_SHARE',
+    kind: 'integer',
+    fallback: '10',
+    min: 1,
+    max: 100,
+    summary:
+      'percent of the time large writes (bodies of 256 KiB or more) may hold while other requests are served; 100: no limit',
+  },
+  {
     name: 'REG_MAX_LIST_ITEMS',
     kind: 'integer',
     fallback: '1000',

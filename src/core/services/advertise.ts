@@ -21,6 +21,7 @@ import {
   queueForResolution,
 } from '../store/advertising.js';
 import type { Core } from '../core.js';
+import { pacer } from '../pacer.js';
 import { artifactCreateRequest, buildArtifactCandidate, type ArtifactCandidate } from './artifact-input.js';
 import { getArtifact } from './artifact-view.js';
 import { agentOfCredential } from './attribution.js';
@@ -287,7 +288,9 @@ async function planArtifacts(
   now: string,
 ): Promise<Planned> {
   const planned: Planned = { iris: [], writes: [], newKeys: [], foreign: [] };
+  const pause = pacer();
   for (const [index, artifact] of artifacts.entries()) {
+    await pause();
     const prefix = `artifacts[${index}].`;
     if (typeof artifact.iri === 'string' && Object.keys(artifact).length === 1) {
       planned.iris.push(await referenced(core, artifact.iri, prefix, planned));

@@ -1,16 +1,32 @@
 import type { Core } from '../core.js';
 
+/** Reads under way, per core: callers asking for the same key at the same generation share one. */
+const inFlight = new WeakMap<Core, Map<string, Promise<unknown>>>();
+
 /**
  * Returns the read cached under `key` if nothing was committed since it was made, else makes and caches it.
  * Reads are pure functions of the stored data, so this never serves anything older than the last write. A read
  * that depends on the query index is only cached once the index is loaded, so a start-up read is not kept.
+ * Callers that ask while the same read is under way, with nothing committed since it began, share it, so a burst
+ * of identical requests after a write costs one read.
  */
 export async function memoised<T>(core: Core, key: string, read: () => Promise<T>): Promise<T> {
   const generation = core.graph.generation;
   const cached = core.memo.get<T>(key, generation);
   if (cached !== undefined) return cached;
+  let running = inFlight.get(core);
+  if (running === undefined) inFlight.set(core, (running = new Map()));
+  const flightKey = `${generation} ${key}`;
+  const joined = running.get(flightKey) as Promise<T> | undefined;
+  if (joined !== undefined) return joined;
   const ready = core.graph.ready;
-  const value = await read();
-  if (ready && core.graph.generation === generation) core.memo.set(key, generation, value);
-  return value;
+  const started = read();
+  running.set(flightKey, started);
+  try {
+    const value = await started;
+    if (ready && core.graph.generation === generation) core.memo.set(key, generation, value);
+    return value;
+  } finally {
+    running.delete(flightKey);
+  }
 }

@@ -9,7 +9,7 @@ import type { JsonObject } from '../records/mapper.js';
 import { foldText, foldWithPositions, SEARCH_KINDS, type SearchKind } from '../store/search-entry.js';
 import {
   searchCandidates,
-  searchRebuilding,
+  searchBehind,
   type CandidateSource,
   searchBodies,
   type SearchCandidate,
@@ -119,7 +119,7 @@ export function search(core: Core, params: SearchParams): SearchResult {
     query,
     hits,
     total: hits.length,
-    partial: searchRebuilding(core.db),
+    partial: searchBehind(core.db),
     peers: [],
   };
 }

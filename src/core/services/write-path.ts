@@ -1,12 +1,13 @@
 import type { Principal } from '../auth/principal.js';
 import { ValidationError } from '../errors.js';
 import { GRAPHS } from '../ns.js';
-import { recordToQuads, type JsonObject } from '../records/mapper.js';
+import { recordToQuads, type JsonObject, type MappedRecord } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
 import { appendAudit } from '../store/audit.js';
-import type { Quad } from '../store/nquads.js';
+import { canonicalTextOf, type Quad } from '../store/nquads.js';
 import { reportTurtle, type ValidationResult } from '../validate/index.js';
 import type { Core } from '../core.js';
+import { pacer } from '../pacer.js';
 import { checkVocabulary } from './vocabulary-rule.js';
 
 /** One record write, as every writer submits it. */
@@ -63,16 +64,22 @@ export async function checkRecords(
   core: Core,
   items: readonly { readonly request: RecordWriteRequest; readonly prefix?: string }[],
 ): Promise<CheckOutcome[]> {
-  const mapped = items.map(({ request, prefix }) => {
+  const pause = pacer();
+  const mapped: (Omit<MappedRecord, 'quads'> & { quads: readonly Quad[] })[] = [];
+  for (const { request, prefix } of items) {
+    await pause();
     const limits = {
       maxListItems: core.config.maxListItems,
       ...(prefix === undefined ? {} : { path: prefix }),
     };
     const record = recordToQuads(request.spec, request.iri, request.candidate, GRAPHS.local, true, limits);
     record.quads.push(...(request.extraQuads ?? []));
-    // Frozen, the quads that are checked are the quads that are committed, and their text is made only once.
-    return { ...record, quads: Object.freeze(record.quads) };
-  });
+    // Frozen, the quads that are checked are the quads that are committed, and their text is made only once:
+    // here, a record at a time between pauses, rather than all at once when they go to the validator.
+    const quads = Object.freeze(record.quads);
+    canonicalTextOf(quads);
+    mapped.push({ ...record, quads });
+  }
   const validated = items
     .map((item, position) => ({ item, position }))
     .filter(({ item }) => item.request.validate !== false);
@@ -85,6 +92,7 @@ export async function checkRecords(
   const shapeResults = new Map(validated.map(({ position }, at) => [position, reports[at]?.results ?? []]));
   const outcomes: CheckOutcome[] = [];
   for (const [position, { request, prefix = '' }] of items.entries()) {
+    await pause();
     const record = mapped[position] as (typeof mapped)[number];
     const results: ValidationResult[] = record.errors.map((error) => ({
       severity: 'violation',

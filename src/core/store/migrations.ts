@@ -344,6 +344,16 @@ const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE peer ADD COLUMN announced_from TEXT;
       CREATE INDEX peer_announced ON peer (state, announced_from, added_at);`,
   },
+  {
+    id: 13,
+    name: 'search rows of large commits, brought up to date after the commit',
+    sql: `
+      CREATE TABLE search_pending (
+        graph TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        PRIMARY KEY (graph, subject)
+      ) WITHOUT ROWID;`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version, each in its own transaction. */

@@ -1,8 +1,10 @@
 /**
  * The free-text search index in `registry.db`: one row per searchable record (`search_entry`), a trigram FTS5
  * index over its title and other text for substring matches, and a word FTS5 index over its title for matches at
- * word starts. It is derived data: the write path keeps it current inside each commit, and it is rebuilt from the
- * record rows when it is missing, emptied, or marked stale (by a restore, which writes rows directly).
+ * word starts. It is derived data: the write path keeps it current inside each commit (a large commit instead
+ * lists its records in `search_pending`, and their rows follow a moment later, a few at a time), and it is
+ * rebuilt from the record rows when it is missing, emptied, or marked stale (by a restore, which writes rows
+ * directly).
  */
 import type { Database } from './database.js';
 import type { Quad } from './nquads.js';
@@ -85,6 +87,7 @@ export function ensureSearchSchema(db: Database): boolean {
  */
 export function markSearchStale(db: Database): void {
   db.exec(`DELETE FROM search_entry;
+    DELETE FROM search_pending;
     INSERT INTO search_text (search_text) VALUES ('delete-all');
     INSERT INTO search_word (search_word) VALUES ('delete-all');`);
   db.prepare(
@@ -109,6 +112,77 @@ export function searchRebuildDue(db: Database): boolean {
 /** Whether a rebuild is under way, so that answers may miss records not yet indexed again. */
 export function searchRebuilding(db: Database): boolean {
   return db.prepare('SELECT 1 FROM search_rebuild').get() !== undefined;
+}
+
+/**
+ * Whether answers may miss records: a rebuild is under way, or the rows of a large commit are still being
+ * brought up to date.
+ */
+export function searchBehind(db: Database): boolean {
+  return searchRebuilding(db) || searchPending(db);
+}
+
+/** Whether records of a large commit still wait for their search rows. */
+export function searchPending(db: Database): boolean {
+  return db.prepare('SELECT 1 FROM search_pending LIMIT 1').get() !== undefined;
+}
+
+/**
+ * Lists a written record whose search rows are brought up to date after the commit (`catchUpSearchRows`), for a
+ * commit so large that indexing its text at once would hold the serving thread. Must run inside the write's
+ * transaction, so the listing is as durable as the record.
+ */
+export function deferSearchRows(db: Database, graph: string, subject: string): void {
+  db.prepare('INSERT INTO search_pending (graph, subject) VALUES (?, ?) ON CONFLICT DO NOTHING').run(
+    graph,
+    subject,
+  );
+}
+
+/** Records whose search rows are brought up to date per step: one short transaction. */
+const CATCH_UP_BATCH = 16;
+
+/**
+ * Brings the search rows of listed records up to date from their current record rows, a few per transaction,
+ * yielding to other work between steps, until none is listed or `stopped`. A record written again meanwhile is
+ * simply indexed as it now stands. Returns the number of records handled.
+ */
+export async function catchUpSearchRows(db: Database, stopped: () => boolean): Promise<number> {
+  const next = db.prepare(
+    `SELECT p.graph, p.subject, r.kind, r.nquads FROM search_pending p
+     LEFT JOIN record r ON r.graph = p.graph AND r.subject = p.subject LIMIT ?`,
+  );
+  const done = db.prepare('DELETE FROM search_pending WHERE graph = ? AND subject = ?');
+  let handled = 0;
+  while (!stopped()) {
+    // Each step's log is flushed to disk off this thread: the rows are derived data, and a step lost to a crash
+    // is simply done again, as its records are still listed.
+    const { result: count, durable } = db.transactionDurableLater(() => {
+      const rows = next.all(CATCH_UP_BATCH) as {
+        graph: string;
+        subject: string;
+        kind: string | null;
+        nquads: string | null;
+      }[];
+      const stored = rows.filter(
+        (row): row is typeof row & { nquads: string } => row.nquads !== null,
+      );
+      const entries = new Map(
+        searchEntriesOfRows(stored).map((entry) => [`${entry.graph}\n${entry.iri}`, entry]),
+      );
+      for (const row of rows) {
+        const entry = entries.get(`${row.graph}\n${row.subject}`);
+        if (entry === undefined) removeEntry(db, row.graph, row.subject);
+        else putEntry(db, entry);
+        done.run(row.graph, row.subject);
+      }
+      return rows.length;
+    });
+    handled += count;
+    await durable;
+    if (count < CATCH_UP_BATCH) break;
+  }
+  return handled;
 }
 
 /**

@@ -84,16 +84,21 @@ export function keywordSchemeIri(baseIri: string): string {
   return `${trimBase(baseIri)}/${KEYWORD_SCHEME_PATH}`;
 }
 
+/** Each folded label, slug and alias of the list, mapped to its entry (the first entry wins, as in list order). */
+const FOLDED_KEYWORDS: ReadonlyMap<string, KeywordEntry> = (() => {
+  const folded = new Map<string, KeywordEntry>();
+  for (const entry of ARTIFACT_KEYWORDS)
+    for (const name of [entry.label, entry.slug, ...entry.aliases]) {
+      const key = foldKeyword(name);
+      if (!folded.has(key)) folded.set(key, entry);
+    }
+  return folded;
+})();
+
 /** Finds the list entry whose label, slug or alias folds to the same text as `value`. */
 export function matchKeyword(value: string): KeywordEntry | undefined {
   const folded = foldKeyword(value);
-  if (folded === '') return undefined;
-  return ARTIFACT_KEYWORDS.find(
-    (entry) =>
-      foldKeyword(entry.label) === folded ||
-      foldKeyword(entry.slug) === folded ||
-      entry.aliases.some((alias) => foldKeyword(alias) === folded),
-  );
+  return folded === '' ? undefined : FOLDED_KEYWORDS.get(folded);
 }
 
 /** Resolves a `?keyword=` filter value given as concept IRI, slug, label or alias to its list entry. */

@@ -5,7 +5,10 @@ import { canonicalTextOf, recordMarker, toNQuads, toNTriples } from '../nquads.j
 import {
   ensureSearchSchema,
   indexRecordForSearch,
+  catchUpSearchRows,
+  deferSearchRows,
   rebuildSearchIndex,
+  searchPending,
   searchRebuildDue,
 } from '../search-index.js';
 import { ClientIndex } from './client-index.js';
@@ -29,6 +32,14 @@ import type {
   RecordWrite,
   SparqlResponse,
 } from './types.js';
+
+/**
+ * Records a commit may write with their search rows in the same transaction. A larger one (an advertisement of
+ * hundreds of artifacts) lists its records instead, and their rows follow a few at a time after it committed:
+ * indexing all that text at once would hold the serving thread, and every other request, for a noticeable time.
+ * Search answers say `partial` until they are done.
+ */
+const SEARCH_INLINE_RECORDS = 32;
 
 /** Bytes of N-Quads text per dump chunk. */
 const DUMP_CHUNK_BYTES = 1 << 20;
@@ -60,6 +71,7 @@ export class EmbeddedGraphStore implements GraphStore {
     reject: (error: unknown) => void;
   }[] = [];
   private searchRebuild: Promise<void> | undefined;
+  private searchCatchUp: Promise<void> | undefined;
   private closing = false;
   /** The registry's own index. */
   private readonly main: IndexReplica;
@@ -96,6 +108,21 @@ export class EmbeddedGraphStore implements GraphStore {
     if (this.closing) throw new UnavailableError('the query index was closed while it loaded');
     this.opened = true;
     if (searchRebuildDue(this.db)) this.searchRebuild ??= this.rebuildSearch();
+    if (searchPending(this.db)) this.searchCatchUp ??= this.catchUpSearch();
+  }
+
+  /** Brings the search rows of large commits up to date, a few records per step, after they committed. */
+  private async catchUpSearch(): Promise<void> {
+    try {
+      // Commits that list more records while this runs are taken in the same pass.
+      await new Promise((resolve) => setImmediate(resolve));
+      await catchUpSearchRows(this.db, () => this.closing);
+    } catch (error) {
+      this.log.error('bringing search rows up to date failed', { detail: (error as Error).message });
+    } finally {
+      this.searchCatchUp = undefined;
+    }
+    if (!this.closing && searchPending(this.db)) this.searchCatchUp ??= this.catchUpSearch();
   }
 
   /**
@@ -132,25 +159,34 @@ export class EmbeddedGraphStore implements GraphStore {
   }
 
   private async flush(): Promise<void> {
-    const batch = this.pending.splice(0);
+    // A large commit goes alone, so the small ones queued beside it do not wait for its log and index updates.
+    const large = this.pending.findIndex((item) => item.writes.length >= SEARCH_INLINE_RECORDS);
+    const batch = this.pending.splice(0, large === -1 ? this.pending.length : Math.max(large, 1));
+    if (this.pending.length > 0) setImmediate(() => void this.flush());
     const now = new Date().toISOString();
     const removed: string[] = [];
     const added: string[] = [];
     const outcomes: (() => void)[] = [];
+    let deferred = false;
     let durable: Promise<void>;
     try {
       ({ durable } = this.db.transactionDurableLater(() => {
         for (const item of batch) {
           const mine = { removed: [] as string[], added: [] as string[] };
           try {
-            const result = this.db.transaction(() => {
-              this.applyWrites(item.writes, now, mine);
+            const act = () => {
+              if (item.writes.length >= SEARCH_INLINE_RECORDS) deferred = true;
+              this.applyWrites(item.writes, now, mine, item.writes.length >= SEARCH_INLINE_RECORDS);
               return item.ops();
-            });
+            };
+            // A commit alone in its batch needs no savepoint of its own: if it throws, the error leaves the
+            // transaction, which rolls back, and the catch below the transaction rejects it.
+            const result = batch.length === 1 ? act() : this.db.transaction(act);
             removed.push(...mine.removed);
             added.push(...mine.added);
             outcomes.push(() => item.resolve(result));
           } catch (error) {
+            if (batch.length === 1) throw error;
             outcomes.push(() => item.reject(error));
           }
         }
@@ -160,6 +196,7 @@ export class EmbeddedGraphStore implements GraphStore {
       return;
     }
     this.commits++;
+    if (deferred) this.searchCatchUp ??= this.catchUpSearch();
     // The next batch may commit while this one's log flush runs; no one hears of this one before it is on disk.
     const [flushed] = await Promise.allSettled([durable, this.publish(removed.join(''), added.join(''))]);
     if (flushed.status === 'rejected') {
@@ -173,13 +210,18 @@ export class EmbeddedGraphStore implements GraphStore {
     writes: readonly RecordWrite[],
     now: string,
     changes: { removed: string[]; added: string[] },
+    deferSearch: boolean,
   ): void {
+    const search = (write: RecordWrite, kind: string | null | undefined): void => {
+      if (deferSearch) deferSearchRows(this.db, write.graph, write.subject);
+      else indexRecordForSearch(this.db, { ...write, kind });
+    };
     for (const write of writes) {
       const before = readRecord(this.db, write.graph, write.subject);
       if (write.quads === null) {
         if (before !== undefined) {
           deleteRecord(this.db, write.graph, write.subject);
-          indexRecordForSearch(this.db, { ...write, kind: before.kind });
+          search(write, before.kind);
           changes.removed.push(before.nquads);
         }
         continue;
@@ -192,7 +234,7 @@ export class EmbeddedGraphStore implements GraphStore {
         now,
       );
       // Withdrawn records (kind `<kind>:withdrawn`, or carrying the tombstone) leave the search index here.
-      indexRecordForSearch(this.db, { ...write, kind: write.kind ?? before?.kind });
+      search(write, write.kind ?? before?.kind);
       if (before !== undefined) changes.removed.push(before.nquads);
       changes.added.push(nquads);
     }
@@ -295,6 +337,7 @@ export class EmbeddedGraphStore implements GraphStore {
   async close(): Promise<void> {
     this.closing = true;
     await this.searchRebuild;
+    await this.searchCatchUp;
     await this.clients.close();
     await this.main.close();
   }

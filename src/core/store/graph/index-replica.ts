@@ -1,3 +1,4 @@
+import { pacer } from '../../pacer.js';
 import { UnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Database } from '../database.js';
@@ -182,7 +183,11 @@ async function loadRows(db: Database, bundles: readonly BundleGraph[], index: In
   };
   let chunk: string[] = [];
   let size = 0;
-  for (const row of iterateRecords(db, { batch: 2000 })) {
+  // A load in the background (a fresh copy after a failure or for client queries) shares the serving thread
+  // with requests, so rows are read in short slices between them.
+  const pause = pacer();
+  for (const row of iterateRecords(db, { batch: 200 })) {
+    await pause();
     chunk.push(row.nquads);
     size += row.nquads.length;
     if (size >= LOAD_CHUNK_BYTES) {
