@@ -31,8 +31,13 @@ if (!fs.existsSync(CHROMIUM)) {
  * Test files that only make sense on the embedded store, left out of the `sparql` project:
  * - sparql-timeout: the time limit of the embedded query index, which is stopped and rebuilt (an external server
  *   applies its own limits, and REG_SPARQL_TIMEOUT bounds each request to it).
+ * - search-large-commits: the embedded store's search rows that follow a large commit (the external store's
+ *   commits index their search rows inline).
  */
-const EMBEDDED_ONLY: string[] = ['test/http/sparql-timeout.test.ts'];
+const EMBEDDED_ONLY: string[] = [
+  'test/http/sparql-timeout.test.ts',
+  'test/http/search-large-commits.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -15,7 +15,7 @@ export async function memoised<T>(core: Core, key: string, read: () => Promise<T
   const cached = core.memo.get<T>(key, generation);
   if (cached !== undefined) return cached;
   let running = inFlight.get(core);
-  if (running === undefined) inFlight.set(core, (running = new Map()));
+  if (running === undefined) inFlight.set(core, (running = new Map<string, Promise<unknown>>()));
   const flightKey = `${generation} ${key}`;
   const joined = running.get(flightKey) as Promise<T> | undefined;
   if (joined !== undefined) return joined;

@@ -164,9 +164,7 @@ export async function catchUpSearchRows(db: Database, stopped: () => boolean): P
         kind: string | null;
         nquads: string | null;
       }[];
-      const stored = rows.filter(
-        (row): row is typeof row & { nquads: string } => row.nquads !== null,
-      );
+      const stored = rows.filter((row): row is typeof row & { nquads: string } => row.nquads !== null);
       const entries = new Map(
         searchEntriesOfRows(stored).map((entry) => [`${entry.graph}\n${entry.iri}`, entry]),
       );
