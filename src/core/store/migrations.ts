@@ -1,8 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { SEARCH_SCHEMA } from './search-index.js';
 
 /** One numbered schema change. */
-interface Migration {
+export interface Migration {
   readonly id: number;
   readonly name: string;
   readonly sql: string;
@@ -12,7 +11,7 @@ interface Migration {
  * Every schema change, in order. The database records the highest id applied in its `user_version`; an entry
  * is never edited once released, only followed by a new one.
  */
-const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly Migration[] = [
   {
     id: 1,
     name: 'graph records',
@@ -155,7 +154,30 @@ const MIGRATIONS: readonly Migration[] = [
   {
     id: 7,
     name: 'free-text search index (filled from the records at the next start)',
-    sql: SEARCH_SCHEMA,
+    // A frozen copy: a released migration never changes with the live schema (search-index.ts).
+    sql: `
+  CREATE TABLE IF NOT EXISTS search_entry (
+    id INTEGER PRIMARY KEY,
+    graph TEXT NOT NULL,
+    iri TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    title TEXT NOT NULL,
+    title_key TEXT NOT NULL,
+    body TEXT NOT NULL,
+    UNIQUE (graph, iri)
+  );
+  CREATE INDEX IF NOT EXISTS search_entry_title ON search_entry (title_key, iri);
+  CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(
+    title, body, content = 'search_entry', content_rowid = 'id', tokenize = 'trigram remove_diacritics 1'
+  );
+  CREATE VIRTUAL TABLE IF NOT EXISTS search_word USING fts5(
+    title, content = 'search_entry', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '2 3'
+  );
+  CREATE TABLE IF NOT EXISTS search_rebuild (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    after_subject TEXT NOT NULL
+  );`,
   },
   {
     id: 8,

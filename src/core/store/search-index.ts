@@ -18,8 +18,8 @@ import {
 } from './search-entry.js';
 
 /**
- * The schema of the search index, as migration 7 created it. Never edit it: a change is a new migration. It is
- * also run (every statement is idempotent) when a database lacks any of its tables.
+ * The schema of the search index as the migrations leave it, run (every statement is idempotent) when a database
+ * lacks any of its tables. Migration 7 holds its own copy; a change here needs a new migration too.
  */
 export const SEARCH_SCHEMA = `
   CREATE TABLE IF NOT EXISTS search_entry (
