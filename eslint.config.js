@@ -52,7 +52,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...FRAMEWORKS, 'oxigraph'] }] }] },
   },
   {
-    files: ['src/core/store/graph/index-worker.ts'],
+    files: ['src/core/store/graph/embedded/index-worker.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: [...FRAMEWORKS, 'better-sqlite3'] }] }],
     },

@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { ROOT_PRINCIPAL } from '../src/core/auth/principal.js';
+import { ROOT_PRINCIPAL } from '../src/core/access/principal.js';
 import { readConfig } from '../src/core/config/index.js';
 import { openCore } from '../src/core/core.js';
 import { silentLogger } from '../src/core/log.js';
 import { mintIri } from '../src/core/records/ids.js';
 import { SOFTWARE } from '../src/core/records/specs.js';
-import { createSoftware } from '../src/core/services/software.js';
-import { writeRecord } from '../src/core/services/write-path.js';
+import { createSoftware } from '../src/core/catalogue/software.js';
+import { writeRecord } from '../src/core/stored/write-path.js';
 import { exitOf, spawnTracked } from './children.js';
 import { startHttp } from './http-start.js';
 import { measureThroughput, type Throughput } from './http-load.js';

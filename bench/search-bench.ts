@@ -2,7 +2,7 @@ import path from 'node:path';
 import { readConfig } from '../src/core/config/index.js';
 import { openCore } from '../src/core/core.js';
 import { silentLogger } from '../src/core/log.js';
-import { search } from '../src/core/services/search.js';
+import { search } from '../src/core/discovery/search.js';
 import { runTimed } from './children.js';
 import { startHttp } from './http-start.js';
 import { note, withTicker } from './progress.js';

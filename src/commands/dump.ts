@@ -4,7 +4,7 @@ import { Flags } from '@oclif/core';
 import { openCore } from '../core/core.js';
 import { BadRequestError } from '../core/errors.js';
 import { silentLogger } from '../core/log.js';
-import { dumpDataset } from '../core/services/dump.js';
+import { dumpDataset } from '../core/ops/dump.js';
 import { RegCommand } from '../cli/base-command.js';
 import { startProgress } from '../cli/progress.js';
 

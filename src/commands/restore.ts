@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { openCore } from '../core/core.js';
 import { silentLogger } from '../core/log.js';
-import { restoreNQuads, type RestoreResult } from '../core/services/restore.js';
+import { restoreNQuads, type RestoreResult } from '../core/ops/restore.js';
 import { RegCommand } from '../cli/base-command.js';
 import { startProgress } from '../cli/progress.js';
 

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { openCore } from '../core/core.js';
 import { silentLogger } from '../core/log.js';
-import { SEED_EXAMPLES, seedExample, type SeedResult } from '../core/services/seed.js';
+import { SEED_EXAMPLES, seedExample, type SeedResult } from '../core/ops/seed.js';
 import { RegCommand } from '../cli/base-command.js';
 import { startProgress } from '../cli/progress.js';
 

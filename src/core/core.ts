@@ -1,18 +1,18 @@
 import { createRequire } from 'node:module';
-import { OidcKeyCache } from './auth/oidc-keys.js';
+import { OidcKeyCache } from './access/oidc-keys.js';
 import type { Config } from './config/index.js';
 import { InternalError } from './errors.js';
 import type { Logger } from './log.js';
 import { KeyedLock } from './keyed-lock.js';
-import { Memo } from './memo.js';
+import { Memo } from './stored/memo.js';
 import { WarningCollector } from './warnings.js';
 import { openDatabase, type Database } from './store/database.js';
-import { EmbeddedGraphStore } from './store/graph/embedded.js';
-import { ExternalGraphStore } from './store/graph/external.js';
-import { IndexClient } from './store/graph/index-client.js';
-import { SparqlClient } from './store/graph/sparql-client.js';
+import { EmbeddedGraphStore } from './store/graph/embedded/embedded.js';
+import { ExternalGraphStore } from './store/graph/external/external.js';
+import { IndexClient } from './store/graph/embedded/index-client.js';
+import { SparqlClient } from './store/graph/external/sparql-client.js';
 import type { GraphStore } from './store/graph/types.js';
-import { prepareReferenceData, syncBundleCatalogue, type ReferenceData } from './services/reference-data.js';
+import { prepareReferenceData, syncBundleCatalogue, type ReferenceData } from './discovery/reference-data.js';
 
 /** The context every core service takes: configuration, stores and reference data, opened once. */
 export interface Core {

@@ -71,6 +71,25 @@ export class NotFoundError extends RegError {
   }
 }
 
+/** The resource exists but does not answer this method (405); `allow` lists the methods it answers. */
+export class MethodNotAllowedError extends RegError {
+  constructor(
+    method: string,
+    path: string,
+    readonly allow: readonly string[],
+  ) {
+    super(
+      'method-not-allowed',
+      405,
+      'Method not allowed',
+      `${path} does not answer ${method}; it answers ${allow.join(', ')}`,
+      {
+        extra: { allow },
+      },
+    );
+  }
+}
+
 /** None of the representations the client accepts can be produced (406). */
 export class NotAcceptableError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {

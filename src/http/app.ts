@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import type { Core } from '../core/core.js';
-import { getArtifact } from '../core/services/artifact-view.js';
-import { getInstance } from '../core/services/instances.js';
-import { getRelease } from '../core/services/releases.js';
-import { getRun } from '../core/services/runs.js';
-import { getSoftware } from '../core/services/software.js';
-import { getType } from '../core/services/types.js';
-import { NotFoundError } from '../core/errors.js';
+import { getArtifact } from '../core/provenance/artifact-view.js';
+import { getInstance } from '../core/catalogue/instances.js';
+import { getRelease } from '../core/catalogue/releases.js';
+import { getRun } from '../core/provenance/runs.js';
+import { getSoftware } from '../core/catalogue/software.js';
+import { getType } from '../core/catalogue/types.js';
+import { MethodNotAllowedError, NotFoundError } from '../core/errors.js';
+import { allowedMethods } from './allowed-methods.js';
 import type { AppEnv } from './env.js';
 import { LargeWriteTurns } from './large-writes.js';
 import { authenticate, payloadLimit, requestId } from './middleware.js';
@@ -37,17 +38,29 @@ export function createApp(core: Core): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const web = new WebPage(core.config, core.log);
   app.onError((error, c) => problemResponse(error, c.get('requestId') ?? 'unknown', core.log, c.req.path));
-  // Paths the API does not know are pages of the web application for browsers (it says what is missing).
-  app.notFound((c) =>
-    web.serves(c)
+  // A known path asked with a method it does not answer is a 405 listing those it does. Other paths the API does
+  // not know are pages of the web application for browsers (it says what is missing).
+  let allowed: ((path: string) => string[]) | undefined;
+  app.notFound((c) => {
+    allowed ??= allowedMethods(app);
+    const methods = allowed(c.req.path);
+    if (methods.length > 0 && !methods.includes(c.req.method)) {
+      return problemResponse(
+        new MethodNotAllowedError(c.req.method, c.req.path, methods),
+        c.get('requestId'),
+        core.log,
+        c.req.path,
+      );
+    }
+    return web.serves(c)
       ? web.respond(c, 200)
       : problemResponse(
           new NotFoundError(`no resource at ${c.req.path}`),
           c.get('requestId'),
           core.log,
           c.req.path,
-        ),
-  );
+        );
+  });
   app.use('*', requestId(core));
   app.use('*', new LargeWriteTurns(core.config.largeWriteShare).middleware());
   // Probes come before authentication so that a stray or expired credential can never fail them.

@@ -1,5 +1,5 @@
 import type { LargeWriteTurns } from './large-writes.js';
-import type { Principal } from '../core/auth/principal.js';
+import type { Principal } from '../core/access/principal.js';
 import type { Core } from '../core/core.js';
 
 /** Variables every request carries through the Hono context. */

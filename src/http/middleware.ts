@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { INSTANCE_KEY_HEADER } from '../core/auth/acting-deployment.js';
-import { resolveCredential } from '../core/auth/credentials.js';
-import { requireReader } from '../core/auth/policy.js';
+import { INSTANCE_KEY_HEADER } from '../core/access/acting-deployment.js';
+import { resolveCredential } from '../core/access/credentials.js';
+import { requireReader } from '../core/access/policy.js';
 import type { Core } from '../core/core.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import type { AppEnv } from './env.js';

@@ -1,4 +1,4 @@
-import { asRegError, BadRequestError, type RegError } from '../core/errors.js';
+import { asRegError, BadRequestError, MethodNotAllowedError, type RegError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { PROBLEM_BASE } from '../core/ns.js';
 
@@ -42,6 +42,7 @@ export function problemResponse(
   const headers: Record<string, string> = { 'content-type': PROBLEM_TYPE };
   if (error.status === 401) headers['www-authenticate'] = 'Bearer';
   if (error.status === 503) headers['retry-after'] = '5';
+  if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(', ');
   return new Response(JSON.stringify(problemBody(error, requestId, instance)), {
     status: error.status,
     headers,

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Core } from '../core/core.js';
 import { GRAPHS } from '../core/ns.js';
-import { RECORD_KINDS, type RecordKind } from '../core/services/representations.js';
+import { RECORD_KINDS, type RecordKind } from '../core/discovery/representations.js';
 import {
   entityTag,
   noneMatchNames,
@@ -9,7 +9,7 @@ import {
   underCondition,
   versionOf,
   type RecordCondition,
-} from '../core/services/record-version.js';
+} from '../core/stored/record-version.js';
 import type { AppEnv } from './env.js';
 
 /** Names the record a write request edits; undefined when the request does not name it. */

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Core } from '../core/core.js';
-import { reportForeignBase, reportRetiredCitations } from '../core/services/reference-data.js';
+import { reportForeignBase, reportRetiredCitations } from '../core/discovery/reference-data.js';
 import { createApp } from './app.js';
 import { applyConnectionLimits, connectionsCheckingInterval } from './connection-limits.js';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GRAPHS } from '../../src/core/ns.js';
-import { prepareReferenceData } from '../../src/core/services/reference-data.js';
+import { prepareReferenceData } from '../../src/core/discovery/reference-data.js';
 import { ROOT_TOKEN, runReg, startServe, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers.js';
 
 const BASE = 'http://registry.test';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import { selectByKey } from '../../src/core/services/keyset.js';
+import { selectByKey } from '../../src/core/stored/keyset.js';
 import { openTestCore } from '../helpers.js';
 import { externalStoreOf } from '../support/external-store.js';
 import { isql } from '../support/virtuoso.js';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import { restoreNQuads } from '../../src/core/services/restore.js';
+import { restoreNQuads } from '../../src/core/ops/restore.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, tempDir } from '../helpers.js';
 import { apiOf, TYPE, type Json } from '../support/api.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveCredential } from '../../src/core/auth/credentials.js';
+import { resolveCredential } from '../../src/core/access/credentials.js';
 import type { Core } from '../../src/core/core.js';
 import { ARTIFACT } from '../../src/core/records/activity-specs.js';
-import { requireStored, tombstoneRecord } from '../../src/core/services/records.js';
+import { requireStored, tombstoneRecord } from '../../src/core/stored/records.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import { probeDue } from '../../src/core/services/health-probe.js';
+import { probeDue } from '../../src/core/catalogue/health-probe.js';
 import { listAudit } from '../../src/core/store/audit.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore } from '../helpers.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import { LINEAGE_LIMITS } from '../../src/core/services/lineage.js';
+import { LINEAGE_LIMITS } from '../../src/core/provenance/lineage.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveCredential } from '../../src/core/auth/credentials.js';
-import { ROOT_PRINCIPAL, type Principal } from '../../src/core/auth/principal.js';
+import { resolveCredential } from '../../src/core/access/credentials.js';
+import { ROOT_PRINCIPAL, type Principal } from '../../src/core/access/principal.js';
 import type { Core } from '../../src/core/core.js';
 import type { RegError } from '../../src/core/errors.js';
 import { mintIri } from '../../src/core/records/ids.js';
 import { INSTANCE } from '../../src/core/records/specs.js';
-import { createRecord } from '../../src/core/services/records.js';
+import { createRecord } from '../../src/core/stored/records.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 import { DISCOVERY_PATH, startProvider, type TestProvider } from '../support/oidc.js';

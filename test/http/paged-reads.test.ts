@@ -11,7 +11,7 @@ import { recordToQuads, type JsonObject } from '../../src/core/records/mapper.js
 import type { RecordSpec } from '../../src/core/records/schema.js';
 import { RELEASE } from '../../src/core/records/specs.js';
 import { ARTIFACT_TYPE } from '../../src/core/records/type-specs.js';
-import { PAGE_ROWS, selectByKey } from '../../src/core/services/keyset.js';
+import { PAGE_ROWS, selectByKey } from '../../src/core/stored/keyset.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { clientNetwork } from '../../src/core/net/client-network.js';
-import { ANNOUNCE_BOUNDS } from '../../src/core/services/peer-announce.js';
-import { MAX_SUGGESTIONS } from '../../src/core/services/peers.js';
+import { ANNOUNCE_BOUNDS } from '../../src/core/federation/peer-announce.js';
+import { MAX_SUGGESTIONS } from '../../src/core/federation/peers.js';
 import { createApp } from '../../src/http/app.js';
 import { apiOf, type Json } from '../support/api.js';
 import { openTestCore } from '../helpers.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveCredential } from '../../src/core/auth/credentials.js';
+import { resolveCredential } from '../../src/core/access/credentials.js';
 import type { Core } from '../../src/core/core.js';
 import { ARTIFACT } from '../../src/core/records/activity-specs.js';
-import { advertise } from '../../src/core/services/advertise.js';
-import { requireStored, tombstoneRecord } from '../../src/core/services/records.js';
+import { advertise } from '../../src/core/provenance/advertise.js';
+import { requireStored, tombstoneRecord } from '../../src/core/stored/records.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 

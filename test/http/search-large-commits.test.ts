@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { openCore } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
-import { memoised } from '../../src/core/services/memoised.js';
+import { memoised } from '../../src/core/stored/memoised.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, testConfig, waitFor } from '../helpers.js';
 import { apiOf, artifact, type Json } from '../support/api.js';

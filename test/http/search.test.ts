@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import { restoreNQuads } from '../../src/core/services/restore.js';
+import { restoreNQuads } from '../../src/core/ops/restore.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN, tempDir, waitFor } from '../helpers.js';
 import { externalGraphRun } from '../support/external-store.js';

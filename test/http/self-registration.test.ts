@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { principal, ROOT_PRINCIPAL, type Principal } from '../../src/core/auth/principal.js';
+import { principal, ROOT_PRINCIPAL, type Principal } from '../../src/core/access/principal.js';
 import type { Core } from '../../src/core/core.js';
 import { GRAPHS } from '../../src/core/ns.js';
-import { createSoftware } from '../../src/core/services/software.js';
-import { getInstance, updateInstance, withdrawInstance } from '../../src/core/services/instances.js';
-import { announceInstance } from '../../src/core/services/self-registration.js';
+import { createSoftware } from '../../src/core/catalogue/software.js';
+import { getInstance, updateInstance, withdrawInstance } from '../../src/core/catalogue/instances.js';
+import { announceInstance } from '../../src/core/catalogue/self-registration.js';
 import { listAudit } from '../../src/core/store/audit.js';
 import { openTestCore } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import type { IndexClient } from '../../src/core/store/graph/index-client.js';
+import type { IndexClient } from '../../src/core/store/graph/embedded/index-client.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN, waitFor } from '../helpers.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { authenticateApiToken, LAST_USED_INTERVAL_MS } from '../../src/core/auth/api-tokens.js';
-import { principal } from '../../src/core/auth/principal.js';
-import { SCOPES } from '../../src/core/auth/scopes.js';
+import { authenticateApiToken, LAST_USED_INTERVAL_MS } from '../../src/core/access/api-tokens.js';
+import { principal } from '../../src/core/access/principal.js';
+import { SCOPES } from '../../src/core/access/scopes.js';
 import type { Core } from '../../src/core/core.js';
-import { listSoftwareTokens, mintInstanceToken, mintSoftwareToken } from '../../src/core/services/tokens.js';
+import { listSoftwareTokens, mintInstanceToken, mintSoftwareToken } from '../../src/core/access/tokens.js';
 import { setApiTokenExpiry } from '../../src/core/store/api-tokens.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';

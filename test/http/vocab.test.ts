@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import { searchVocabulary } from '../../src/core/services/vocab-search.js';
+import { searchVocabulary } from '../../src/core/discovery/vocab-search.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 

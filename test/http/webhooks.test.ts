@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_PRINCIPAL } from '../../src/core/auth/principal.js';
+import { ROOT_PRINCIPAL } from '../../src/core/access/principal.js';
 import type { Core } from '../../src/core/core.js';
 import type { Resolver } from '../../src/core/net/outbound-target.js';
-import { createSubscription } from '../../src/core/services/subscriptions.js';
-import { verifyWebhook } from '../../src/core/services/webhook-signature.js';
+import { createSubscription } from '../../src/core/subscriptions/subscriptions.js';
+import { verifyWebhook } from '../../src/core/subscriptions/webhook-signature.js';
 import { WebhookWorker, type WebhookWorkerOptions } from '../../src/core/workers/webhook-worker.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore } from '../helpers.js';

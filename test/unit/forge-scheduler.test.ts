@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_PRINCIPAL } from '../../src/core/auth/principal.js';
+import { ROOT_PRINCIPAL } from '../../src/core/access/principal.js';
 import type { Core } from '../../src/core/core.js';
 import { ForgePacer } from '../../src/core/forge/pacer.js';
-import { createSoftware, getSoftware } from '../../src/core/services/software.js';
+import { createSoftware, getSoftware } from '../../src/core/catalogue/software.js';
 import { ForgeScheduler } from '../../src/core/workers/forge-scheduler.js';
 import { openTestCore, waitFor } from '../helpers.js';
 import { startFakeForge, type FakeForge } from '../support/fake-forge.js';

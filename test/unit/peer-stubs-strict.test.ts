@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecordDocument, stubOf } from '../../src/core/services/peer-stubs.js';
+import { parseRecordDocument, stubOf } from '../../src/core/federation/peer-stubs.js';
 
 describe('the stub of a record a peer answered', () => {
   it('keeps what the query index can hold and drops statements whose IRIs are not IRIs', () => {

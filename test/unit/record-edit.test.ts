@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_PRINCIPAL } from '../../src/core/auth/principal.js';
+import { ROOT_PRINCIPAL } from '../../src/core/access/principal.js';
 import type { Core } from '../../src/core/core.js';
 import { SOFTWARE } from '../../src/core/records/specs.js';
-import { underCondition } from '../../src/core/services/record-version.js';
-import { patchRecord, requireStored, type StoredRecord } from '../../src/core/services/records.js';
-import { createSoftware } from '../../src/core/services/software.js';
-import { writeRecord } from '../../src/core/services/write-path.js';
+import { underCondition } from '../../src/core/stored/record-version.js';
+import { patchRecord, requireStored, type StoredRecord } from '../../src/core/stored/records.js';
+import { createSoftware } from '../../src/core/catalogue/software.js';
+import { writeRecord } from '../../src/core/stored/write-path.js';
 import { openTestCore } from '../helpers.js';
 
 // A writer that does not take the record's edit lock (as a forge sync or a health probe) may commit between an

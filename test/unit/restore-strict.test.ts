@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { MalformedInputError } from '../../src/core/errors.js';
 import { GRAPHS } from '../../src/core/ns.js';
-import { restoreNQuads } from '../../src/core/services/restore.js';
+import { restoreNQuads } from '../../src/core/ops/restore.js';
 import { openTestCore, tempDir } from '../helpers.js';
 
 const line = (subject: string, object = '"v"') =>

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT_PRINCIPAL } from '../../src/core/auth/principal.js';
+import { ROOT_PRINCIPAL } from '../../src/core/access/principal.js';
 import { GRAPHS } from '../../src/core/ns.js';
-import { restoreNQuads } from '../../src/core/services/restore.js';
-import { createSoftware, getSoftware, withdrawSoftware } from '../../src/core/services/software.js';
-import { createType } from '../../src/core/services/types.js';
+import { restoreNQuads } from '../../src/core/ops/restore.js';
+import { createSoftware, getSoftware, withdrawSoftware } from '../../src/core/catalogue/software.js';
+import { createType } from '../../src/core/catalogue/types.js';
 import { openTestCore, tempDir } from '../helpers.js';
 
 describe('restore', () => {

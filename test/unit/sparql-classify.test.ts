@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifySparql } from '../../src/core/services/sparql.js';
+import { classifySparql } from '../../src/core/discovery/sparql.js';
 
 describe('classifySparql', () => {
   it('finds the query form after comments, BASE and PREFIX declarations', () => {

@@ -1,6 +1,6 @@
 import ox from 'oxigraph';
 import { describe, expect, it } from 'vitest';
-import { limitSolutions, scanQuery } from '../../src/core/services/sparql-scan.js';
+import { limitSolutions, scanQuery } from '../../src/core/discovery/sparql-scan.js';
 
 /** Runs a query on an empty oxigraph store: it throws on a syntax error. */
 function parses(query: string): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseBinding, showEndpoint } from '../../src/core/store/graph/sparql-client.js';
+import { normaliseBinding, showEndpoint } from '../../src/core/store/graph/external/sparql-client.js';
 import {
   dataOperations,
   lineOfSolution,

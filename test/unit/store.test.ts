@@ -3,12 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { openCore } from '../../src/core/core.js';
 import { createLogger, silentLogger } from '../../src/core/log.js';
-import { reportForeignBase, reportRetiredCitations } from '../../src/core/services/reference-data.js';
+import { reportForeignBase, reportRetiredCitations } from '../../src/core/discovery/reference-data.js';
 import { GRAPHS } from '../../src/core/ns.js';
 import { appendAudit, listAudit } from '../../src/core/store/audit.js';
-import { ROOT_PRINCIPAL } from '../../src/core/auth/principal.js';
+import { ROOT_PRINCIPAL } from '../../src/core/access/principal.js';
 import { SOFTWARE } from '../../src/core/records/specs.js';
-import { checkRecord, commitRecords } from '../../src/core/services/write-path.js';
+import { checkRecord, commitRecords } from '../../src/core/stored/write-path.js';
 import {
   canonicalText,
   canonicalTextOf,

@@ -4,8 +4,8 @@ import type { Core } from '../../src/core/core.js';
 import { GRAPHS, XSD } from '../../src/core/ns.js';
 import { recordToQuads } from '../../src/core/records/mapper.js';
 import { ARTIFACT } from '../../src/core/records/activity-specs.js';
-import { seedExample } from '../../src/core/services/seed.js';
-import { iterateRecords } from '../../src/core/store/graph/record-table.js';
+import { seedExample } from '../../src/core/ops/seed.js';
+import { iterateRecords } from '../../src/core/store/graph/embedded/record-table.js';
 import { createValidator, type RecordValidator } from '../../src/core/validate/index.js';
 import { openTestCore } from '../helpers.js';
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signWebhook, verifyWebhook } from '../../src/core/services/webhook-signature.js';
+import { signWebhook, verifyWebhook } from '../../src/core/subscriptions/webhook-signature.js';
 
 const SECRET = 'whsec_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 const BODY = '{"type":"artifact.advertised","artifact_iri":"http://registry.test/artifact/1"}';

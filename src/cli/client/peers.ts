@@ -1,7 +1,7 @@
 import type { HttpClient } from './http.js';
 import type { Column } from './table.js';
-import type { AddedPeer, PeerPreview } from '../../core/services/peer-add.js';
-import type { PeerList, PeerRecord } from '../../core/services/peers.js';
+import type { AddedPeer, PeerPreview } from '../../core/federation/peer-add.js';
+import type { PeerList, PeerRecord } from '../../core/federation/peers.js';
 
 /** The peer shapes are the API's own answer types (contract §3.3, §3.14). */
 export type PeerJson = PeerRecord;

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import { Flags } from '@oclif/core';
-import type { AckResult, Delivery, DeliveryPage } from '../../core/services/subscription-deliveries.js';
+import type { AckResult, Delivery, DeliveryPage } from '../../core/subscriptions/subscription-deliveries.js';
 import type {
   SubscriptionDetail,
   SubscriptionList,
   SubscriptionOut,
   SubscriptionWritten,
-} from '../../core/services/subscriptions.js';
+} from '../../core/subscriptions/subscriptions.js';
 import { MalformedInputError } from '../../core/errors.js';
 import type { HttpClient, JsonObject } from './http.js';
 import { readJsonFile } from './input.js';

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import type { HttpClient, JsonObject } from './http.js';
 import type { Column } from './table.js';
-import type { MintedToken, TokenList, TokenRecord } from '../../core/services/tokens.js';
-import type { Whoami } from '../../core/services/whoami.js';
+import type { MintedToken, TokenList, TokenRecord } from '../../core/access/tokens.js';
+import type { Whoami } from '../../core/access/whoami.js';
 
 /** The token shapes are the API's own answer types (contract §3.4); a record never carries the secret. */
 export type TokenRecordJson = TokenRecord;

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { SCOPES } from '../../core/auth/scopes.js';
+import { SCOPES } from '../../core/access/scopes.js';
 import { ClientCommand } from '../../cli/client/client-command.js';
 import { ownerOf, TokenClient, tokenOwnerFlags, type MintedTokenJson } from '../../cli/client/tokens.js';
 

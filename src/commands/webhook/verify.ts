@@ -8,7 +8,7 @@ import {
   DEFAULT_TOLERANCE_SECONDS,
   verifyWebhook,
   WEBHOOK_HEADERS,
-} from '../../core/services/webhook-signature.js';
+} from '../../core/subscriptions/webhook-signature.js';
 
 /** What `reg webhook verify` prints under --json for a valid delivery. */
 export interface VerifyResult {

@@ -1,5 +1,5 @@
 import { CODEMETA, DCAT, DCT, PROV, RDFS, REG, SCHEMA } from '../ns.js';
-import { SCOPES } from '../auth/scopes.js';
+import { SCOPES } from '../access/scopes.js';
 import { DOWNLOAD_LINK, ENDPOINT_LINK, REPOSITORY_LINK, WEB_LINK } from './links.js';
 import type { FieldSpec, NodeSpec, RecordSpec } from './schema.js';
 

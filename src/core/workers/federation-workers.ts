@@ -1,5 +1,5 @@
-import { probeDue } from '../services/health-probe.js';
-import { resolveDue } from '../services/peer-resolver.js';
+import { probeDue } from '../catalogue/health-probe.js';
+import { resolveDue } from '../federation/peer-resolver.js';
 import type { Core } from '../core.js';
 import { PeriodicWorker } from './periodic-worker.js';
 

@@ -6,7 +6,7 @@ import {
   forgeCredential,
   FORGE_SYNC_PRINCIPAL,
   runForgeSync,
-} from '../services/forge-sync.js';
+} from '../forge/forge-sync.js';
 
 /** Dependencies a test replaces: the clock, the sleeper behind the pacing, and the pacing gaps. */
 export interface ForgeSchedulerOptions {

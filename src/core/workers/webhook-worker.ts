@@ -10,8 +10,8 @@ import {
 } from '../store/deliveries.js';
 import { recordWebhookFailure, recordWebhookSuccess } from '../store/subscriptions.js';
 import type { Core } from '../core.js';
-import { withNotifications } from '../services/subscription-deliveries.js';
-import { signWebhook, WEBHOOK_HEADERS } from '../services/webhook-signature.js';
+import { withNotifications } from '../subscriptions/subscription-deliveries.js';
+import { signWebhook, WEBHOOK_HEADERS } from '../subscriptions/webhook-signature.js';
 
 /** Dependencies a test replaces: the clock, the retry schedule, DNS, and the certificate authorities trusted. */
 export interface WebhookWorkerOptions {

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { requireAdmin } from '../../core/auth/policy.js';
+import { requireAdmin } from '../../core/access/policy.js';
 import { BadRequestError } from '../../core/errors.js';
-import { listAuditEntries } from '../../core/services/audit.js';
-import { dumpDataset } from '../../core/services/dump.js';
+import { listAuditEntries } from '../../core/ops/audit.js';
+import { dumpDataset } from '../../core/ops/dump.js';
 import type { AppEnv } from '../env.js';
 
 /** Administrator endpoints: the live dump and the audit log. */

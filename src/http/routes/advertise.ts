@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { advertise, registerArtifact } from '../../core/services/advertise.js';
+import { advertise, registerArtifact } from '../../core/provenance/advertise.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 

@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
-import { listArtifacts, type ArtifactListParams } from '../../core/services/artifact-list.js';
-import { getArtifact } from '../../core/services/artifact-view.js';
-import { identify } from '../../core/services/identify.js';
-import { lineage, lineageOptions } from '../../core/services/lineage.js';
+import { listArtifacts, type ArtifactListParams } from '../../core/provenance/artifact-list.js';
+import { getArtifact } from '../../core/provenance/artifact-view.js';
+import { identify } from '../../core/provenance/identify.js';
+import { lineage, lineageOptions } from '../../core/provenance/lineage.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 

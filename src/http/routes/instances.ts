@@ -8,9 +8,9 @@ import {
   listInstanceRuns,
   updateInstance,
   withdrawInstance,
-} from '../../core/services/instances.js';
-import { listInstances, type InstanceListParams } from '../../core/services/instance-list.js';
-import { announceInstance } from '../../core/services/self-registration.js';
+} from '../../core/catalogue/instances.js';
+import { listInstances, type InstanceListParams } from '../../core/catalogue/instance-list.js';
+import { announceInstance } from '../../core/catalogue/self-registration.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';

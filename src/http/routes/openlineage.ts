@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { ingestOpenLineage } from '../../core/services/openlineage.js';
+import { ingestOpenLineage } from '../../core/provenance/openlineage.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 

@@ -4,7 +4,7 @@ import {
   describeRegistry,
   renderMetrics,
   summariseRegistry,
-} from '../../core/services/status.js';
+} from '../../core/ops/status.js';
 import type { AppEnv } from '../env.js';
 
 /** Liveness, readiness and metrics: reachable without a credential whatever REG_PUBLIC_READ says. */

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { addPeer } from '../../core/services/peer-add.js';
-import { announcePeer } from '../../core/services/peer-announce.js';
-import { listPeers, listSuggestedPeers, removePeer } from '../../core/services/peers.js';
-import { resolveForCaller } from '../../core/services/resolution.js';
+import { addPeer } from '../../core/federation/peer-add.js';
+import { announcePeer } from '../../core/federation/peer-announce.js';
+import { listPeers, listSuggestedPeers, removePeer } from '../../core/federation/peers.js';
+import { resolveForCaller } from '../../core/federation/resolution.js';
 import { readJson } from '../body.js';
 import { clientAddress } from '../client-address.js';
 import type { AppEnv } from '../env.js';

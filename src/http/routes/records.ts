@@ -10,10 +10,10 @@ import {
   type RecordKind,
   type RecordQuads,
   type StoredRecordQuads,
-} from '../../core/services/representations.js';
-import { entityTag } from '../../core/services/record-version.js';
-import { linkHeader, signpostingLinks } from '../../core/services/signposting.js';
-import { getSoftware } from '../../core/services/software.js';
+} from '../../core/discovery/representations.js';
+import { entityTag } from '../../core/stored/record-version.js';
+import { linkHeader, signpostingLinks } from '../../core/discovery/signposting.js';
+import { getSoftware } from '../../core/catalogue/software.js';
 import type { AppEnv } from '../env.js';
 import { preferred } from '../accept.js';
 import { problemResponse } from '../problem.js';

@@ -8,8 +8,8 @@ import {
   listReleases,
   releaseIri,
   withdrawRelease,
-} from '../../core/services/releases.js';
-import { softwareIri } from '../../core/services/software.js';
+} from '../../core/catalogue/releases.js';
+import { softwareIri } from '../../core/catalogue/software.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { getRun, listRuns, type RunListParams } from '../../core/services/runs.js';
+import { getRun, listRuns, type RunListParams } from '../../core/provenance/runs.js';
 import type { AppEnv } from '../env.js';
 
 /** The query parameters the list reads. */

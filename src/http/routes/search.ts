@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { matchCapabilities } from '../../core/services/capabilities.js';
-import { graphAround, graphOptions } from '../../core/services/graph.js';
-import { federatedSearch, wantsFederation } from '../../core/services/federated-search.js';
-import { search } from '../../core/services/search.js';
+import { matchCapabilities } from '../../core/discovery/capabilities.js';
+import { graphAround, graphOptions } from '../../core/discovery/graph.js';
+import { federatedSearch, wantsFederation } from '../../core/federation/federated-search.js';
+import { search } from '../../core/discovery/search.js';
 import type { AppEnv } from '../env.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { fetchApiDoc } from '../../core/services/api-doc.js';
-import { exportCatalogue } from '../../core/services/export-catalogue.js';
-import { syncSoftware } from '../../core/services/forge-sync.js';
+import { fetchApiDoc } from '../../core/catalogue/api-doc.js';
+import { exportCatalogue } from '../../core/catalogue/export-catalogue.js';
+import { syncSoftware } from '../../core/forge/forge-sync.js';
 import type { AppEnv } from '../env.js';
 
 /**

@@ -8,7 +8,7 @@ import {
   updateSoftware,
   withdrawSoftware,
   type SoftwareListParams,
-} from '../../core/services/software.js';
+} from '../../core/catalogue/software.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';

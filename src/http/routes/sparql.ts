@@ -5,8 +5,8 @@ import {
   UnauthorizedError,
   UnsupportedMediaTypeError,
 } from '../../core/errors.js';
-import { runSparqlQuery } from '../../core/services/sparql.js';
-import { CallerGate, callerOf } from '../../core/services/sparql-callers.js';
+import { runSparqlQuery } from '../../core/discovery/sparql.js';
+import { CallerGate, callerOf } from '../../core/discovery/sparql-callers.js';
 import { clientAddress } from '../client-address.js';
 import type { AppEnv } from '../env.js';
 import { problemResponse } from '../problem.js';

@@ -5,8 +5,8 @@ import {
   editSubscription,
   getSubscription,
   listSubscriptions,
-} from '../../core/services/subscriptions.js';
-import { acknowledgeCursor, pullDeliveries } from '../../core/services/subscription-deliveries.js';
+} from '../../core/subscriptions/subscriptions.js';
+import { acknowledgeCursor, pullDeliveries } from '../../core/subscriptions/subscription-deliveries.js';
 import type { AppEnv } from '../env.js';
 import { readJson, readOptionalJson } from '../body.js';
 

@@ -6,7 +6,7 @@ import {
   mintSoftwareToken,
   revokeInstanceToken,
   revokeSoftwareToken,
-} from '../../core/services/tokens.js';
+} from '../../core/access/tokens.js';
 import type { AppEnv } from '../env.js';
 import { readOptionalJson } from '../body.js';
 

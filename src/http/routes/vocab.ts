@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { adoptLicense, listLicenses } from '../../core/services/licenses.js';
-import { createType, getType, listTypes } from '../../core/services/types.js';
-import { listKeywords, resolveTerms, searchVocabulary } from '../../core/services/vocab-search.js';
+import { adoptLicense, listLicenses } from '../../core/catalogue/licenses.js';
+import { createType, getType, listTypes } from '../../core/catalogue/types.js';
+import { listKeywords, resolveTerms, searchVocabulary } from '../../core/discovery/vocab-search.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { whoami } from '../../core/services/whoami.js';
+import { whoami } from '../../core/access/whoami.js';
 import type { AppEnv } from '../env.js';
 
 /** `GET /api/v1/whoami`: who the presented credential is; reachable whatever REG_PUBLIC_READ says. */

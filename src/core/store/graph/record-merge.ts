@@ -1,6 +1,6 @@
 import type { Database } from '../database.js';
 import { canonicalText, linesOf } from '../nquads.js';
-import { readRecord, writeRecord } from './record-table.js';
+import { readRecord, writeRecord } from './embedded/record-table.js';
 
 /**
  * Merges lines into a record: with `replace` the record becomes exactly these lines, otherwise the union of

@@ -1,0 +1,159 @@
+import type { Principal } from '../access/principal.js';
+import { requireCurator, requireCuratorOrScope, requireSoftwareBinding } from '../access/policy.js';
+import { NotFoundError, RegError } from '../errors.js';
+import { DCT, GRAPHS, REG } from '../ns.js';
+import { expandId, idOf, mintIri } from '../records/ids.js';
+import type { JsonObject } from '../records/mapper.js';
+import type { RecordSpec } from '../records/schema.js';
+import { RELEASE, SOFTWARE } from '../records/specs.js';
+import type { Core } from '../core.js';
+import { iriPattern, listAllRecords } from '../stored/listing.js';
+import { memoised } from '../stored/memoised.js';
+import {
+  createRecord,
+  originOf,
+  readStored,
+  requireObject,
+  requireReadable,
+  requireStored,
+  tombstoneRecord,
+  type StoredRecord,
+} from '../stored/records.js';
+import { softwareIri, withEmptyLists } from './software.js';
+import { presentCapability } from '../discovery/terms.js';
+
+/**
+ * The release list is not paged for clients (the store is read a page at a time); a software with more releases
+ * than this lists the newest this many.
+ */
+const RELEASE_LIST_MAX = 10_000;
+
+/** Expands a release id or IRI. */
+export function releaseIri(core: Core, id: string): string {
+  return expandId(core.config.baseIri, RELEASE.path, id, 'release');
+}
+
+/** Reads a record another record refers to: from the referrer's graph first, then from the local graph. */
+export async function readRelated(
+  core: Core,
+  spec: RecordSpec,
+  iri: string,
+  graph: string,
+): Promise<StoredRecord | undefined> {
+  return (
+    (await readStored(core, spec, iri, graph)) ??
+    (graph === GRAPHS.local ? undefined : await readStored(core, spec, iri))
+  );
+}
+
+/** The name of the software a record refers to, when it is held. */
+export async function softwareName(core: Core, iri: unknown, graph: string): Promise<string | undefined> {
+  if (typeof iri !== 'string') return undefined;
+  const name = (await readRelated(core, SOFTWARE, iri, graph))?.json.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** The release record as the API returns it: stored fields, the software's name, described capability types. */
+export async function presentRelease(core: Core, stored: StoredRecord): Promise<JsonObject> {
+  const { tombstoned: _t, tombstoned_at: _at, ...json } = withEmptyLists(RELEASE, stored.json);
+  const name = await softwareName(core, json.software, stored.graph);
+  const capability = await presentCapability(core, json.capability, stored.iri, 'release');
+  const out: JsonObject = {
+    iri: stored.iri,
+    id: idOf(stored.iri),
+    ...json,
+    ...(name === undefined ? {} : { software_name: name }),
+    ...(capability === undefined ? {} : { capability }),
+    origin: originOf(stored.graph, core, stored.iri),
+  };
+  if (stored.tombstoned) out.tombstoned = true;
+  return out;
+}
+
+/** Reads one release by id or IRI; a withdrawn release still resolves, marked `tombstoned`. */
+export async function getRelease(core: Core, id: string): Promise<JsonObject> {
+  const iri = releaseIri(core, id);
+  return memoised(core, `release ${iri}`, async () =>
+    presentRelease(core, await requireReadable(core, RELEASE, iri)),
+  );
+}
+
+/** Lists the live releases of a software, newest registered first, as `{items, total}` (not paged). */
+export async function listReleases(core: Core, softwareId: string): Promise<JsonObject> {
+  const iri = softwareIri(core, softwareId);
+  return memoised(core, `release-list ${iri}`, () => listReleasesNow(core, iri));
+}
+
+async function listReleasesNow(core: Core, iri: string): Promise<JsonObject> {
+  const software = await requireStored(core, SOFTWARE, iri);
+  const page = await listAllRecords(
+    core,
+    {
+      type: REG('Release'),
+      patterns: [iriPattern(DCT('isVersionOf'), software.iri, 'software')],
+      registry: 'local',
+    },
+    RELEASE_LIST_MAX,
+  );
+  const items: JsonObject[] = [];
+  for (const item of page.items) {
+    const stored = await readStored(core, RELEASE, item.iri, item.graph);
+    if (stored !== undefined) items.push(await presentRelease(core, stored));
+  }
+  return { items, total: page.total };
+}
+
+/**
+ * Registers a release of a software (curator role or `register:software`). The software comes from the path,
+ * never from the body; versions may repeat. Downloads and the capability are validated with the rest.
+ */
+export async function createRelease(
+  core: Core,
+  principal: Principal,
+  softwareId: string,
+  body: unknown,
+  requestId?: string,
+): Promise<JsonObject> {
+  requireCuratorOrScope(principal, 'register:software');
+  const input = requireObject(body);
+  const software = await requireStored(core, SOFTWARE, softwareIri(core, softwareId));
+  requireSoftwareBinding(principal, software.iri);
+  if (software.tombstoned) {
+    throw new RegError(
+      'tombstoned',
+      410,
+      'Record is tombstoned',
+      `${software.iri} is withdrawn; no release can be added to it`,
+    );
+  }
+  const iri = mintIri(core.config.baseIri, RELEASE.path);
+  await createRecord(
+    core,
+    RELEASE,
+    iri,
+    input,
+    { software: software.iri },
+    {
+      principal,
+      action: 'release.create',
+      requestId,
+    },
+  );
+  return presentRelease(core, await requireStored(core, RELEASE, iri));
+}
+
+/** Withdraws a release through its own software (curator); a release of another software is a 404. */
+export async function withdrawRelease(
+  core: Core,
+  principal: Principal,
+  softwareId: string,
+  releaseId: string,
+  requestId?: string,
+): Promise<void> {
+  requireCurator(principal);
+  const software = await requireStored(core, SOFTWARE, softwareIri(core, softwareId));
+  const release = await requireStored(core, RELEASE, releaseIri(core, releaseId));
+  if (release.json.software !== software.iri)
+    throw new NotFoundError(`no release ${release.iri} of software ${software.iri}`);
+  await tombstoneRecord(core, RELEASE, release, principal, requestId);
+}

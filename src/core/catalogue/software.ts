@@ -1,0 +1,360 @@
+import type { Principal } from '../access/principal.js';
+import { requireCurator, requireCuratorOrScope } from '../access/policy.js';
+import { DCT, GRAPHS, PROV, REG, SCHEMA, SH } from '../ns.js';
+import { expandId, idOf, mintIri } from '../records/ids.js';
+import type { JsonObject } from '../records/mapper.js';
+import type { RecordSpec } from '../records/schema.js';
+import { SOFTWARE } from '../records/specs.js';
+import { matchKeywordFilter, normaliseKeywords } from '../vocab/keywords.js';
+import type { ValidationResult } from '../validate/index.js';
+import type { Core } from '../core.js';
+import { facetCounts, iriPattern, listRecords, pageSize, type ListQuery } from '../stored/listing.js';
+import {
+  createRecord,
+  declareCapability,
+  originOf,
+  requireReadable,
+  patchRecord,
+  readStored,
+  requireObject,
+  requireStored,
+  tombstoneRecord,
+  type StoredRecord,
+} from '../stored/records.js';
+import { memoised } from '../stored/memoised.js';
+import { sparqlString, withinLastDays } from '../discovery/sparql-text.js';
+import { checkSyncInput, presentSync } from '../forge/sync-settings.js';
+import { describeTerm, describeTerms, presentCapability } from '../discovery/terms.js';
+
+/** Expands a software id or IRI. */
+export function softwareIri(core: Core, id: string): string {
+  return expandId(core.config.baseIri, SOFTWARE.path, id, 'software');
+}
+
+/** Adds an empty list for every list field a record does not hold, so clients always get arrays. */
+export function withEmptyLists(spec: RecordSpec, json: JsonObject): JsonObject {
+  const out = { ...json };
+  for (const field of spec.fields)
+    if (field.many === true && field.registry !== true && out[field.json] === undefined) out[field.json] = [];
+  return out;
+}
+
+/** Counts derived from other records: deployments and releases of a software, and its newest release. */
+export async function softwareCounts(core: Core, iri: string): Promise<JsonObject> {
+  if (!core.graph.ready) return {};
+  const key = `software-counts ${iri}`;
+  const cached = core.memo.get<JsonObject>(key, core.graph.generation);
+  if (cached !== undefined) return cached;
+  const live = `FILTER NOT EXISTS { ?x <${REG('tombstoned')}> true }`;
+  const [counts] = await core.graph.select(
+    `SELECT (COUNT(DISTINCT ?i) AS ?instances) (COUNT(DISTINCT ?r) AS ?releases) WHERE { GRAPH <${GRAPHS.local}> {
+       { ?i <${REG('instanceOf')}> <${iri}> . BIND(?i AS ?x) ${live} } UNION
+       { ?r <${DCT('isVersionOf')}> <${iri}> ; a <${REG('Release')}> . BIND(?r AS ?x) ${live} } } }`,
+  );
+  const [latest] = await core.graph.select(
+    `SELECT ?r ?version ?date WHERE { GRAPH <${GRAPHS.local}> { ?r <${DCT('isVersionOf')}> <${iri}> ; a <${REG('Release')}> ;
+       <${SCHEMA('softwareVersion')}> ?version . BIND(?r AS ?x) ${live}
+       OPTIONAL { ?r <${SCHEMA('datePublished')}> ?date } } } ORDER BY DESC(?date) DESC(STR(?r)) LIMIT 1`,
+  );
+  const [runs] = await core.graph.select(
+    `SELECT (COUNT(DISTINCT ?run) AS ?recent) WHERE { GRAPH <${GRAPHS.local}> { ?i <${REG('instanceOf')}> <${iri}> .
+       ?run <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?start .
+       ${withinLastDays('?start', 30)} } }`,
+  );
+  const result: JsonObject = {
+    instance_count: Number(counts?.instances?.value ?? 0),
+    release_count: Number(counts?.releases?.value ?? 0),
+    // Runs of its deployments in the last 30 days (cached until the next write, like the other counts).
+    runs_30d: Number(runs?.recent?.value ?? 0),
+  };
+  if (latest?.r !== undefined) {
+    result.latest_release = {
+      iri: latest.r.value,
+      id: idOf(latest.r.value),
+      version: latest.version?.value ?? '',
+      ...(latest.date === undefined ? {} : { date_published: latest.date.value }),
+    };
+  }
+  core.memo.set(key, core.graph.generation, result);
+  return result;
+}
+
+/** The software record as the API returns it: stored fields, described terms and derived counts. */
+export async function presentSoftware(core: Core, stored: StoredRecord): Promise<JsonObject> {
+  const { tombstoned: _t, tombstoned_at: _at, ...json } = withEmptyLists(SOFTWARE, stored.json);
+  const kinds = (json.kinds ?? []) as string[];
+  const capability = await presentCapability(core, json.capability, stored.iri, 'software');
+  const sync = presentSync(json.sync);
+  const out: JsonObject = {
+    iri: stored.iri,
+    id: idOf(stored.iri),
+    ...json,
+    ...(kinds[0] === undefined ? {} : { kind: kinds[0] }),
+    deployable: json.deployable !== false,
+    topics: (await describeTerms(core, json.topics)) as unknown as JsonObject[],
+    ...(capability === undefined ? {} : { capability }),
+    ...(sync === undefined ? {} : { sync }),
+    ...(await softwareCounts(core, stored.iri)),
+    origin: originOf(stored.graph, core, stored.iri),
+  };
+  if (typeof json.license === 'string') {
+    const label = (await describeTerm(core, json.license)).label;
+    if (label !== undefined) out.license_label = label;
+  }
+  if (stored.tombstoned) out.tombstoned = true;
+  return out;
+}
+
+/** Refuses a software record whose registration clients cannot be tied to one issuer (spec §4 rule 2). */
+function issuerRule(core: Core): (quads: unknown, candidate: JsonObject) => ValidationResult[] {
+  return (_quads, candidate) => {
+    const clients = candidate.registration_clients;
+    const { issuer, workloadIssuers } = core.config.oidc;
+    const ambiguous = issuer === undefined && workloadIssuers.length > 1;
+    if (
+      !Array.isArray(clients) ||
+      clients.length === 0 ||
+      candidate.registration_issuer !== undefined ||
+      !ambiguous
+    )
+      return [];
+    return [
+      {
+        severity: 'violation',
+        field: 'registration_issuer',
+        message:
+          'registration_issuer: several issuers are accepted and none is primary, so registration_clients cannot be read without naming their issuer; set registration_issuer',
+        focusNode: '',
+        path: REG('registrationIssuer'),
+        component: SH('MinCountConstraintComponent'),
+      },
+    ];
+  };
+}
+
+/**
+ * Matches keywords against the registry's keyword list: a match is stored as the list's preferred label
+ * (`shacl shapes` becomes `SHACL`), anything else verbatim; blanks and repeats are dropped.
+ */
+function withMatchedKeywords(body: JsonObject): JsonObject {
+  const input = withKindsOfOlderClients(body);
+  const keywords = typeof input.keywords === 'string' ? [input.keywords] : input.keywords;
+  if (
+    !Array.isArray(keywords) ||
+    !keywords.every((keyword): keyword is string => typeof keyword === 'string')
+  )
+    return input;
+  return { ...input, keywords: normaliseKeywords(keywords).labels };
+}
+
+/** Older clients send the singular `kind`: it is read as `kinds` of one when `kinds` is not sent. */
+function withKindsOfOlderClients(input: JsonObject): JsonObject {
+  const { kind, ...rest } = input;
+  if (kind === undefined || rest.kinds !== undefined) return rest;
+  return { ...rest, kinds: kind === null ? null : [kind] };
+}
+
+/** Registers a software record (curator role or `register:software`). */
+export async function createSoftware(
+  core: Core,
+  principal: Principal,
+  body: unknown,
+  requestId?: string,
+): Promise<JsonObject> {
+  requireCuratorOrScope(principal, 'register:software');
+  const input = withMatchedKeywords(requireObject(body));
+  checkSyncInput(undefined, input);
+  const iri = mintIri(core.config.baseIri, SOFTWARE.path);
+  await createRecord(
+    core,
+    SOFTWARE,
+    iri,
+    { deployable: true, ...input },
+    {},
+    {
+      principal,
+      action: 'software.create',
+      codeRules: issuerRule(core),
+      requestId,
+    },
+  );
+  return presentSoftware(core, await requireStored(core, SOFTWARE, iri));
+}
+
+/** Reads one software record by id or IRI; withdrawn records still resolve, marked `tombstoned`. */
+export async function getSoftware(core: Core, id: string): Promise<JsonObject> {
+  const iri = softwareIri(core, id);
+  return memoised(core, `software ${iri}`, async () =>
+    presentSoftware(core, await requireReadable(core, SOFTWARE, iri)),
+  );
+}
+
+/** Edits a software record with a JSON merge patch (curator). */
+export async function updateSoftware(
+  core: Core,
+  principal: Principal,
+  id: string,
+  body: unknown,
+  requestId?: string,
+): Promise<JsonObject> {
+  requireCurator(principal);
+  const patch = withMatchedKeywords(requireObject(body));
+  const stored = await requireStored(core, SOFTWARE, softwareIri(core, id));
+  checkSyncInput(stored.json, patch);
+  await patchRecord(
+    core,
+    SOFTWARE,
+    stored,
+    patch,
+    {},
+    {
+      principal,
+      action: 'software.update',
+      codeRules: issuerRule(core),
+      requestId,
+    },
+  );
+  return presentSoftware(core, await requireStored(core, SOFTWARE, stored.iri));
+}
+
+/** Withdraws a software record (curator). */
+export async function withdrawSoftware(
+  core: Core,
+  principal: Principal,
+  id: string,
+  requestId?: string,
+): Promise<void> {
+  requireCurator(principal);
+  await tombstoneRecord(
+    core,
+    SOFTWARE,
+    await requireStored(core, SOFTWARE, softwareIri(core, id)),
+    principal,
+    requestId,
+  );
+}
+
+/** Replaces the declared capability of a software (curator); the IRIs are held to the vocabulary rule. */
+export async function declareSoftwareCapability(
+  core: Core,
+  principal: Principal,
+  id: string,
+  body: unknown,
+  requestId?: string,
+): Promise<JsonObject> {
+  requireCurator(principal);
+  const stored = await requireStored(core, SOFTWARE, softwareIri(core, id));
+  const capability = await declareCapability(core, SOFTWARE, stored, body, {
+    principal,
+    action: 'capability.declare',
+    requestId,
+  });
+  return (await presentCapability(core, capability, stored.iri, 'software')) ?? {};
+}
+
+/** Query parameters of the software list. */
+export type SoftwareListParams = Partial<
+  Record<
+    | 'q'
+    | 'kind'
+    | 'topic'
+    | 'keyword'
+    | 'license'
+    | 'publisher'
+    | 'produces'
+    | 'consumes'
+    | 'registry'
+    | 'limit'
+    | 'cursor',
+    string
+  >
+>;
+
+/** Expands a licence filter: a full IRI, or an SPDX id such as `Apache-2.0`. */
+function licenceIri(value: string): string {
+  return /^https?:\/\//.test(value) ? value : `https://spdx.org/licenses/${value}`;
+}
+
+function softwareFilters(params: SoftwareListParams): string[] {
+  const patterns: string[] = [];
+  if (params.q !== undefined && params.q.trim() !== '') {
+    patterns.push(
+      `?s <${SCHEMA('name')}> ?name . OPTIONAL { ?s <${DCT('abstract')}> ?tagline } OPTIONAL { ?s <${DCT('description')}> ?about }
+       FILTER(CONTAINS(LCASE(CONCAT(STR(?name), " ", COALESCE(STR(?tagline), ""), " ", COALESCE(STR(?about), ""))), LCASE(${sparqlString(params.q.trim())})))`,
+    );
+  }
+  if (params.kind !== undefined)
+    patterns.push(`?s <${SCHEMA('applicationCategory')}> ${sparqlString(params.kind)} .`);
+  if (params.topic !== undefined) patterns.push(iriPattern(DCT('subject'), params.topic, 'topic'));
+  if (params.keyword !== undefined) {
+    // A keyword of the list is stored as its preferred label, so an alias or slug finds it too.
+    const keyword = matchKeywordFilter(params.keyword)?.label ?? params.keyword;
+    patterns.push(
+      `?s <${SCHEMA('keywords')}> ?keyword . FILTER(LCASE(STR(?keyword)) = LCASE(${sparqlString(keyword)}))`,
+    );
+  }
+  if (params.license !== undefined)
+    patterns.push(iriPattern(DCT('license'), licenceIri(params.license), 'license'));
+  if (params.publisher !== undefined) {
+    patterns.push(
+      `?s <${DCT('publisher')}> ?publisher . OPTIONAL { ?publisher <${SCHEMA('name')}> ?publisherName }
+       FILTER(STR(?publisher) = ${sparqlString(params.publisher)} || LCASE(STR(?publisherName)) = LCASE(${sparqlString(params.publisher)}))`,
+    );
+  }
+  for (const [param, predicate] of [
+    ['produces', REG('produces')],
+    ['consumes', REG('consumes')],
+  ] as const) {
+    const value = params[param];
+    if (value === undefined) continue;
+    const type = iriPattern(predicate, value, param).replace('?s ', '?capability ');
+    patterns.push(
+      `{ ?s <${REG('hasCapability')}> ?capability . ${type} } UNION
+       { ?release <${DCT('isVersionOf')}> ?s ; <${REG('hasCapability')}> ?capability . ${type} }`,
+    );
+  }
+  return patterns;
+}
+
+/** Lists software newest first, with paging, filters and facets (licence, kind, topic with labels). */
+export async function listSoftware(core: Core, params: SoftwareListParams): Promise<JsonObject> {
+  return memoised(core, `software-list ${JSON.stringify(params)}`, () => listSoftwareNow(core, params));
+}
+
+async function listSoftwareNow(core: Core, params: SoftwareListParams): Promise<JsonObject> {
+  const query: ListQuery = {
+    type: REG('Software'),
+    patterns: softwareFilters(params),
+    limit: pageSize(params.limit),
+    cursor: params.cursor,
+    registry: params.registry,
+  };
+  const page = await listRecords(core, query);
+  const items: JsonObject[] = [];
+  for (const item of page.items) {
+    const stored = await readStored(core, SOFTWARE, item.iri, item.graph);
+    if (stored !== undefined) items.push(await presentSoftware(core, stored));
+  }
+  const facets: JsonObject[] = [];
+  for (const [name, predicate] of [
+    ['license', DCT('license')],
+    ['kind', SCHEMA('applicationCategory')],
+    ['topic', DCT('subject')],
+  ] as const) {
+    const values: JsonObject[] = [];
+    for (const { value, count } of await facetCounts(core, query, predicate)) {
+      const label =
+        name === 'kind'
+          ? value
+          : ((await describeTerm(core, value)).label ?? value.slice(value.lastIndexOf('/') + 1));
+      values.push({ value, label, count });
+    }
+    facets.push({ name, values });
+  }
+  return {
+    items,
+    total: page.total,
+    ...(page.next_cursor === undefined ? {} : { next_cursor: page.next_cursor }),
+    facets,
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * Capability matchmaking: which software, releases and deployments declared that they produce and/or consume
+ * given artifact types. It works from declared capabilities alone, so it answers before any run exists.
+ */
+import { BadRequestError } from '../errors.js';
+import { DCT, GRAPHS, PEER_GRAPH_PREFIX, RDFS, REG, SCHEMA } from '../ns.js';
+import { idOf } from '../records/ids.js';
+import type { JsonObject } from '../records/mapper.js';
+import type { Core } from '../core.js';
+import { memoised } from '../stored/memoised.js';
+import { originOf } from '../stored/records.js';
+import { sparqlIri } from './sparql-text.js';
+import { describeTerms } from './terms.js';
+import { typeIri } from '../catalogue/types.js';
+
+/** Query parameters of `GET /api/v1/capabilities`; each may repeat and hold comma-separated values. */
+export interface CapabilityParams {
+  readonly produces?: readonly string[] | undefined;
+  readonly consumes?: readonly string[] | undefined;
+}
+
+/**
+ * One match (contract §3.11): the record that declared the capability, and the capability itself. A release
+ * also names the software it is a version of (IRI and name, when held) and its version, so a client can tell
+ * which software a matching release belongs to without reading it.
+ */
+export interface CapabilityMatch {
+  readonly iri: string;
+  readonly id: string;
+  readonly entity_type: 'software' | 'release' | 'instance';
+  readonly name: string;
+  readonly software?: string;
+  readonly software_name?: string;
+  readonly version?: string;
+  readonly capability: JsonObject;
+  readonly origin: JsonObject;
+}
+
+/** The answer: at most `CAPABILITY_LIMIT` matches, software first, then releases, then deployments. */
+export interface CapabilityMatches {
+  readonly items: CapabilityMatch[];
+  readonly total: number;
+  /** True when more records matched than were returned. */
+  readonly truncated: boolean;
+}
+
+/** The most matches returned; there is no paging. */
+export const CAPABILITY_LIMIT = 200;
+
+/** The records that declare capabilities, in the order matches are listed (descending class IRI order too). */
+const KINDS = [
+  ['software', REG('Software')],
+  ['release', REG('Release')],
+  ['instance', REG('Instance')],
+] as const;
+
+function typesOf(core: Core, values: readonly string[] | undefined, what: string): string[] {
+  const iris = (values ?? [])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '')
+    .map((value) => typeIri(core, value, what));
+  return [...new Set(iris)];
+}
+
+/**
+ * `GET /api/v1/capabilities`: records whose declared capability produces every type in `produces` and consumes
+ * every type in `consumes` (full type IRIs, or slugs of types minted here); at least one is required. Withdrawn
+ * records are left out; cached peer records are included, with their origin.
+ */
+export async function matchCapabilities(core: Core, params: CapabilityParams): Promise<CapabilityMatches> {
+  const produces = typesOf(core, params.produces, 'produces');
+  const consumes = typesOf(core, params.consumes, 'consumes');
+  if (produces.length === 0 && consumes.length === 0)
+    throw new BadRequestError(
+      'give produces or consumes: artifact type IRIs, or slugs of types minted here',
+      {
+        errors: [{ field: 'produces', message: 'produces or consumes is required' }],
+      },
+    );
+  const key = `capabilities ${JSON.stringify([produces, consumes])}`;
+  return memoised(core, key, () => match(core, produces, consumes));
+}
+
+/** The shown values of one match, as the query returns them (types space-separated). */
+interface Row {
+  readonly iri: string;
+  readonly graph: string;
+  readonly kind: CapabilityMatch['entity_type'];
+  readonly capability: string;
+  readonly name: string | undefined;
+  /** A release's software, its name and the release's version; empty for other kinds. */
+  readonly release: Pick<CapabilityMatch, 'software' | 'software_name' | 'version'>;
+  readonly produces: string[];
+  readonly consumes: string[];
+}
+
+async function match(core: Core, produces: string[], consumes: string[]): Promise<CapabilityMatches> {
+  const rows = await query(core, produces, consumes);
+  const order = KINDS.map(([kind]) => kind as string);
+  const found = rows
+    .sort(
+      (a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || (a.iri < b.iri ? 1 : a.iri > b.iri ? -1 : 0),
+    )
+    .slice(0, CAPABILITY_LIMIT);
+  const items: CapabilityMatch[] = [];
+  for (const row of found) {
+    items.push({
+      iri: row.iri,
+      id: idOf(row.iri),
+      entity_type: row.kind,
+      name: row.name ?? idOf(row.iri),
+      ...row.release,
+      capability: {
+        iri: row.capability,
+        produces: (await describeTerms(core, row.produces)) as unknown as JsonObject[],
+        consumes: (await describeTerms(core, row.consumes)) as unknown as JsonObject[],
+        declared_at: row.kind,
+      },
+      origin: originOf(row.graph),
+    });
+  }
+  return { items, total: items.length, truncated: rows.length > CAPABILITY_LIMIT };
+}
+
+/**
+ * One query: the matching records (at most one more than the limit, to tell whether there were more), each
+ * with its name (a release's software name and version, a deployment's label) and all its declared types.
+ */
+async function query(core: Core, produces: string[], consumes: string[]): Promise<Row[]> {
+  const declared = [
+    ...produces.map((iri) => `?c <${REG('produces')}> ${sparqlIri(iri, 'produces')} .`),
+    ...consumes.map((iri) => `?c <${REG('consumes')}> ${sparqlIri(iri, 'consumes')} .`),
+  ];
+  const classes = new Map<string, CapabilityMatch['entity_type']>(KINDS.map(([kind, type]) => [type, kind]));
+  const types = (variable: string) =>
+    `(GROUP_CONCAT(DISTINCT STR(${variable}); SEPARATOR=" ") AS ${variable}s)`;
+  // The capability's own triples come first, so oxigraph starts from the (indexed) type IRIs; the classes are a
+  // filter, not a VALUES join, which oxigraph would start from (every record of the class). Descending class
+  // IRIs put software before releases before deployments, so the limit cuts deployments first.
+  const bindings = await core.graph.select(
+    `SELECT ?s ?g ?class ?c (SAMPLE(?shown) AS ?name) (SAMPLE(?version) AS ?v) (SAMPLE(?software) AS ?sw)
+       (SAMPLE(?of) AS ?swName) ${types('?p')} ${types('?u')}
+     WHERE {
+       { SELECT ?s ?g ?class ?c WHERE {
+           GRAPH ?g { ${declared.join(' ')} ?s <${REG('hasCapability')}> ?c . ?s a ?class .
+             FILTER(?class IN (${[...classes.keys()].map((type) => `<${type}>`).join(', ')}))
+             FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true } }
+           FILTER(?g = <${GRAPHS.local}> || STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))
+         } ORDER BY DESC(?class) DESC(STR(?s)) LIMIT ${CAPABILITY_LIMIT + 1} }
+       OPTIONAL { GRAPH ?g { ?s <${SCHEMA('name')}>|<${RDFS('label')}> ?own } }
+       OPTIONAL { GRAPH ?g { ?s <${DCT('isVersionOf')}> ?software }
+         OPTIONAL { GRAPH ?g2 { ?software <${SCHEMA('name')}> ?of } } }
+       OPTIONAL { GRAPH ?g { ?s <${SCHEMA('softwareVersion')}> ?version } }
+       OPTIONAL { GRAPH ?g { ?c <${REG('produces')}> ?p } }
+       OPTIONAL { GRAPH ?g { ?c <${REG('consumes')}> ?u } }
+       BIND(COALESCE(?of, ?own) AS ?shown)
+     } GROUP BY ?s ?g ?class ?c`,
+  );
+  return bindings.map((row) => {
+    const kind = classes.get(row.class?.value ?? '') ?? 'software';
+    const name = row.name?.value;
+    const version = row.v?.value;
+    const release = kind === 'release' ? releaseFields(row.sw?.value, row.swName?.value, version) : {};
+    const split = (text: string | undefined) =>
+      text === undefined || text === '' ? [] : text.split(' ').sort();
+    return {
+      iri: row.s?.value ?? '',
+      graph: row.g?.value ?? GRAPHS.local,
+      kind,
+      capability: row.c?.value ?? '',
+      name:
+        kind === 'release'
+          ? [name, version].filter((part) => part !== undefined).join(' ') || undefined
+          : name,
+      release,
+      produces: split(row.ps?.value),
+      consumes: split(row.us?.value),
+    };
+  });
+}
+
+/** The fields a release match adds, each only when known (a peer's release may name software not held here). */
+function releaseFields(
+  software: string | undefined,
+  softwareName: string | undefined,
+  version: string | undefined,
+): Row['release'] {
+  return {
+    ...(software === undefined ? {} : { software }),
+    ...(softwareName === undefined ? {} : { software_name: softwareName }),
+    ...(version === undefined ? {} : { version }),
+  };
+}

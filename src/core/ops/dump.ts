@@ -1,0 +1,25 @@
+import { NotFoundError } from '../errors.js';
+import { externalRecordGraphs } from '../store/graph/external/external-table.js';
+import { recordGraphs } from '../store/graph/embedded/record-table.js';
+import type { Core } from '../core.js';
+
+/** The names of every graph that holds data: reference bundles first, then record graphs. */
+export function listGraphs(core: Core): string[] {
+  const names = core.reference.bundles.map((bundle) => bundle.graph);
+  const held = core.graph.kind === 'sparql' ? externalRecordGraphs(core.db) : recordGraphs(core.db);
+  for (const graph of held) if (!names.includes(graph)) names.push(graph);
+  return names;
+}
+
+/**
+ * Streams the dataset: every graph as N-Quads, or with `graph` that one graph as N-Triples (not a backup
+ * format: restoring it puts the triples in the default graph).
+ */
+export function dumpDataset(core: Core, options: { graph?: string } = {}): AsyncIterable<string> {
+  if (options.graph !== undefined && !listGraphs(core).includes(options.graph)) {
+    throw new NotFoundError(
+      `graph ${options.graph} holds no data; known graphs: ${listGraphs(core).join(', ')}`,
+    );
+  }
+  return core.graph.dump(options);
+}

@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { BadRequestError, MalformedInputError } from '../errors.js';
+import { GRAPHS } from '../ns.js';
+import { appendAudit } from '../store/audit.js';
+import { factory, ownerOf, quadToLine, type Quad } from '../store/nquads.js';
+import { parseCatalogue } from '../vocab/catalogue.js';
+import type { Core } from '../core.js';
+import { readNQuadsFile, type LineProblem } from './restore-reader.js';
+import { rebuildAdvertisingKeys } from '../provenance/advertising-keys.js';
+import { checkRestorable, restoreSink } from './restore-sink.js';
+
+/** What a restore did. */
+export interface RestoreResult {
+  /** Quads read from the input. */
+  readonly read: number;
+  /** Quads that were not in the store before. */
+  readonly new: number;
+  /** Quads of reference bundle graphs, skipped because the package reloads them at every start. */
+  readonly reference: number;
+  /** Records created or extended. */
+  readonly records: number;
+}
+
+const PROGRESS_EVERY = 50_000;
+
+/**
+ * Loads an N-Quads file into a stopped registry, inside one transaction (the external store: through the write
+ * path, a batch per commit, after the whole file was checked): every line a strict parser refuses (malformed, not
+ * UTF-8, or holding a string that is not an IRI where an IRI belongs) is named with its number, and nothing is
+ * written. Consecutive quads of one record (as `reg dump` writes them) are merged as a
+ * group; a record whose quads are scattered is merged once per run, which gives the same result. Blank nodes
+ * are replaced by IRIs under the record that refers to them (records never share blank nodes), reference
+ * bundle graphs are skipped, and a catalogue entry is taken over only when it matches this package's bundle.
+ */
+export async function restoreNQuads(
+  core: Core,
+  file: string,
+  onProgress: (read: number) => void = () => undefined,
+): Promise<RestoreResult> {
+  if (!fs.existsSync(file)) throw new BadRequestError(`cannot read ${file}: no such file`);
+  const bundleGraphs = new Map(core.reference.bundles.map((bundle) => [bundle.graph, bundle]));
+  // The external store commits as it goes, so the whole file is read once first: a bad line writes nothing.
+  if (core.graph.kind === 'sparql') await checkFile(core, file, bundleGraphs);
+  const now = new Date().toISOString();
+  const totals = { read: 0, new: 0, reference: 0, records: 0 };
+  const sink = restoreSink(core);
+  const merge = async (
+    graph: string,
+    owner: string,
+    lines: readonly string[],
+    replace = false,
+  ): Promise<void> => {
+    const added = await sink.merge({ graph, subject: owner, lines, replace });
+    totals.new += added;
+    if (added > 0) totals.records++;
+  };
+  // `<x#frag>` belongs to record `<x>` only when there is such a record; otherwise (an adopted term such as
+  // `vocab#Thing`) each subject is a record of its own, as the write path stored it.
+  const mergeRun = async (
+    graph: string,
+    owner: string,
+    lines: readonly string[],
+    marked = false,
+  ): Promise<void> => {
+    if (marked || lines.some((line) => line.startsWith(`<${owner}> `)) || (await sink.exists(graph, owner))) {
+      await merge(graph, owner, lines);
+      return;
+    }
+    const bySubject = new Map<string, string[]>();
+    for (const line of lines) {
+      const subject = line.slice(1, line.indexOf('> '));
+      bySubject.set(subject, [...(bySubject.get(subject) ?? []), line]);
+    }
+    for (const [subject, group] of bySubject) await merge(graph, subject, group);
+  };
+  const blankQuads: Quad[] = [];
+  const catalogue = new Map<string, string[]>();
+  let run: { graph: string; owner: string; lines: string[]; marked: boolean } | undefined;
+  try {
+    // Inside a marked record (a full dump), quads of its graph belong to it whatever their subject.
+    let marked: { subject: string; graph: string } | undefined;
+    const problems: LineProblem[] = [];
+    for await (const item of readNQuadsFile(file, problems)) {
+      // After a bad line nothing more is merged; the rest is read to name every bad line.
+      if (problems.length > 0) continue;
+      if ('marker' in item) {
+        if (run !== undefined) await mergeRun(run.graph, run.owner, run.lines, run.marked);
+        run = undefined;
+        marked = item.marker;
+        continue;
+      }
+      const quad = item.quad;
+      if (++totals.read % PROGRESS_EVERY === 0) onProgress(totals.read);
+      const graph = quad.graph.value;
+      if (bundleGraphs.has(graph)) {
+        totals.reference++;
+        continue;
+      }
+      if (hasBlankNode(quad)) {
+        blankQuads.push(quad);
+        continue;
+      }
+      const inMarked = marked !== undefined && marked.graph === graph;
+      const owner = inMarked && marked !== undefined ? marked.subject : ownerOf(quad.subject.value);
+      if (graph === GRAPHS.catalogue) {
+        catalogue.set(owner, [...(catalogue.get(owner) ?? []), quadToLine(quad)]);
+        continue;
+      }
+      if (run === undefined || run.graph !== graph || run.owner !== owner) {
+        if (run !== undefined) await mergeRun(run.graph, run.owner, run.lines, run.marked);
+        run = { graph, owner, lines: [], marked: inMarked };
+      }
+      run.lines.push(quadToLine(quad));
+    }
+    refuseProblems(file, problems);
+    if (run !== undefined) await mergeRun(run.graph, run.owner, run.lines, run.marked);
+    const skolemised = new Map<string, string[]>();
+    for (const quad of skolemise(blankQuads, core.config.baseIri)) {
+      const key = `${quad.graph.value}\n${ownerOf(quad.subject.value)}`;
+      skolemised.set(key, [...(skolemised.get(key) ?? []), quadToLine(quad)]);
+    }
+    for (const [key, lines] of skolemised) {
+      const [graph = '', owner = ''] = key.split('\n');
+      await mergeRun(graph, owner, lines);
+    }
+    for (const [owner, lines] of catalogue) {
+      if (catalogueMatches(owner, lines, bundleGraphs.get(owner)?.digest))
+        await merge(GRAPHS.catalogue, owner, lines, true);
+    }
+    await sink.finish(() => {
+      appendAudit(core.db, {
+        actor: null,
+        actorKind: 'system',
+        action: 'restore',
+        target: null,
+        detail: `${totals.new} new of ${totals.read} quads from ${file}`,
+        at: now,
+      });
+    }, totals.new > 0);
+    onProgress(totals.read);
+    // The restored records carry their keys and claims: rebuilding the rows from them keeps advertising
+    // idempotent, so a job retried after the restore finds its run instead of minting a second one.
+    if (totals.new > 0) {
+      if (!core.graph.ready) await core.graph.open();
+      await rebuildAdvertisingKeys(core);
+    }
+    return totals;
+  } catch (error) {
+    sink.abort();
+    throw error;
+  }
+}
+
+/** Reads the whole file without writing: a malformed line, or one the store cannot hold, fails here. */
+async function checkFile(
+  core: Core,
+  file: string,
+  bundleGraphs: ReadonlyMap<string, unknown>,
+): Promise<void> {
+  let quads = 0;
+  const problems: LineProblem[] = [];
+  for await (const item of readNQuadsFile(file, problems)) {
+    if ('marker' in item) continue;
+    quads++;
+    const graph = item.quad.graph.value;
+    if (!bundleGraphs.has(graph)) checkRestorable(core, graph, quads);
+  }
+  refuseProblems(file, problems);
+}
+
+/** Lines named in a refusal; the count covers the rest. */
+const MAX_NAMED_LINES = 20;
+
+/**
+ * Refuses the whole file when any line could not be read or holds what the store cannot keep (a malformed line,
+ * bytes that are not UTF-8, an IRI that is not one): a restore is all or nothing, and a partial one would leave
+ * records without what the file said of them.
+ */
+function refuseProblems(file: string, problems: readonly LineProblem[]): void {
+  if (problems.length === 0) return;
+  const named = [...problems]
+    .sort((a, b) => a.line - b.line)
+    .slice(0, MAX_NAMED_LINES)
+    .map(({ line, reason }) => ({
+      field: `line ${line}`,
+      message: `${file}:${line}: ${reason}`,
+    }));
+  const more = problems.length > named.length ? `; and ${problems.length - named.length} more` : '';
+  const count = problems.length === 1 ? '1 line' : `${problems.length} lines`;
+  throw new MalformedInputError(
+    `${count} of ${file} cannot be restored: ${named.map((problem) => problem.message).join('; ')}${more}; nothing was restored`,
+    { errors: named, extra: { bad_lines: problems.length } },
+  );
+}
+
+function hasBlankNode(quad: Quad): boolean {
+  return [quad.subject, quad.object, quad.graph].some((term) => term.termType === 'BlankNode');
+}
+
+/** Replaces blank nodes by IRIs: a fragment of the record that refers to them, else a well-known genid IRI. */
+function skolemise(quads: readonly Quad[], baseIri: string): Quad[] {
+  const referrer = new Map<string, string>();
+  for (const quad of quads) {
+    if (quad.object.termType === 'BlankNode' && quad.subject.termType !== 'BlankNode') {
+      referrer.set(quad.object.value, ownerOf(quad.subject.value));
+    }
+  }
+  const named = new Map<string, string>();
+  const nameOf = (label: string): string => {
+    let iri = named.get(label);
+    if (iri === undefined) {
+      const hash = createHash('sha256').update(label).digest('hex').slice(0, 16);
+      const owner = referrer.get(label);
+      iri = owner === undefined ? `${baseIri}/.well-known/genid/${hash}` : `${owner}#genid-${hash}`;
+      named.set(label, iri);
+    }
+    return iri;
+  };
+  const term = <T extends Quad['subject'] | Quad['object'] | Quad['graph']>(value: T): T =>
+    (value.termType === 'BlankNode' ? factory.namedNode(nameOf(value.value)) : value) as T;
+  return quads.map((quad) =>
+    factory.quad(term(quad.subject), quad.predicate, term(quad.object), term(quad.graph)),
+  );
+}
+
+function catalogueMatches(graph: string, lines: readonly string[], digest: string | undefined): boolean {
+  return digest !== undefined && parseCatalogue(`${lines.join('\n')}\n`).get(graph)?.digest === digest;
+}

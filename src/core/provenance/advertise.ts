@@ -1,0 +1,422 @@
+import { createHash } from 'node:crypto';
+import { requireActingDeployment } from '../access/acting-deployment.js';
+import { isCurator, requireDeploymentScope } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import { BadRequestError, UnauthorizedError, ValidationError } from '../errors.js';
+import { DCT, GRAPHS, SCHEMA } from '../ns.js';
+import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
+import { mintIri } from '../records/ids.js';
+import { isObject } from '../records/json.js';
+import { isAbsoluteIri, recordToQuads, type Json, type JsonObject } from '../records/mapper.js';
+import { INSTANCE } from '../records/specs.js';
+import { appendAudit } from '../store/audit.js';
+import { quadToLine } from '../store/nquads.js';
+import {
+  claim,
+  findArtifactByKey,
+  findRunByKey,
+  insertArtifactKey,
+  insertRunKey,
+  isClaimed,
+  queueForResolution,
+} from '../store/advertising.js';
+import type { Core } from '../core.js';
+import { pacer } from '../pacer.js';
+import { artifactCreateRequest, buildArtifactCandidate, type ArtifactCandidate } from './artifact-input.js';
+import { getArtifact } from './artifact-view.js';
+import { agentOfCredential } from './attribution.js';
+import { readStored, requireObject } from '../stored/records.js';
+import { prepareDeliveries, queueDeliveries } from '../subscriptions/subscription-queue.js';
+import {
+  checkRecords,
+  commitRecords,
+  refuseViolations,
+  type CheckedRecord,
+  type CheckOutcome,
+  type RecordWriteRequest,
+} from '../stored/write-path.js';
+
+/** Whether a deployment produced or consumed the artifacts it advertises. */
+export type AdvertiseRole = 'produced' | 'consumed';
+
+/** The answer to an advertisement. */
+export interface AdvertiseResult {
+  readonly run: string;
+  readonly artifacts: string[];
+  readonly created: boolean;
+  readonly queued_for_resolution?: string[];
+}
+
+/** Registry-side extras of an advertisement (the OpenLineage adapter keeps the whole event on the run). */
+export interface AdvertiseOptions {
+  readonly requestId?: string | undefined;
+  readonly openLineagePayload?: Json;
+  /** The audit action of the act (default `advertise.<role>`), e.g. `openlineage.ingest` for the adapter. */
+  readonly auditAction?: string;
+}
+
+const ACTION_STATUS: Readonly<Record<string, string>> = {
+  running: SCHEMA('ActiveActionStatus'),
+  success: SCHEMA('CompletedActionStatus'),
+  failed: SCHEMA('FailedActionStatus'),
+  aborted: SCHEMA('FailedActionStatus'),
+};
+/** The members of a run a caller sets: every field of the run record but those only the registry writes. */
+const RUN_FIELDS: readonly string[] = RUN.fields
+  .filter((field) => field.registry !== true)
+  .map((field) => field.json);
+
+/**
+ * `POST /api/v1/advertise/produced|consumed`. The deployment comes from the credential; the run is found by
+ * `external_key` scoped to that deployment (or minted); artifacts are found by their own key or one derived from
+ * the run's; `(run, artifact, role)` is claimed once. The whole payload is validated before anything is written.
+ */
+export async function advertise(
+  core: Core,
+  principal: Principal,
+  role: AdvertiseRole,
+  body: unknown,
+  options: AdvertiseOptions = {},
+): Promise<AdvertiseResult> {
+  if (!principal.authenticated) throw new UnauthorizedError();
+  requireDeploymentScope(principal, role === 'produced' ? 'advertise:produce' : 'advertise:consume');
+  const instance = await requireActingDeployment(core, principal);
+  const input = requireObject(body);
+  const run = input.run ?? {};
+  if (!isObject(run)) throw new BadRequestError('run must be an object');
+  // One artifact sent where a list is expected is a list of one.
+  const artifacts = isObject(input.artifacts) ? [input.artifacts] : (input.artifacts ?? []);
+  if (!Array.isArray(artifacts) || !artifacts.every(isObject))
+    throw new BadRequestError('artifacts must be a list of objects');
+  // `instance` is what older clients send to name the deployment: the credential decides, so it is ignored.
+  core.warnings.note(
+    Object.keys(input)
+      .filter((key) => !['run', 'artifacts', 'instance'].includes(key))
+      .map((key) => `${key} is not a member of an advertisement and was ignored; send run and artifacts`),
+  );
+  // Calls for the same run of the same deployment are serialised; others proceed together (and their commits
+  // share a transaction). Two runs claiming the same artifact key at once: the loser retries and finds it.
+  const runKey =
+    typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
+  const attempt = () => advertiseLocked(core, principal, instance, role, run, artifacts, options);
+  const once = () => (runKey === undefined ? attempt() : core.locks.run(`${instance}\n${runKey}`, attempt));
+  try {
+    return await once();
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+    return once();
+  }
+}
+
+interface Planned {
+  readonly iris: string[];
+  /** The records to create, checked together with the run. */
+  readonly writes: { request: RecordWriteRequest; prefix: string }[];
+  readonly newKeys: [key: string, artifact: string][];
+  readonly foreign: string[];
+}
+
+async function advertiseLocked(
+  core: Core,
+  principal: Principal,
+  instance: string,
+  role: AdvertiseRole,
+  run: JsonObject,
+  artifacts: JsonObject[],
+  options: AdvertiseOptions,
+): Promise<AdvertiseResult> {
+  const now = new Date().toISOString();
+  const runKey =
+    typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
+  const existingRun = runKey === undefined ? undefined : findRunByKey(core.db, instance, runKey);
+  const runIri = existingRun ?? mintIri(core.config.baseIri, RUN.path);
+  const planned = await planArtifacts(core, principal, instance, role, runIri, runKey, artifacts, now);
+  const runRequest = await runWrite(
+    core,
+    principal,
+    instance,
+    role,
+    runIri,
+    existingRun,
+    run,
+    planned.iris,
+    now,
+    options,
+  );
+  const [runChecked, ...artifactsChecked] = await checkRecords(core, [
+    { request: runRequest.request },
+    ...planned.writes,
+  ]);
+  if (runChecked === undefined) throw new Error('the run was not checked');
+  refuseViolations([runChecked, ...artifactsChecked].flatMap((outcome) => outcome.results));
+  const fresh = planned.iris.filter((artifact) => !isClaimed(core.db, runIri, artifact, role));
+  const created = existingRun === undefined || fresh.length > 0;
+  const queued = [...new Set(planned.foreign)];
+  const result: AdvertiseResult = {
+    run: runIri,
+    artifacts: planned.iris,
+    created,
+    ...(queued.length > 0 ? { queued_for_resolution: queued } : {}),
+  };
+  if (!created && !runRequest.changed) return result;
+  const writes: CheckedRecord[] = [
+    ...(runRequest.changed ? [{ request: runRequest.request, quads: runChecked.quads }] : []),
+    ...planned.writes.map(({ request }, at) => ({
+      request,
+      quads: (artifactsChecked[at] as CheckOutcome).quads,
+    })),
+  ];
+  const deliveries = await prepareDeliveries(core, {
+    role,
+    run: runIri,
+    instance,
+    artifacts: planned.iris,
+    candidates: new Map(
+      planned.writes
+        .filter(({ request }) => request.spec === ARTIFACT)
+        .map(({ request }) => [request.iri, request.candidate]),
+    ),
+  });
+  await commitRecords(
+    core,
+    writes,
+    () => {
+      if (existingRun === undefined && runKey !== undefined)
+        insertRunKey(core.db, instance, runKey, runIri, now);
+      for (const [key, artifact] of planned.newKeys) insertArtifactKey(core.db, instance, key, artifact, now);
+      // Only artifacts claimed by this commit notify subscribers: a retry that claims nothing queues nothing.
+      const claimed = planned.iris.filter((artifact) => claim(core.db, runIri, artifact, role, now));
+      queueDeliveries(core, deliveries, claimed, now);
+      for (const iri of queued) queueForResolution(core.db, iri, now);
+      appendAudit(core.db, {
+        actor: principal.subject,
+        actorKind: principal.actorKind,
+        action: options.auditAction ?? `advertise.${role}`,
+        target: runIri,
+        detail: `${role}: ${planned.iris.length} artifact(s)`,
+        requestId: options.requestId ?? null,
+      });
+    },
+    false,
+  );
+  return result;
+}
+
+/** The run record after this advertisement: created with defaults, or the stored one with its outcome replaced. */
+async function runWrite(
+  core: Core,
+  principal: Principal,
+  instance: string,
+  role: AdvertiseRole,
+  runIri: string,
+  existing: string | undefined,
+  run: JsonObject,
+  artifacts: readonly string[],
+  now: string,
+  options: AdvertiseOptions,
+): Promise<{ request: RecordWriteRequest; changed: boolean }> {
+  const stored = existing === undefined ? undefined : await readStored(core, RUN, existing);
+  const sent: JsonObject = {};
+  for (const field of RUN_FIELDS)
+    if (run[field] !== undefined && run[field] !== null) sent[field] = run[field];
+  core.warnings.note(
+    Object.keys(run)
+      .filter((key) => !RUN_FIELDS.includes(key))
+      .map((key) => `run.${key} is not a field of a run and was ignored`),
+  );
+  let candidate: JsonObject;
+  if (stored === undefined) {
+    const deployment = await readStored(core, INSTANCE, instance);
+    candidate = {
+      status: 'success',
+      started_at: now,
+      ...sent,
+      instance,
+      ...(typeof deployment?.json.release === 'string' ? { release: deployment.json.release } : {}),
+      created: now,
+    };
+  } else {
+    // A later advertisement replaces the outcome (status, end time, label); the start and the key stay.
+    const { started_at: _s, external_key: _k, ...outcome } = sent;
+    candidate = { ...stored.json, ...outcome };
+  }
+  if (role === 'consumed') {
+    const used = Array.isArray(candidate.used) ? candidate.used : [];
+    candidate.used = [...new Set([...used, ...artifacts])];
+  }
+  if (options.openLineagePayload !== undefined) candidate.openlineage_payload = options.openLineagePayload;
+  const actionStatus = typeof candidate.status === 'string' ? ACTION_STATUS[candidate.status] : undefined;
+  if (actionStatus !== undefined) candidate.action_status = actionStatus;
+  const changed = stored === undefined || !sameRun(runIri, stored.json, candidate);
+  if (changed) candidate.modified = now;
+  return {
+    request: {
+      spec: RUN,
+      iri: runIri,
+      candidate,
+      action: `advertise.${role}`,
+      principal,
+      requestId: options.requestId,
+    },
+    changed,
+  };
+}
+
+/**
+ * Whether two versions of a run say the same, compared as the quads they map to (a timestamp sent as `…:00Z`
+ * reads back as `…:00.000Z`, and lists read back sorted), apart from when it was last modified.
+ */
+function sameRun(iri: string, stored: JsonObject, candidate: JsonObject): boolean {
+  const lines = (json: JsonObject): string[] =>
+    recordToQuads(RUN, iri, json, GRAPHS.local, true)
+      .quads.filter((quad) => quad.predicate.value !== DCT('modified'))
+      .map(quadToLine)
+      .sort();
+  const [before, after] = [lines(stored), lines(candidate)];
+  return before.length === after.length && before.every((line, at) => line === after[at]);
+}
+
+/** Finds or mints each artifact of the payload and validates the new ones; nothing is written here. */
+async function planArtifacts(
+  core: Core,
+  principal: Principal,
+  instance: string,
+  role: AdvertiseRole,
+  runIri: string,
+  runKey: string | undefined,
+  artifacts: readonly JsonObject[],
+  now: string,
+): Promise<Planned> {
+  const planned: Planned = { iris: [], writes: [], newKeys: [], foreign: [] };
+  const pause = pacer();
+  for (const [index, artifact] of artifacts.entries()) {
+    await pause();
+    const prefix = `artifacts[${index}].`;
+    if (typeof artifact.iri === 'string' && Object.keys(artifact).length === 1) {
+      planned.iris.push(await referenced(core, artifact.iri, prefix, planned));
+      continue;
+    }
+    const key = artifactKey(artifact, runKey);
+    const existing = key === undefined ? undefined : findArtifactByKey(core.db, instance, key);
+    if (existing !== undefined) {
+      planned.iris.push(existing);
+      continue;
+    }
+    const iri = mintIri(core.config.baseIri, ARTIFACT.path);
+    const built: ArtifactCandidate = buildArtifactCandidate(
+      core,
+      { ...artifact, ...(key === undefined ? {} : { external_key: key }) },
+      iri,
+      {
+        attributedTo: instance,
+        ...(role === 'produced' ? { generatedBy: runIri } : {}),
+        now,
+        prefix,
+      },
+    );
+    planned.writes.push({ request: artifactCreateRequest(iri, built, principal), prefix });
+    if (built.series !== undefined)
+      planned.writes.push({ request: seriesRequest(principal, built.series, now), prefix });
+    if (key !== undefined) planned.newKeys.push([key, iri]);
+    planned.iris.push(iri);
+    planned.foreign.push(...built.foreign);
+  }
+  return planned;
+}
+
+/** An artifact named only by IRI: a local one must exist; a foreign one is queued for resolution. */
+async function referenced(core: Core, iri: string, prefix: string, planned: Planned): Promise<string> {
+  if (!isAbsoluteIri(iri)) {
+    throw new ValidationError(`${prefix}iri must be an absolute IRI`, {
+      errors: [{ field: `${prefix}iri`, message: `${prefix}iri must be an absolute IRI` }],
+    });
+  }
+  if (!iri.startsWith(`${core.config.baseIri}/`)) {
+    planned.foreign.push(iri);
+    return iri;
+  }
+  if ((await readStored(core, ARTIFACT, iri)) === undefined) {
+    const message = `${prefix}iri: <${iri}> is not an artifact this registry holds`;
+    throw new ValidationError(message, { errors: [{ field: `${prefix}iri`, message }] });
+  }
+  return iri;
+}
+
+/** The artifact's own key, or one derived from the run's key, its title, type and URLs; none without a run key. */
+function artifactKey(artifact: JsonObject, runKey: string | undefined): string | undefined {
+  if (typeof artifact.external_key === 'string' && artifact.external_key !== '') return artifact.external_key;
+  if (runKey === undefined) return undefined;
+  const urls = (Array.isArray(artifact.distributions) ? artifact.distributions : [])
+    .filter(isObject)
+    .map((item) =>
+      [item.download_url, item.access_url].map((url) => (typeof url === 'string' ? url : '')).join(' '),
+    );
+  const material = JSON.stringify([runKey, artifact.title ?? null, artifact.conforms_to ?? null, urls]);
+  return `derived:${createHash('sha256').update(material).digest('hex').slice(0, 32)}`;
+}
+
+/** A new artifact series: registry bookkeeping only, so it is not validated. */
+function seriesRequest(principal: Principal, iri: string, now: string): RecordWriteRequest {
+  return {
+    spec: ARTIFACT_SERIES,
+    iri,
+    candidate: { created: now },
+    action: 'artifact-series.create',
+    principal,
+    validate: false,
+  };
+}
+
+/**
+ * `POST /api/v1/artifacts`: registers one artifact with no run (curator, or a deployment with
+ * `advertise:produce`); attributed to the caller. Returns the artifact as a later GET shows it.
+ */
+export async function registerArtifact(
+  core: Core,
+  principal: Principal,
+  body: unknown,
+  requestId?: string,
+): Promise<JsonObject> {
+  if (!principal.authenticated) throw new UnauthorizedError();
+  if (!isCurator(principal)) requireDeploymentScope(principal, 'advertise:produce');
+  const input = requireObject(body);
+  const iri = mintIri(core.config.baseIri, ARTIFACT.path);
+  const now = new Date().toISOString();
+  const attribution = agentOfCredential(core.config.baseIri, principal);
+  const built = buildArtifactCandidate(core, input, iri, {
+    attributedTo: attribution.agent,
+    now,
+    prefix: '',
+  });
+  const request = artifactCreateRequest(
+    iri,
+    { ...built, extraQuads: [...built.extraQuads, ...attribution.quads] },
+    principal,
+    requestId,
+  );
+  const requests = [
+    request,
+    ...(built.series === undefined ? [] : [seriesRequest(principal, built.series, now)]),
+  ];
+  const checked = await checkRecords(
+    core,
+    requests.map((item) => ({ request: item })),
+  );
+  refuseViolations(checked.flatMap((outcome) => outcome.results));
+  const writes: CheckedRecord[] = requests.map((item, at) => ({
+    request: item,
+    quads: (checked[at] as CheckOutcome).quads,
+  }));
+  const deliveries = await prepareDeliveries(core, {
+    role: 'produced',
+    run: null,
+    instance: principal.instance,
+    artifacts: [iri],
+    candidates: new Map([[iri, built.candidate]]),
+  });
+  await commitRecords(core, writes, () => {
+    for (const foreign of built.foreign) queueForResolution(core.db, foreign, now);
+    queueDeliveries(core, deliveries, [iri], now);
+  });
+  return getArtifact(core, iri);
+}

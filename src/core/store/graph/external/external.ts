@@ -1,0 +1,301 @@
+/**
+ * The external graph store: the graph lives in a SPARQL 1.1 server (`REG_SPARQL_ENDPOINT`), every read and write
+ * of it goes there over the SPARQL 1.1 Protocol, and the operational rows of each act stay in `registry.db`.
+ *
+ * A commit is, in this order: (1) the undo of the coming graph update is journalled in SQLite; (2) the graph part
+ * goes to the server as one SPARQL Update request (DELETE DATA of the lines that go, INSERT DATA of the lines that
+ * come), or for a commit of more than 500 lines as several in order (see `updateRequests`); (3) one SQLite
+ * transaction records the new state of the records in the subject table, keeps the search index current, runs
+ * the act's operational work (`ops`) and drops the journalled undo. If (2) fails, or (3) throws, the undo is sent
+ * at once; if it cannot be sent (the server is away, the process died), it is sent before the next commit and at
+ * the next start. So both parts are present or neither, once the server answers again; whether one update request
+ * is applied whole is the server's business (Virtuoso applies its operations one by one; the undo covers that
+ * too, as it covers requests of one commit that stopped half way). Between (2) and (3), other readers of the
+ * server may see the new quads for a moment.
+ */
+import { TooManyRowsError, UnavailableError } from '../../../errors.js';
+import type { Logger } from '../../../log.js';
+import type { Database } from '../../database.js';
+import { ensureSearchSchema, searchRebuilding } from '../../search-index.js';
+import { syncExternalBundles, type DigestedBundle } from './external-bundles.js';
+import {
+  changesOf,
+  groupBy,
+  lastWrites,
+  recordChange,
+  undoRequests,
+  updateOf,
+  type Change,
+} from './external-commit.js';
+import { dumpExternal } from './external-dump.js';
+import { readExternalRecords, type ReadRecord } from './external-read.js';
+import { rebuildExternalSearch } from './external-search.js';
+import {
+  addIntent,
+  countExternalByKind,
+  countExternalQuads,
+  pendingIntents,
+  readExternalRecord,
+  recordVerified,
+  removeIntent,
+  type ExternalRecord,
+  type UndoPlan,
+} from './external-table.js';
+import { QueryGate } from '../embedded/query-gate.js';
+import { normaliseBinding, normaliseResults, type SparqlClient } from './sparql-client.js';
+import type { Binding, GraphStore, QueryBudget, QueryForm, RecordWrite, SparqlResponse } from '../types.js';
+
+/** Records whose last read is kept for the commit that may follow it. */
+const RECENT_READS = 256;
+
+/** Options of the external store. */
+export interface ExternalOptions {
+  /** Client queries sent to the server at once (`REG_SPARQL_MAX_RUNNING`); the others wait. */
+  readonly maxRunning?: number;
+}
+
+/** The graph store of a registry whose graph lives in an external SPARQL 1.1 server. */
+export class ExternalGraphStore implements GraphStore {
+  readonly kind = 'sparql' as const;
+  private opened = false;
+  private closed = false;
+  private commits = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private preparing: Promise<string[]> | undefined;
+  private searchRebuild: Promise<void> | undefined;
+  private committing = false;
+  /** Records read since the last commit, by graph and subject. */
+  private readonly recent = new Map<string, { generation: number; read: ReadRecord }>();
+  /**
+   * Client queries share the server's request threads with the registry's own reads and writes (a stock
+   * Virtuoso has 10): at most this many at once, so that clients can never take them all.
+   */
+  private readonly clientGate: QueryGate;
+
+  constructor(
+    private readonly db: Database,
+    private readonly bundles: readonly DigestedBundle[],
+    private readonly log: Logger,
+    /** The SPARQL client; its request counts are read by tests and benchmarks. */
+    readonly client: SparqlClient,
+    options: ExternalOptions = {},
+  ) {
+    this.clientGate = new QueryGate(options.maxRunning ?? 4);
+    if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
+  }
+
+  get ready(): boolean {
+    return this.opened && !this.closed;
+  }
+
+  get generation(): number {
+    return this.commits;
+  }
+
+  /**
+   * Makes the server ready for this registry: undoes graph updates of commits that did not finish, and writes
+   * every reference bundle whose digest differs from the catalogue's. Returns the names of the bundles written.
+   * Runs once; `openCore` calls it before the bundle catalogue is brought up to date.
+   */
+  prepare(): Promise<string[]> {
+    this.preparing ??= (async () => {
+      await this.recoverIntents();
+      const written = await syncExternalBundles(this.client, this.db, this.bundles, this.log);
+      return written;
+    })();
+    return this.preparing;
+  }
+
+  async open(): Promise<void> {
+    await this.prepare();
+    // The server is the query view: a query that reaches it proves it usable.
+    await this.client.queryJson('ASK { }');
+    this.opened = true;
+    if (searchRebuilding(this.db)) {
+      this.searchRebuild ??= rebuildExternalSearch(this.db, this.client, this.log, () => this.closed).finally(
+        () => {
+          this.searchRebuild = undefined;
+        },
+      );
+    }
+  }
+
+  async readRecord(graph: string, subject: string): Promise<string | undefined> {
+    const record = readExternalRecord(this.db, graph, subject);
+    if (record === undefined) return undefined;
+    const generation = this.commits;
+    const idle = !this.committing;
+    const read = (await this.read(graph, [record])).get(subject);
+    // A read made while no commit was under way stays valid until the next commit: the commit that follows a
+    // read (an edit) takes the record's old state from here instead of asking again.
+    if (read !== undefined && idle && !this.committing && generation === this.commits) {
+      if (this.recent.size >= RECENT_READS) this.recent.delete(this.recent.keys().next().value ?? '');
+      this.recent.set(`${graph}\n${subject}`, { generation, read });
+    }
+    return read?.text;
+  }
+
+  /** Reads records of one graph from the server, recording the server forms of lines it learns. */
+  private read(graph: string, records: readonly ExternalRecord[]): Promise<Map<string, ReadRecord>> {
+    return readExternalRecords(this.client, graph, records, (record, rewrites) => {
+      this.db.transaction(() => recordVerified(this.db, record, rewrites));
+    });
+  }
+
+  commit<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
+    const run = this.queue.then(() => this.apply(writes, ops));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async apply<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
+    if (this.closed) throw new UnavailableError('the graph store is closed');
+    this.committing = true;
+    try {
+      return await this.applyNow(writes, ops);
+    } finally {
+      // Whatever happened, reads made before may no longer hold.
+      this.commits++;
+      this.recent.clear();
+      this.committing = false;
+    }
+  }
+
+  private async applyNow<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
+    await this.recoverIntents();
+    const changes = await this.plan(writes);
+    const { updates, undo } = updateOf(this.db, changes);
+    let intent: number | undefined;
+    if (updates.length > 0) {
+      intent = this.db.transaction(() => addIntent(this.db, undo, new Date().toISOString()));
+      try {
+        for (const update of updates) await this.client.update(update);
+      } catch (error) {
+        await this.undo(intent, undo);
+        throw error;
+      }
+    }
+    let result: T;
+    try {
+      result = this.db.transaction(() => {
+        for (const change of changes) recordChange(this.db, change);
+        if (intent !== undefined) removeIntent(this.db, intent);
+        return ops();
+      });
+    } catch (error) {
+      if (intent !== undefined) await this.undo(intent, undo);
+      throw error;
+    }
+    return result;
+  }
+
+  /** Reads the records a commit writes and works out what changes; unchanged records are left out. */
+  private async plan(writes: readonly RecordWrite[]): Promise<Change[]> {
+    const last = lastWrites(writes);
+    const before = new Map<string, ExternalRecord>();
+    for (const [key, write] of last) {
+      const record = readExternalRecord(this.db, write.graph, write.subject);
+      if (record !== undefined) before.set(key, record);
+    }
+    const old = new Map<string, ReadRecord>();
+    const unread: ExternalRecord[] = [];
+    for (const [key, record] of before) {
+      const recent = this.recent.get(key);
+      if (recent !== undefined && recent.generation === this.commits) old.set(key, recent.read);
+      else unread.push(record);
+    }
+    for (const [graph, records] of groupBy(unread, (record) => record.graph)) {
+      const read = await this.read(graph, records);
+      for (const [subject, record] of read) old.set(`${graph}\n${subject}`, record);
+    }
+    return changesOf(last, before, old);
+  }
+
+  /** Sends the undo of a graph update whose commit failed; if that fails too, it stays journalled. */
+  private async undo(intent: number, undo: UndoPlan): Promise<void> {
+    try {
+      await this.sendUndo(undo);
+      this.db.transaction(() => removeIntent(this.db, intent));
+    } catch (error) {
+      this.log.error(
+        'a failed commit could not be undone on the SPARQL endpoint yet; it is retried before the next commit',
+        {
+          endpoint: this.client.endpoint,
+          detail: (error as Error).message,
+        },
+      );
+    }
+  }
+
+  private async sendUndo(undo: UndoPlan): Promise<void> {
+    for (const request of undoRequests(undo)) await this.client.update(request);
+  }
+
+  /** Sends the journalled undo of every commit that did not finish (a crash, or a server away at the time). */
+  private async recoverIntents(): Promise<void> {
+    for (const intent of pendingIntents(this.db)) {
+      await this.sendUndo(intent.undo);
+      this.db.transaction(() => removeIntent(this.db, intent.id));
+      this.log.warn('the graph update of an unfinished commit was undone on the SPARQL endpoint', {
+        endpoint: this.client.endpoint,
+      });
+    }
+  }
+
+  async select(query: string): Promise<Binding[]> {
+    return (await this.client.selectRaw(query)).map(normaliseBinding);
+  }
+
+  async ask(query: string): Promise<boolean> {
+    const json = await this.client.queryJson(query);
+    if (typeof json.boolean !== 'boolean')
+      throw new UnavailableError(
+        `the SPARQL endpoint ${this.client.endpoint} answered an ASK without a boolean`,
+      );
+    return json.boolean;
+  }
+
+  /**
+   * Sends a client query to the server within its budget (its own time limit), at most `maxRunning` at once: a
+   * query waits for a turn for at most its time limit (then 503).
+   */
+  async query(query: string, form: QueryForm, budget: QueryBudget): Promise<SparqlResponse> {
+    if (this.closed) throw new UnavailableError('the graph store is closed');
+    const timing = { timeoutMs: budget.timeoutMs, timeoutSetting: budget.timeoutSetting };
+    const leave = await this.clientGate.enter(budget.timeoutMs);
+    try {
+      // No dataset is sent with a query: the server's default graph is the union of its graphs, like the
+      // embedded index's for clients. (Virtuoso also answers GRAPH patterns holding a BIND wrongly under a dataset
+      // given as protocol parameters.)
+      if (form === 'CONSTRUCT' || form === 'DESCRIBE') {
+        const { body } = await this.client.query(query, 'text/turtle', timing);
+        return { contentType: 'text/turtle; charset=utf-8', body };
+      }
+      const json = await this.client.queryJson(query, timing);
+      if (form === 'SELECT' && (json.results?.bindings.length ?? 0) > budget.maxRows)
+        throw new TooManyRowsError(budget.maxRows, budget.rowsSetting);
+      return { contentType: 'application/sparql-results+json; charset=utf-8', body: normaliseResults(json) };
+    } finally {
+      leave();
+    }
+  }
+
+  countQuads(): Promise<number> {
+    const bundleQuads = this.bundles.reduce((sum, bundle) => sum + bundle.tripleCount, 0);
+    return Promise.resolve(bundleQuads + countExternalQuads(this.db));
+  }
+
+  countByKind(graph: string): Promise<Map<string, number>> {
+    return Promise.resolve(countExternalByKind(this.db, graph));
+  }
+
+  dump(options: { graph?: string } = {}): AsyncIterable<string> {
+    return dumpExternal(this.db, this.bundles, (graph, records) => this.read(graph, records), options);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+    await this.searchRebuild;
+  }
+}

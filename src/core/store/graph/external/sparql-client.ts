@@ -1,0 +1,335 @@
+/**
+ * A SPARQL 1.1 Protocol client for the external graph store: queries as GET (form-encoded POST when long),
+ * updates as form-encoded POST, one time limit per request, and every failure turned into an error that names the
+ * endpoint (never its credentials) instead of an empty result.
+ */
+import { BadRequestError, RegError, UnavailableError } from '../../../errors.js';
+import { XSD } from '../../../ns.js';
+import { HttpAuthenticator, type EndpointCredential } from './http-auth.js';
+import type { Binding } from '../types.js';
+
+/** Where the external store answers, and how. */
+export interface SparqlClientOptions {
+  readonly queryEndpoint: string;
+  readonly updateEndpoint: string;
+  readonly credential: EndpointCredential;
+  /** Time limit of one request (`REG_SPARQL_TIMEOUT`). */
+  readonly timeoutMs: number;
+}
+
+/** A SPARQL JSON results document. */
+export interface SparqlJson {
+  readonly head?: { readonly vars?: readonly string[] };
+  readonly results?: { readonly bindings: Binding[] };
+  readonly boolean?: boolean;
+}
+
+/** A time limit of one request other than the client's own, and the setting that gives it. */
+export interface RequestTiming {
+  readonly timeoutMs: number;
+  readonly timeoutSetting: string;
+}
+
+/** A query's answer: its body, and the row limit the server says it applied, if it says so. */
+export interface SparqlAnswer {
+  readonly contentType: string;
+  readonly body: string;
+  readonly rowCap?: number;
+}
+
+/** Queries longer than this (URL-encoded) go as a form-encoded POST instead of a GET. */
+const MAX_GET_QUERY = 2000;
+/** Characters of a server's error text kept in an error detail. */
+const MAX_SERVER_MESSAGE = 300;
+
+const XSD_BOOLEAN = XSD('boolean');
+const XSD_DATE_TIME = XSD('dateTime');
+const XSD_STRING = XSD('string');
+
+/** The endpoint as it may be shown: scheme, host, port and path, without credentials or query. */
+export function showEndpoint(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
+/** How one request is sent. */
+interface SendOptions {
+  readonly auth: HttpAuthenticator;
+  readonly kind: 'query' | 'update';
+  readonly method: 'GET' | 'POST';
+  readonly accept: string;
+  readonly timing?: RequestTiming | undefined;
+}
+
+/** A SPARQL 1.1 Protocol client over one query endpoint and one update endpoint. */
+export class SparqlClient {
+  /** Requests sent so far, by kind; read by tests and benchmarks. */
+  readonly sent = { queries: 0, updates: 0 };
+  private readonly auth: HttpAuthenticator;
+  /** The same authenticator state serves both endpoints when they are the same URL. */
+  private readonly updateAuth: HttpAuthenticator;
+
+  private readonly options: SparqlClientOptions;
+  /** Whether the server said it is Virtuoso (its `Server` header): it takes a time limit per query. */
+  private virtuoso = false;
+
+  constructor(options: SparqlClientOptions) {
+    // fetch refuses URLs with credentials in them; such credentials answer challenges like a username and password.
+    const query = withoutUserInfo(options.queryEndpoint);
+    const update = withoutUserInfo(options.updateEndpoint);
+    const fromUrl = query.credential ?? update.credential;
+    const credential =
+      options.credential.kind === 'none' && fromUrl !== undefined ? fromUrl : options.credential;
+    this.options = { ...options, queryEndpoint: query.url, updateEndpoint: update.url, credential };
+    this.auth = new HttpAuthenticator(credential);
+    this.updateAuth = update.url === query.url ? this.auth : new HttpAuthenticator(credential);
+  }
+
+  /** The query endpoint, shown without credentials. */
+  get endpoint(): string {
+    return showEndpoint(this.options.queryEndpoint);
+  }
+
+  /**
+   * Runs a query and returns the response body as text, asking for `accept`; within `timing` when given, else
+   * within `REG_SPARQL_TIMEOUT`.
+   */
+  async query(query: string, accept: string, timing?: RequestTiming): Promise<SparqlAnswer> {
+    this.sent.queries++;
+    const params: Record<string, string> = { query };
+    // Virtuoso goes on running a query whose client has gone (measured: a minute of a core); told the time limit,
+    // it stops the query itself.
+    if (timing !== undefined && this.virtuoso) params.timeout = String(timing.timeoutMs);
+    const encoded = new URLSearchParams(params).toString();
+    const base = this.options.queryEndpoint;
+    const response =
+      encoded.length <= MAX_GET_QUERY
+        ? await this.send(
+            { auth: this.auth, kind: 'query', method: 'GET', accept, timing },
+            `${base}${base.includes('?') ? '&' : '?'}${encoded}`,
+          )
+        : await this.send({ auth: this.auth, kind: 'query', method: 'POST', accept, timing }, base, encoded);
+    return response;
+  }
+
+  /** Runs a query whose answer is SPARQL JSON results. */
+  async queryJson(query: string, timing?: RequestTiming): Promise<SparqlJson> {
+    return (await this.answerJson(query, timing)).json;
+  }
+
+  private async answerJson(
+    query: string,
+    timing?: RequestTiming,
+  ): Promise<{ json: SparqlJson; rowCap?: number }> {
+    const { body, rowCap } = await this.query(query, 'application/sparql-results+json', timing);
+    try {
+      return { json: JSON.parse(body) as SparqlJson, ...(rowCap === undefined ? {} : { rowCap }) };
+    } catch {
+      throw new UnavailableError(
+        `the SPARQL endpoint ${this.endpoint} answered with something other than SPARQL JSON results`,
+      );
+    }
+  }
+
+  /**
+   * Runs one of the registry's own SELECTs and returns its solutions exactly as the server wrote them. An answer
+   * the server cut at its row limit is refused: the registry pages what may grow, so a cut answer would be
+   * silently incomplete.
+   */
+  async selectRaw(query: string): Promise<Binding[]> {
+    const { json, rowCap } = await this.answerJson(query);
+    if (json.results === undefined || !Array.isArray(json.results.bindings)) {
+      throw new UnavailableError(`the SPARQL endpoint ${this.endpoint} answered a SELECT without results`);
+    }
+    const rows = json.results.bindings;
+    if (rowCap !== undefined && rows.length >= rowCap) {
+      throw new UnavailableError(
+        `the SPARQL endpoint ${this.endpoint} cut an answer at its limit of ${rowCap} rows; the registry does not use a partial answer`,
+      );
+    }
+    return rows;
+  }
+
+  /** Sends one SPARQL Update request. */
+  async update(update: string): Promise<void> {
+    this.sent.updates++;
+    const url = this.options.updateEndpoint;
+    await this.send(
+      { auth: this.updateAuth, kind: 'update', method: 'POST', accept: '*/*' },
+      url,
+      new URLSearchParams({ update }).toString(),
+    );
+  }
+
+  private async send(how: SendOptions, url: string, form?: string): Promise<SparqlAnswer> {
+    const { auth, kind, method, accept } = how;
+    const timing = how.timing ?? { timeoutMs: this.options.timeoutMs, timeoutSetting: 'REG_SPARQL_TIMEOUT' };
+    const shown = showEndpoint(kind === 'query' ? this.options.queryEndpoint : this.options.updateEndpoint);
+    const uri = requestUri(url);
+    // A Digest nonce may be refused as stale once; a first challenge costs one more try.
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { accept };
+      if (form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded; charset=utf-8';
+      const authorization = auth.authorization(method, uri);
+      if (authorization !== undefined) headers.authorization = authorization;
+      let response: Response;
+      let body: string;
+      try {
+        response = await fetch(url, {
+          method,
+          headers,
+          ...(form === undefined ? {} : { body: form }),
+          redirect: 'error',
+          signal: AbortSignal.timeout(timing.timeoutMs),
+        });
+        body = await response.text();
+      } catch (error) {
+        throw this.transportError(shown, error, timing);
+      }
+      if (/virtuoso/i.test(response.headers.get('server') ?? '')) this.virtuoso = true;
+      if (response.status === 401 && attempt < 2 && auth.challenge(response.headers.get('www-authenticate')))
+        continue;
+      if (response.status === 401 || response.status === 403) {
+        const how =
+          auth.answersChallenges || authorization !== undefined
+            ? 'refused the credentials'
+            : 'needs credentials';
+        throw new UnavailableError(
+          `the SPARQL endpoint ${shown} ${how} (HTTP ${response.status}); check REG_SPARQL_BEARER_TOKEN or REG_SPARQL_USERNAME/REG_SPARQL_PASSWORD`,
+        );
+      }
+      if (!response.ok) throw this.serverError(shown, response.status, body, how);
+      // Virtuoso answers a query that ran past its own time limit with a partial result and this header.
+      const state = response.headers.get('x-sql-state');
+      if (state === 'S1TAT' && how.timing !== undefined)
+        throw timedOut(`the SPARQL endpoint ${shown} stopped the query at its time limit`, how.timing);
+      if (state !== null) {
+        throw new UnavailableError(
+          `the SPARQL endpoint ${shown} returned an incomplete result (${state}: ${response.headers.get('x-sql-message') ?? 'no message'})`,
+        );
+      }
+      // Virtuoso names its result row limit (ResultSetMaxRows) in this header when it applied it.
+      const cap = Number(response.headers.get('x-sparql-maxrows') ?? Number.NaN);
+      return {
+        contentType: response.headers.get('content-type') ?? '',
+        body,
+        ...(Number.isInteger(cap) && cap > 0 ? { rowCap: cap } : {}),
+      };
+    }
+  }
+
+  private transportError(shown: string, error: unknown, timing: RequestTiming): RegError {
+    const name = (error as { name?: string }).name;
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return timedOut(`the SPARQL endpoint ${shown} did not answer`, timing);
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    // A message may quote a URL: never with its user information.
+    const reason = (cause?.code ?? cause?.message ?? (error as Error).message).replace(
+      /\/\/[^/@\s]*@/g,
+      '//',
+    );
+    return new UnavailableError(`the SPARQL endpoint ${shown} is unreachable (${reason})`);
+  }
+
+  private serverError(shown: string, status: number, body: string, how: SendOptions): RegError {
+    const message = body.replace(/\s+/g, ' ').trim().slice(0, MAX_SERVER_MESSAGE);
+    if (
+      how.kind === 'query' &&
+      status === 400 &&
+      /syntax error|parse error|SP030|lexical error/i.test(message)
+    ) {
+      return new BadRequestError(`SPARQL syntax error: ${message}`);
+    }
+    // Virtuoso refuses at once a query it estimates would run past its own limit (MaxQueryCostEstimationTime).
+    if (how.timing !== undefined && /estimated execution time .* exceeds the limit/i.test(message))
+      return timedOut(
+        `the SPARQL endpoint ${shown} estimates the query would run longer than it allows`,
+        how.timing,
+      );
+    return new UnavailableError(
+      `the SPARQL endpoint ${shown} failed (HTTP ${status}${message === '' ? '' : `: ${message}`})`,
+    );
+  }
+}
+
+/** A client query stopped, or refused, for its time limit (504); `what` says how, the detail adds the limit. */
+function timedOut(what: string, timing: RequestTiming): RegError {
+  return new RegError(
+    'query-timeout',
+    504,
+    'Query timed out',
+    `${what} (time limit ${timing.timeoutMs / 1000} s, ${timing.timeoutSetting})`,
+    {
+      extra: { timeout_ms: timing.timeoutMs },
+      hints: ['narrow the query: bind subjects or types, name the graph, add a LIMIT'],
+    },
+  );
+}
+
+/** A URL without its user information, and that information as a username and password. */
+function withoutUserInfo(url: string): { url: string; credential?: EndpointCredential } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url };
+  }
+  if (parsed.username === '' && parsed.password === '') return { url };
+  const credential: EndpointCredential = {
+    kind: 'basic',
+    username: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+  };
+  parsed.username = '';
+  parsed.password = '';
+  return { url: parsed.href, credential };
+}
+
+/** The request-target of a URL (path and query), as a Digest `uri` names it. */
+function requestUri(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+/**
+ * A solution as the registry reads it: SPARQL 1.0 `typed-literal` as `literal`, and the lexical forms a server
+ * may have changed put back into the forms the registry writes (xsd:boolean as true/false, xsd:dateTime in UTC with
+ * milliseconds, xsd:string as a simple literal), so answers do not depend on the store.
+ */
+export function normaliseBinding(binding: Binding): Binding {
+  const out: Binding = {};
+  for (const [name, term] of Object.entries(binding)) out[name] = normaliseTerm(term);
+  return out;
+}
+
+/** One term of a solution, normalised as `normaliseBinding` does. */
+export function normaliseTerm(term: Binding[string]): Binding[string] {
+  if (term.type !== 'literal' && term.type !== 'typed-literal') return term;
+  const datatype = term.datatype;
+  if (datatype === undefined) return term.type === 'literal' ? term : { ...term, type: 'literal' };
+  if (datatype === XSD_STRING) return { type: 'literal', value: term.value };
+  return { type: 'literal', value: registryLexicalForm(term.value, datatype), datatype };
+}
+
+/** The lexical form the registry writes for a value a server may hand back in another form. */
+export function registryLexicalForm(value: string, datatype: string): string {
+  if (datatype === XSD_BOOLEAN) return value === '1' ? 'true' : value === '0' ? 'false' : value;
+  if (datatype === XSD_DATE_TIME) {
+    const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,3}))?Z$/.exec(value);
+    if (match !== null) return `${match[1]}.${(match[2] ?? '').padEnd(3, '0')}Z`;
+  }
+  return value;
+}
+
+/** Rewrites a SPARQL JSON results document with normalised solutions. */
+export function normaliseResults(json: SparqlJson): string {
+  if (typeof json.boolean === 'boolean') return JSON.stringify({ head: {}, boolean: json.boolean });
+  return JSON.stringify({
+    head: { vars: json.head?.vars ?? [] },
+    results: { bindings: (json.results?.bindings ?? []).map(normaliseBinding) },
+  });
+}

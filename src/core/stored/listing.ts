@@ -1,0 +1,131 @@
+import { BadRequestError } from '../errors.js';
+import { GRAPHS, PEER_GRAPH_PREFIX, REG } from '../ns.js';
+import { findPeerByBase } from '../store/peers.js';
+import type { Core } from '../core.js';
+import { PAGE_ROWS, selectByKey } from './keyset.js';
+import { normaliseBaseIri } from '../federation/peer-http.js';
+import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
+
+/** Default and largest page sizes of record lists. */
+export const PAGE = { default: 25, max: 200 } as const;
+
+/** A record list query: the class of its items plus SPARQL patterns over `?s`, inside the record's graph. */
+export interface ListQuery {
+  readonly type: string;
+  readonly patterns: readonly string[];
+  readonly limit?: number | undefined;
+  readonly cursor?: string | undefined;
+  /** `local`, a peer id, or undefined for every registry. */
+  readonly registry?: string | undefined;
+  /** Keep withdrawn records (they are left out of lists by default). */
+  readonly withdrawn?: boolean;
+}
+
+/** One page of record IRIs with the graph each lives in. */
+export interface ListPage {
+  readonly items: readonly { readonly iri: string; readonly graph: string }[];
+  readonly total: number;
+  readonly next_cursor?: string;
+}
+
+/** Clamps a requested page size to 1–200 (default 25). */
+export function pageSize(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return PAGE.default;
+  if (!/^\d+$/.test(raw)) throw new BadRequestError(`limit must be a whole number, got "${raw}"`);
+  return Math.min(PAGE.max, Math.max(1, Number(raw)));
+}
+
+/**
+ * The graph a `registry` filter selects: this registry's (`local`, or its own base IRI), or the cache of one peer
+ * named by its id or its base IRI; none (every registry) when absent. A registry that is not a peer holds nothing
+ * here, so it selects nothing; a value that is neither an id nor an http(s) IRI is a 400.
+ */
+function registryGraph(core: Core, registry: string | undefined): string | undefined {
+  if (registry === undefined || registry === '') return undefined;
+  if (registry === 'local') return GRAPHS.local;
+  const base = normaliseBaseIri(registry);
+  if (base !== undefined) {
+    if (base === normaliseBaseIri(core.config.baseIri)) return GRAPHS.local;
+    return `${PEER_GRAPH_PREFIX}${findPeerByBase(core.db, base)?.id ?? 'unknown'}`;
+  }
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(registry))
+    throw new BadRequestError(
+      `registry must be "local", or the id or base IRI of a peer registry, got "${registry}"`,
+    );
+  return `${PEER_GRAPH_PREFIX}${registry}`;
+}
+
+function graphFilter(graph: string | undefined): string {
+  if (graph === undefined)
+    return `FILTER(?g = <${GRAPHS.local}> || STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))`;
+  return `FILTER(?g = <${graph}>)`;
+}
+
+function where(core: Core, query: ListQuery): string {
+  const live = query.withdrawn === true ? '' : `FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true }`;
+  return `GRAPH ?g { ?s a <${query.type}> . ${live} ${query.patterns.join(' ')} } ${graphFilter(registryGraph(core, query.registry))}`;
+}
+
+/** Lists records newest first (descending IRI; minted ids are time-ordered), with the filtered total. */
+export async function listRecords(core: Core, query: ListQuery): Promise<ListPage> {
+  // One more row than the page tells whether another page follows; the whole stays within one query's rows.
+  const limit = Math.min(query.limit ?? PAGE.default, PAGE_ROWS - 1);
+  const after = query.cursor === undefined ? '' : `FILTER(STR(?s) < ${sparqlString(query.cursor)})`;
+  const rows = await core.graph.select(
+    `SELECT DISTINCT ?s ?g WHERE { ${where(core, query)} ${after} } ORDER BY DESC(STR(?s)) LIMIT ${limit + 1}`,
+  );
+  const total = await countRecords(core, query);
+  const items = rows
+    .slice(0, limit)
+    .map((row) => ({ iri: row.s?.value ?? '', graph: row.g?.value ?? GRAPHS.local }));
+  const last = items.at(-1);
+  return rows.length > limit && last !== undefined
+    ? { items, total, next_cursor: last.iri }
+    : { items, total };
+}
+
+/**
+ * Every record a list query selects, newest first, for lists the API does not page: read a page at a time in
+ * keyset order, so no query sorts or returns more than a store allows by default. At most `max` records.
+ */
+export async function listAllRecords(
+  core: Core,
+  query: Omit<ListQuery, 'limit' | 'cursor'>,
+  max: number,
+): Promise<{ items: ListPage['items']; total: number }> {
+  const rows = await selectByKey(
+    core,
+    's',
+    ({ after, order }) => `SELECT DISTINCT ?s ?g WHERE { ${where(core, query)} ${after} } ${order}`,
+    { descending: true, max },
+  );
+  const items = rows
+    .slice(0, max)
+    .map((row) => ({ iri: row.s?.value ?? '', graph: row.g?.value ?? GRAPHS.local }));
+  return { items, total: await countRecords(core, query) };
+}
+
+/** How many records a list query selects, over every page. */
+export async function countRecords(core: Core, query: Omit<ListQuery, 'limit' | 'cursor'>): Promise<number> {
+  const [count] = await core.graph.select(
+    `SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, query)} }`,
+  );
+  return Number(count?.n?.value ?? 0);
+}
+
+/** Counts the values of `predicate` over the records a list query selects (at most 25 values, most frequent first). */
+export async function facetCounts(
+  core: Core,
+  query: ListQuery,
+  predicate: string,
+): Promise<{ value: string; count: number }[]> {
+  const rows = await core.graph.select(
+    `SELECT ?v (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, { ...query, patterns: [...query.patterns, `?s <${predicate}> ?v .`] })} } GROUP BY ?v ORDER BY DESC(?n) STR(?v) LIMIT 25`,
+  );
+  return rows.map((row) => ({ value: row.v?.value ?? '', count: Number(row.n?.value ?? 0) }));
+}
+
+/** A pattern requiring `?s <predicate> <iri>`, checking the IRI. */
+export function iriPattern(predicate: string, iri: string, what: string): string {
+  return `?s <${predicate}> ${sparqlIri(iri, what)} .`;
+}

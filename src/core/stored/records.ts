@@ -1,0 +1,305 @@
+import type { Principal } from '../access/principal.js';
+import { BadRequestError, NotFoundError, RegError } from '../errors.js';
+import { GRAPHS, PEER_GRAPH_PREFIX, RDF } from '../ns.js';
+import { acceptInput, type AcceptOptions } from '../records/input.js';
+import { isObject, mergePatch } from '../records/json.js';
+import { indexQuads, nodeToJson, type JsonObject, type SubjectIndex } from '../records/mapper.js';
+import type { FieldSpec, RecordSpec } from '../records/schema.js';
+import { ownerOf, parseNQuads } from '../store/nquads.js';
+import { findPeer, findResolveRow } from '../store/peers.js';
+import type { ValidationResult } from '../validate/index.js';
+import type { Quad } from '../store/nquads.js';
+import type { Core } from '../core.js';
+import { cachedRecord, isStale } from '../federation/peers.js';
+import { editStored } from './record-edit.js';
+import { checkCondition, versionOf } from './record-version.js';
+import { writeRecord } from './write-path.js';
+
+/** A record read back from the store: its JSON (as the mapper reads it) and its quads indexed by subject. */
+export interface StoredRecord {
+  readonly iri: string;
+  readonly graph: string;
+  readonly json: JsonObject;
+  readonly index: SubjectIndex;
+  readonly tombstoned: boolean;
+  /** The version of the stored text (see `versionOf`): the record's entity tag. */
+  readonly version: string;
+}
+
+/** Reads a record of `spec` by IRI from the local graph; undefined when there is none of that kind. */
+export async function readStored(
+  core: Core,
+  spec: RecordSpec,
+  iri: string,
+  graph: string = GRAPHS.local,
+): Promise<StoredRecord | undefined> {
+  const text = await core.graph.readRecord(graph, iri);
+  if (text === undefined) return undefined;
+  // Parsing is most of a read; a record read again with the same text (a deployment on every request of its
+  // token) is served from the memo. The value is frozen, so no caller can change what the next one reads.
+  const key = `${spec.kind}\n${graph}\n${iri}`;
+  const cached = core.parsed.get<StoredRecord | null>(key, text);
+  if (cached !== undefined) return cached ?? undefined;
+  const stored = parseStored(spec, iri, graph, text);
+  core.parsed.set(key, text, stored ?? null);
+  return stored;
+}
+
+function parseStored(spec: RecordSpec, iri: string, graph: string, text: string): StoredRecord | undefined {
+  const index = indexQuads(parseNQuads(text));
+  const types = index.get(iri)?.get(RDF('type')) ?? [];
+  if (!types.some((term) => term.value === spec.types[0])) return undefined;
+  const json = deepFreeze(nodeToJson(spec, iri, index));
+  return Object.freeze({
+    iri,
+    graph,
+    json,
+    index,
+    tombstoned: json.tombstoned === true,
+    version: versionOf(text),
+  });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+}
+
+/** Reads a record or answers 404 naming it. */
+export async function requireStored(core: Core, spec: RecordSpec, iri: string): Promise<StoredRecord> {
+  const stored = await readStored(core, spec, iri);
+  if (stored === undefined) throw new NotFoundError(`no ${spec.kind} ${iri}`);
+  return stored;
+}
+
+/** Checks that a request body is a JSON object. */
+export function requireObject(body: unknown, what = 'request body'): JsonObject {
+  if (!isObject(body)) throw new BadRequestError(`${what} must be a JSON object`);
+  return body;
+}
+
+/** Drops registry-only members (at any depth) from caller input: no payload may set them. */
+export function withoutRegistryFields(fields: readonly FieldSpec[], input: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(input)) {
+    const field = fields.find((candidate) => candidate.json === key);
+    if (field?.registry === true) continue;
+    if (field?.type === 'node' && value !== null) {
+      out[key] =
+        field.many === true && Array.isArray(value)
+          ? value.map((item) => (isObject(item) ? withoutRegistryFields(field.node.fields, item) : item))
+          : isObject(value)
+            ? withoutRegistryFields(field.node.fields, value)
+            : value;
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Caller input for a record of `spec`, liberally read (see `acceptInput`): what was left out is noted for the
+ * act's answer. Members a read returns (`iri`, `id`, derived ones) are left out without a word.
+ */
+export function acceptedInput(
+  core: Core,
+  spec: RecordSpec,
+  input: JsonObject,
+  options: Omit<AcceptOptions, 'quiet'> = {},
+): JsonObject {
+  const accepted = acceptInput(spec.fields, input, { ...options, quiet: ['iri', 'id', ...spec.derived] });
+  core.warnings.note(accepted.warnings);
+  return accepted.json;
+}
+
+/** What a create or an edit needs besides the record itself. */
+export interface EditOptions {
+  readonly principal: Principal;
+  readonly action: string;
+  readonly requestId?: string | undefined;
+  readonly codeRules?: (
+    quads: readonly Quad[],
+    candidate: JsonObject,
+  ) => Promise<ValidationResult[]> | ValidationResult[];
+}
+
+/** Creates a record at `iri` from caller input plus registry-set members; returns the IRI. */
+export async function createRecord(
+  core: Core,
+  spec: RecordSpec,
+  iri: string,
+  input: JsonObject,
+  registry: JsonObject,
+  options: EditOptions,
+): Promise<string> {
+  // An If-Match on a request that creates the record (a deployment announcing itself) matches nothing.
+  checkCondition(iri, undefined);
+  const now = new Date().toISOString();
+  const candidate: JsonObject = {
+    ...acceptedInput(core, spec, input),
+    ...registry,
+    created: now,
+    modified: now,
+  };
+  await writeRecord(core, {
+    spec,
+    iri,
+    candidate,
+    action: options.action,
+    principal: options.principal,
+    ...codeRulesFor(options, candidate),
+    requestId: options.requestId,
+  });
+  return iri;
+}
+
+/**
+ * Applies a JSON merge patch to a stored record (absent keeps, `null` clears) and writes the merged whole,
+ * which is validated again in full; `created` is kept. The patch applies to the record as stored when the edit
+ * runs (edits of one record run one at a time), so concurrent patches of different members all take effect, and
+ * the request's `If-Match`, if any, is checked against that record (see `editStored`).
+ */
+export async function patchRecord(
+  core: Core,
+  spec: RecordSpec,
+  stored: StoredRecord,
+  patch: JsonObject,
+  registry: JsonObject,
+  options: EditOptions,
+): Promise<void> {
+  const accepted = acceptedInput(core, spec, patch);
+  await editStored(
+    core,
+    stored.iri,
+    () => readStored(core, spec, stored.iri),
+    (current) => {
+      if (current.tombstoned)
+        throw new RegError(
+          'tombstoned',
+          410,
+          'Record is tombstoned',
+          `${current.iri} is withdrawn and cannot be edited`,
+        );
+      const candidate: JsonObject = {
+        ...mergePatch(current.json, accepted),
+        ...registry,
+        modified: new Date().toISOString(),
+      };
+      if (current.json.created !== undefined) candidate.created = current.json.created;
+      return {
+        spec,
+        iri: current.iri,
+        candidate,
+        action: options.action,
+        principal: options.principal,
+        ...codeRulesFor(options, candidate),
+        requestId: options.requestId,
+      };
+    },
+  );
+}
+
+function codeRulesFor(
+  options: EditOptions,
+  candidate: JsonObject,
+): { codeRules?: (quads: readonly Quad[]) => Promise<ValidationResult[]> | ValidationResult[] } {
+  const rules = options.codeRules;
+  return rules === undefined ? {} : { codeRules: (quads) => rules(quads, candidate) };
+}
+
+/**
+ * Withdraws a record: it keeps resolving, marked `tombstoned`, but leaves lists and counts. Withdrawing is
+ * never blocked by the record's content (a record citing a retired term can still be withdrawn).
+ */
+export async function tombstoneRecord(
+  core: Core,
+  spec: RecordSpec,
+  stored: StoredRecord,
+  principal: Principal,
+  requestId?: string,
+): Promise<void> {
+  await editStored(
+    core,
+    stored.iri,
+    () => readStored(core, spec, stored.iri),
+    (current) => {
+      if (current.tombstoned) return undefined;
+      const now = new Date().toISOString();
+      return {
+        spec,
+        iri: current.iri,
+        candidate: { ...current.json, tombstoned: true, tombstoned_at: now, modified: now },
+        action: 'tombstone',
+        principal,
+        kind: `${spec.kind}:withdrawn`,
+        validate: false,
+        requestId,
+      };
+    },
+  );
+}
+
+/**
+ * The registry a record comes from, as record JSON reports it: `local`, or `peer` with the peer's id. Given the
+ * core, a peer record also names the peer (title, base IRI), says when it was cached (`cached_at`, with `iri`),
+ * whether its last refresh worked (`resolve_status` `ok` or `error`) and whether the peer is `stale` (no
+ * successful contact for 90 days).
+ */
+export function originOf(graph: string, core?: Core, iri?: string): JsonObject {
+  if (!graph.startsWith(PEER_GRAPH_PREFIX)) return { kind: 'local' };
+  const id = graph.slice(PEER_GRAPH_PREFIX.length);
+  if (core === undefined) return { kind: 'peer', peer_id: id };
+  const peer = findPeer(core.db, id);
+  const queued = iri === undefined ? undefined : findResolveRow(core.db, iri);
+  const cachedAt =
+    iri === undefined ? undefined : (findResolveRow(core.db, ownerOf(iri))?.resolved_at ?? undefined);
+  const status = queued?.status === 'failed' ? 'error' : iri !== undefined ? 'ok' : peer?.resolve_status;
+  return {
+    kind: 'peer',
+    peer_id: id,
+    ...(peer === undefined || peer.title === null ? {} : { peer_title: peer.title }),
+    ...(peer === undefined ? {} : { peer_base_iri: peer.base_iri }),
+    ...(cachedAt === undefined ? {} : { cached_at: cachedAt }),
+    ...(status === undefined ? {} : { resolve_status: status }),
+    ...(peer !== undefined && isStale(peer) ? { stale: true } : {}),
+  };
+}
+
+/**
+ * Reads a record for display: this registry's own copy, else (for an IRI of another registry) the stub cached
+ * from a peer, which reads with its peer origin. Never use it for an edit: stubs are not this registry's to change.
+ */
+export async function requireReadable(core: Core, spec: RecordSpec, iri: string): Promise<StoredRecord> {
+  const local = await readStored(core, spec, iri);
+  if (local !== undefined) return local;
+  if (!iri.startsWith(`${core.config.baseIri}/`)) {
+    const cached = await cachedRecord(core, iri);
+    const stored = cached === undefined ? undefined : await readStored(core, spec, iri, cached.graph);
+    if (stored !== undefined) return stored;
+  }
+  throw new NotFoundError(`no ${spec.kind} ${iri}`);
+}
+
+/**
+ * Replaces a record's declared capability (what it produces and consumes) with the body's lists; the IRIs are
+ * held to the vocabulary rule like any other write. Returns the stored capability JSON.
+ */
+export async function declareCapability(
+  core: Core,
+  spec: RecordSpec,
+  stored: StoredRecord,
+  body: unknown,
+  options: EditOptions,
+): Promise<JsonObject | undefined> {
+  const capability = requireObject(body);
+  const patch: JsonObject = {
+    capability: { produces: capability.produces ?? [], consumes: capability.consumes ?? [] },
+  };
+  await patchRecord(core, spec, stored, patch, {}, options);
+  const updated = await requireStored(core, spec, stored.iri);
+  return isObject(updated.json.capability) ? updated.json.capability : undefined;
+}
