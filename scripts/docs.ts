@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from '@oclif/core';
 import { SETTINGS } from '../src/core/config/settings.js';
+import { ERROR_CODES } from '../src/core/error-codes.js';
 import { EXIT_DESCRIPTIONS } from '../src/cli/exit-codes.js';
 import { ClientCommand } from '../src/cli/client/client-command.js';
 import { CLIENT_FILES, CLIENT_SETTINGS } from '../src/cli/client/profile.js';
@@ -214,6 +215,20 @@ function readmeSection(commands: CommandInfo[]): string {
     '| code | meaning |',
     '|---|---|',
     ...EXIT_DESCRIPTIONS.map(([code, meaning]) => `| ${code} | ${meaning} |`),
+    '',
+  );
+  parts.push(
+    '#### Error codes',
+    '',
+    'The `code` of every problem (`type` is `https://w3id.org/reg/problem/<code>`; `GET /problems/<code>` on a',
+    'registry describes it). Codes marked CLI arise in the command line only.',
+    '',
+    '| code | status | title | meaning |',
+    '|---|---|---|---|',
+    ...Object.entries(ERROR_CODES).map(
+      ([code, entry]) =>
+        `| \`${code}\` | ${entry.status}${entry.medium === 'cli' ? ' (CLI)' : ''} | ${entry.title} | ${entry.about} |`,
+    ),
     '',
   );
   parts.push('#### Client connection', '', CLIENT_FILES, '', '| variable | meaning |', '|---|---|');

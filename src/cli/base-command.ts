@@ -1,6 +1,6 @@
 import { Command } from '@oclif/core';
 import { readConfig, type Config } from '../core/config/index.js';
-import { RegError } from '../core/errors.js';
+import { Problem } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { exitCodeFor } from './exit-codes.js';
 
@@ -24,11 +24,11 @@ export abstract class RegCommand extends Command {
 
   protected override catch(error: Error & { exitCode?: number; oclif?: unknown }): Promise<unknown> {
     // Parsing errors from oclif (unknown flags and the like) keep oclif's own message and exit code 2.
-    if (!(error instanceof RegError) && error.oclif !== undefined) return super.catch(error);
+    if (!(error instanceof Problem) && error.oclif !== undefined) return super.catch(error);
     const code = exitCodeFor(error);
     process.exitCode = code;
     if (this.jsonEnabled()) {
-      const regError = error instanceof RegError ? error : undefined;
+      const regError = error instanceof Problem ? error : undefined;
       this.logJson({
         error: {
           code: regError?.code ?? 'internal',
@@ -40,7 +40,7 @@ export abstract class RegCommand extends Command {
         },
       });
     } else {
-      const hints = error instanceof RegError ? error.hints.map((hint) => `\n  hint: ${hint}`).join('') : '';
+      const hints = error instanceof Problem ? error.hints.map((hint) => `\n  hint: ${hint}`).join('') : '';
       process.stderr.write(`reg: ${error.message}${hints}\n`);
     }
     return Promise.resolve();

@@ -1,4 +1,4 @@
-import { RegError } from '../core/errors.js';
+import { Problem } from '../core/errors.js';
 import { ApiError } from './client/errors.js';
 
 /** Exit codes of every `reg` command, as documented in the man pages. */
@@ -49,7 +49,7 @@ export function exitCodeForStatus(status: number): number {
 
 /** The exit code for an error thrown by a command. */
 export function exitCodeFor(error: unknown): number {
-  if (!(error instanceof RegError)) return EXIT.failure;
+  if (!(error instanceof Problem)) return EXIT.failure;
   if (error instanceof ApiError) return exitCodeForStatus(error.status);
   switch (error.code) {
     case 'config':

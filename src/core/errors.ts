@@ -1,3 +1,5 @@
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
+
 /**
  * The registry's error hierarchy. Every failure a caller can act on is a `RegError` with a stable `code`
  * (callers branch on it, never on message text), an HTTP status, a title and a public detail.
@@ -17,8 +19,11 @@ export interface RegErrorOptions {
   readonly cause?: unknown;
 }
 
-/** Base class: a problem with a stable code, an HTTP status and a public detail sentence. */
-export class RegError extends Error {
+/**
+ * A problem with a code, an HTTP status, a title and a public detail sentence: one of the registry's own
+ * (`RegError`, whose code is in the catalogue) or one a registry answered the CLI with, whatever its code.
+ */
+export class Problem extends Error {
   readonly code: string;
   readonly status: number;
   readonly title: string;
@@ -40,10 +45,27 @@ export class RegError extends Error {
   }
 }
 
+/** Base class of the registry's errors: a code of the catalogue, whose status and title it takes from there. */
+export class RegError extends Problem {
+  declare readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, detail: string, options: RegErrorOptions = {}) {
+    const entry = ERROR_CODES[code];
+    super(code, entry.status, entry.title, detail, options);
+  }
+}
+
+/** A record that was withdrawn cannot be changed or cited (410). */
+export class TombstonedError extends RegError {
+  constructor(detail: string, options?: RegErrorOptions) {
+    super('tombstoned', detail, options);
+  }
+}
+
 /** The request cannot be understood (400). */
 export class BadRequestError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {
-    super('bad-request', 400, 'Bad request', detail, options);
+    super('bad-request', detail, options);
   }
 }
 
@@ -53,21 +75,21 @@ export class UnauthorizedError extends RegError {
     detail = 'this endpoint needs a credential: send Authorization: Bearer <token>',
     options?: RegErrorOptions,
   ) {
-    super('unauthorized', 401, 'Authentication required', detail, options);
+    super('unauthorized', detail, options);
   }
 }
 
 /** The credential is valid but not allowed to do this (403). */
 export class ForbiddenError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {
-    super('forbidden', 403, 'Forbidden', detail, options);
+    super('forbidden', detail, options);
   }
 }
 
 /** The named record or resource does not exist (404). */
 export class NotFoundError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {
-    super('not-found', 404, 'Not found', detail, options);
+    super('not-found', detail, options);
   }
 }
 
@@ -78,70 +100,60 @@ export class MethodNotAllowedError extends RegError {
     path: string,
     readonly allow: readonly string[],
   ) {
-    super(
-      'method-not-allowed',
-      405,
-      'Method not allowed',
-      `${path} does not answer ${method}; it answers ${allow.join(', ')}`,
-      {
-        extra: { allow },
-      },
-    );
+    super('method-not-allowed', `${path} does not answer ${method}; it answers ${allow.join(', ')}`, {
+      extra: { allow },
+    });
   }
 }
 
 /** None of the representations the client accepts can be produced (406). */
 export class NotAcceptableError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {
-    super('not-acceptable', 406, 'Not acceptable', detail, options);
+    super('not-acceptable', detail, options);
   }
 }
 
 /** The request conflicts with the current state (409). */
 export class ConflictError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {
-    super('conflict', 409, 'Conflict', detail, options);
+    super('conflict', detail, options);
   }
 }
 
 /** The request body is larger than the configured limit (413). */
 export class PayloadTooLargeError extends RegError {
   constructor(limit: number) {
-    super(
-      'payload-too-large',
-      413,
-      'Payload too large',
-      `request body exceeds the limit of ${limit} bytes (REG_MAX_PAYLOAD_BYTES)`,
-      { extra: { limit } },
-    );
+    super('payload-too-large', `request body exceeds the limit of ${limit} bytes (REG_MAX_PAYLOAD_BYTES)`, {
+      extra: { limit },
+    });
   }
 }
 
 /** The media type of the request body is not one this endpoint reads (415). */
 export class UnsupportedMediaTypeError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {
-    super('unsupported-media-type', 415, 'Unsupported media type', detail, options);
+    super('unsupported-media-type', detail, options);
   }
 }
 
 /** A write was refused by validation; `errors` lists every violation (422). */
 export class ValidationError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {
-    super('shacl-validation-failed', 422, 'Write rejected by SHACL validation', detail, options);
+    super('shacl-validation-failed', detail, options);
   }
 }
 
 /** Input that is syntactically broken, such as a malformed N-Quads line (422 over HTTP). */
 export class MalformedInputError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {
-    super('malformed-input', 422, 'Malformed input', detail, options);
+    super('malformed-input', detail, options);
   }
 }
 
 /** A request body that is not valid UTF-8 (400): nothing in it is read, rather than guessed at. */
 export class InvalidEncodingError extends RegError {
   constructor(detail: string) {
-    super('invalid-utf8', 400, 'Request body is not UTF-8', detail, {
+    super('invalid-utf8', detail, {
       hints: ['send the body encoded as UTF-8'],
     });
   }
@@ -152,8 +164,6 @@ export class TooDeepError extends RegError {
   constructor(limit: number) {
     super(
       'too-deep',
-      400,
-      'Request body nested too deeply',
       `the request body nests objects and lists more than ${limit} levels deep (REG_MAX_JSON_DEPTH)`,
       { extra: { limit } },
     );
@@ -163,14 +173,14 @@ export class TooDeepError extends RegError {
 /** Text that is not a sequence of Unicode characters, such as a lone surrogate (422); `errors` names each field. */
 export class InvalidTextError extends RegError {
   constructor(errors: readonly FieldError[]) {
-    super('invalid-text', 422, 'Invalid text', errors.map((error) => error.message).join('; '), { errors });
+    super('invalid-text', errors.map((error) => error.message).join('; '), { errors });
   }
 }
 
 /** A list longer than the configured limit (422); `errors` names each list field that is too long. */
 export class TooManyItemsError extends RegError {
   constructor(errors: readonly FieldError[], limit: number) {
-    super('too-many-items', 422, 'Too many items', errors.map((error) => error.message).join('; '), {
+    super('too-many-items', errors.map((error) => error.message).join('; '), {
       errors,
       extra: { limit },
       hints: ['send fewer items per list, or ask the operator to raise REG_MAX_LIST_ITEMS'],
@@ -181,7 +191,7 @@ export class TooManyItemsError extends RegError {
 /** A store is not usable right now: not yet loaded, or an external endpoint unreachable (503). */
 export class UnavailableError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {
-    super('unavailable', 503, 'Service unavailable', detail, options);
+    super('unavailable', detail, options);
   }
 }
 
@@ -193,8 +203,6 @@ export class QueryTimeoutError extends RegError {
   constructor(limitMs: number, setting = 'REG_SPARQL_TIMEOUT') {
     super(
       'query-timeout',
-      504,
-      'Query timed out',
       `the query did not finish within ${limitMs / 1000} s (${setting}) and was stopped`,
       {
         extra: { timeout_ms: limitMs },
@@ -209,8 +217,13 @@ export class QueryTimeoutError extends RegError {
  * bound (`query-too-long`, `query-too-deep`, `query-too-complex`), `limit` and `setting` say where it lies.
  */
 export class QueryBoundError extends RegError {
-  constructor(code: string, detail: string, limit: number, setting?: string) {
-    super(code, 400, 'Query beyond a bound of this endpoint', detail, {
+  constructor(
+    code: 'query-too-long' | 'query-too-deep' | 'query-too-complex',
+    detail: string,
+    limit: number,
+    setting?: string,
+  ) {
+    super(code, detail, {
       extra: setting === undefined ? { limit } : { limit, setting },
       hints: [
         'split the query, or flatten it: fewer nested groups, fewer operators; list values with VALUES',
@@ -224,8 +237,6 @@ export class FederatedQueryError extends RegError {
   constructor() {
     super(
       'federated-query-refused',
-      400,
-      'Federated query not offered',
       'SERVICE is not accepted: this endpoint answers from its own graph only and does not query other endpoints',
       { hints: ['query the other endpoint yourself and join the answers, or send the data as VALUES'] },
     );
@@ -237,8 +248,6 @@ export class TooManyRowsError extends RegError {
   constructor(limit: number, setting: string) {
     super(
       'too-many-rows',
-      400,
-      'Too many solutions',
       `the query has more than ${limit} solutions, the most one query may return here (${setting})`,
       {
         extra: { limit, setting },
@@ -254,8 +263,6 @@ export class TooManyQueriesError extends RegError {
   constructor(limit: number, retryAfter: number) {
     super(
       'too-many-queries',
-      429,
-      'Too many queries at once',
       `you already have ${limit} SPARQL ${limit === 1 ? 'query' : 'queries'} under way, the most one caller may have (REG_SPARQL_MAX_CONCURRENT)`,
       {
         extra: { limit, retry_after: retryAfter },
@@ -270,7 +277,7 @@ export class TooManyQueriesError extends RegError {
 export class DataDirLockedError extends RegError {
   constructor(dir: string, pid: number | undefined) {
     const holder = pid === undefined ? 'another process' : `process ${pid}`;
-    super('data-dir-locked', 409, 'Data directory in use', `data directory ${dir} is in use by ${holder}`, {
+    super('data-dir-locked', `data directory ${dir} is in use by ${holder}`, {
       extra: pid === undefined ? {} : { pid },
       hints: ['stop the running registry first, or use GET /admin/dump against it for a live backup'],
     });
@@ -280,14 +287,14 @@ export class DataDirLockedError extends RegError {
 /** A start-up setting is unusable; the detail is one sentence naming the variable. */
 export class ConfigError extends RegError {
   constructor(detail: string) {
-    super('config', 500, 'Configuration refused', detail);
+    super('config', detail);
   }
 }
 
 /** An unexpected failure; its detail is never sent to clients. */
 export class InternalError extends RegError {
   constructor(detail: string, options?: RegErrorOptions) {
-    super('internal', 500, 'Internal error', detail, options);
+    super('internal', detail, options);
   }
 }
 

@@ -18,6 +18,7 @@ import { artifactRoutes } from './routes/artifacts.js';
 import { openLineageRoutes } from './routes/openlineage.js';
 import { peerRoutes } from './routes/peers.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
+import { problemRoutes } from './routes/problems.js';
 import { instanceRoutes } from './routes/instances.js';
 import { recordRoutes, signpostedReads } from './routes/records.js';
 import { releaseRoutes } from './routes/releases.js';
@@ -65,6 +66,7 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.use('*', new LargeWriteTurns(core.config.largeWriteShare).middleware());
   // Probes come before authentication so that a stray or expired credential can never fail them.
   app.route('/', probeRoutes());
+  app.route('/', problemRoutes());
   app.use('*', payloadLimit(core));
   app.route('/', web.routes());
   app.use('*', authenticate(core, web));

@@ -16,7 +16,7 @@ import { PROBLEM_TYPE, problemBody } from './problem.js';
 /** The client did not send its request in time (408). */
 export class RequestTimeoutError extends RegError {
   constructor(detail: string) {
-    super('request-timeout', 408, 'Request timeout', detail);
+    super('request-timeout', detail);
   }
 }
 
@@ -25,8 +25,6 @@ export class HeadersTooLargeError extends RegError {
   constructor(limit: number) {
     super(
       'headers-too-large',
-      431,
-      'Request header fields too large',
       `the request head is larger than the ${limit} bytes this server reads; send fewer or shorter headers`,
       { extra: { limit } },
     );

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { RegError } from '../../core/errors.js';
+import { Problem } from '../../core/errors.js';
 import { RegCommand } from '../base-command.js';
 import { exitCodeFor } from '../exit-codes.js';
 import { ApiError } from './errors.js';
@@ -100,7 +100,7 @@ export abstract class ClientCommand extends RegCommand {
   }
 
   protected override catch(error: Error & { exitCode?: number; oclif?: unknown }): Promise<unknown> {
-    if (!(error instanceof RegError) || (!(error instanceof ApiError) && error.errors.length === 0)) {
+    if (!(error instanceof Problem) || (!(error instanceof ApiError) && error.errors.length === 0)) {
       return super.catch(error);
     }
     const code = exitCodeFor(error);

@@ -1,7 +1,7 @@
-import { RegError, type FieldError } from '../../core/errors.js';
+import { Problem, RegError, type FieldError } from '../../core/errors.js';
 
 /** A problem+json answer (or any non-2xx answer) from the registry, kept with its HTTP status. */
-export class ApiError extends RegError {
+export class ApiError extends Problem {
   /** The response body when it was a JSON object (the RFC 9457 problem), for `--json` output. */
   readonly problem: Readonly<Record<string, unknown>> | undefined;
 
@@ -28,27 +28,27 @@ export class ApiError extends RegError {
 /** The registry could not be reached: connection refused, unknown host, TLS failure or no answer in time. */
 export class UnreachableError extends RegError {
   constructor(detail: string, hints: readonly string[] = []) {
-    super('unreachable', 503, 'Registry unreachable', detail, { hints });
+    super('unreachable', detail, { hints });
   }
 }
 
 /** The connection profile cannot be used: unknown profile, bad URL, unreadable token or config file. */
 export class ProfileError extends RegError {
   constructor(detail: string, hints: readonly string[] = []) {
-    super('profile', 500, 'Connection profile refused', detail, { hints });
+    super('profile', detail, { hints });
   }
 }
 
 /** The registry answered 2xx with something other than the JSON the command expects. */
 export class UnexpectedResponseError extends RegError {
   constructor(detail: string, hints: readonly string[] = []) {
-    super('unexpected-response', 502, 'Unexpected response', detail, { hints });
+    super('unexpected-response', detail, { hints });
   }
 }
 
 /** The command line asks for something impossible, such as an update with nothing to change. */
 export class UsageError extends RegError {
   constructor(detail: string, hints: readonly string[] = []) {
-    super('usage', 400, 'Usage', detail, { hints });
+    super('usage', detail, { hints });
   }
 }

@@ -8,6 +8,7 @@ import {
   DEFAULT_TOLERANCE_SECONDS,
   verifyWebhook,
   WEBHOOK_HEADERS,
+  type WebhookRefusal,
 } from '../../core/subscriptions/webhook-signature.js';
 
 /** What `reg webhook verify` prints under --json for a valid delivery. */
@@ -21,8 +22,8 @@ export interface VerifyResult {
 
 /** A delivery that failed verification: exit 1 with the reason as the message. */
 class InvalidWebhookError extends RegError {
-  constructor(code: string, reason: string) {
-    super(`webhook-${code}`, 401, 'Invalid webhook delivery', reason);
+  constructor(code: WebhookRefusal, reason: string) {
+    super(`webhook-${code}`, reason);
   }
 }
 

@@ -114,14 +114,14 @@ function scopesWithin(iri: string, request: TokenRequest, named: boolean, allowe
   const outside = request.scopes.filter((scope) => !allowed.includes(scope));
   if (named && outside.length > 0) {
     const message = `scope ${outside.join(', ')} is outside the allowed_scopes of the deployment ${iri} (${allowed.join(', ')}); a curator may widen allowed_scopes first`;
-    throw new RegError('scope-not-allowed', 422, 'Scope not allowed for this deployment', message, {
+    throw new RegError('scope-not-allowed', message, {
       errors: [{ field: 'scopes', message }],
     });
   }
   const narrowed = request.scopes.filter((scope) => allowed.includes(scope));
   if (narrowed.length === 0) {
     const message = `the deployment ${iri} allows none of the default scopes (${request.scopes.join(', ')}); name the scopes to issue, from its allowed_scopes: ${allowed.join(', ')}`;
-    throw new RegError('scope-not-allowed', 422, 'Scope not allowed for this deployment', message, {
+    throw new RegError('scope-not-allowed', message, {
       errors: [{ field: 'scopes', message }],
     });
   }

@@ -46,7 +46,7 @@ export interface ApiDocument {
  */
 export class UpstreamError extends RegError {
   constructor(detail: string, extra: Record<string, unknown> = {}, options: RegErrorOptions = {}) {
-    super('upstream-failed', 502, 'Upstream request failed', detail, { ...options, extra });
+    super('upstream-failed', detail, { ...options, extra });
   }
 }
 

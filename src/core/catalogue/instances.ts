@@ -67,7 +67,7 @@ function expandReferences(core: Core, input: JsonObject): JsonObject {
 /** The 422 of an endpoint on a software that cannot be hosted; it has its own problem type. */
 function notDeployable(software: string): RegError {
   const message = `endpoint_url: <${software}> is not deployable (deployable: false), so a deployment of it cannot carry an endpoint; leave endpoint_url out`;
-  return new RegError('not-deployable', 422, 'Endpoint on software that cannot be hosted', message, {
+  return new RegError('not-deployable', message, {
     errors: [{ field: 'endpoint_url', message }],
     extra: { field: 'endpoint_url' },
   });

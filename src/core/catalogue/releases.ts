@@ -1,6 +1,6 @@
 import type { Principal } from '../access/principal.js';
 import { requireCurator, requireCuratorOrScope, requireSoftwareBinding } from '../access/policy.js';
-import { NotFoundError, RegError } from '../errors.js';
+import { NotFoundError, TombstonedError } from '../errors.js';
 import { DCT, GRAPHS, REG } from '../ns.js';
 import { expandId, idOf, mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
@@ -119,12 +119,7 @@ export async function createRelease(
   const software = await requireStored(core, SOFTWARE, softwareIri(core, softwareId));
   requireSoftwareBinding(principal, software.iri);
   if (software.tombstoned) {
-    throw new RegError(
-      'tombstoned',
-      410,
-      'Record is tombstoned',
-      `${software.iri} is withdrawn; no release can be added to it`,
-    );
+    throw new TombstonedError(`${software.iri} is withdrawn; no release can be added to it`);
   }
   const iri = mintIri(core.config.baseIri, RELEASE.path);
   await createRecord(

@@ -5,7 +5,7 @@
  */
 import { principal as makePrincipal, type Principal } from '../access/principal.js';
 import { requireCurator } from '../access/policy.js';
-import { BadRequestError, ConflictError, RegError, UnavailableError } from '../errors.js';
+import { BadRequestError, ConflictError, TombstonedError, UnavailableError } from '../errors.js';
 import { openForge } from './forges.js';
 import type { ForgeCredential } from './http.js';
 import { ForgeError, FORGE_SOURCES, type ForgeSource } from './types.js';
@@ -50,13 +50,7 @@ export async function syncSoftware(
 ): Promise<JsonObject> {
   requireCurator(principal);
   const stored = await requireStored(core, SOFTWARE, softwareIri(core, id));
-  if (stored.tombstoned)
-    throw new RegError(
-      'tombstoned',
-      410,
-      'Record is tombstoned',
-      `${stored.iri} is withdrawn and is not synced`,
-    );
+  if (stored.tombstoned) throw new TombstonedError(`${stored.iri} is withdrawn and is not synced`);
   if (
     !isObject(stored.json.sync) ||
     stored.json.sync.source === undefined ||

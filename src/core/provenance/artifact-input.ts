@@ -138,7 +138,7 @@ function distribution(item: Json, at: string): Json {
 /** The refusal of an unusable checksum, with the algorithms that yield a content identifier. */
 export function invalidChecksum(field: string, detail: string, expectedHex?: number): RegError {
   const errors: FieldError[] = [{ field, message: `${field}: ${detail}` }];
-  return new RegError('invalid-checksum', 422, 'Unusable checksum', `${field}: ${detail}`, {
+  return new RegError('invalid-checksum', `${field}: ${detail}`, {
     errors,
     extra: {
       field: field.endsWith('.algorithm') ? 'algorithm' : 'value',

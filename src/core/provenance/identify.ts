@@ -103,8 +103,6 @@ export function identify(core: Core, principal: Principal, input: IdentifyInput)
     if (input[member] !== undefined)
       throw new RegError(
         'bytes-not-accepted',
-        422,
-        'Send a digest, not the data',
         `${member}: the registry never takes file contents; compute the digest where the file is (for example sha256sum FILE) and send it as value`,
       );
   const value = input.value;
@@ -120,7 +118,7 @@ export function identify(core: Core, principal: Principal, input: IdentifyInput)
         ? `"${given}" digests are recorded but yield no content identifier`
         : `"${given}" is not a checksum algorithm this registry knows`;
     const detail = `algorithm: ${reason}; use ${NAMING.join(', ')}`;
-    throw new RegError('invalid-checksum', 422, 'Unusable checksum', detail, {
+    throw new RegError('invalid-checksum', detail, {
       errors: [{ field: 'algorithm', message: detail }],
       extra: { field: 'algorithm', algorithms: NAMING },
     });

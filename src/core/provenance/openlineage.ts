@@ -185,7 +185,7 @@ async function inEventTerms<T>(items: readonly Item[], work: () => Promise<T>): 
         const dataset = items[Number(index)]?.dataset;
         return dataset === undefined ? whole : (dataset.sources[field] ?? `${dataset.path}.${field}`);
       });
-    throw new RegError(error.code, error.status, error.title, rename(error.detail), {
+    throw new RegError(error.code, rename(error.detail), {
       errors: error.errors.map((item) => ({ field: rename(item.field), message: rename(item.message) })),
       hints: error.hints,
       extra: error.extra,

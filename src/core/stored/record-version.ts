@@ -70,7 +70,7 @@ export function noneMatchNames(tags: TagList, tag: string): boolean {
 /** The record changed since the version the client named in `If-Match` (412). */
 export class PreconditionFailedError extends RegError {
   constructor(detail: string) {
-    super('precondition-failed', 412, 'Precondition failed', detail, {
+    super('precondition-failed', detail, {
       hints: [
         'read the record again (its ETag names the current version), reapply the change and send it again',
       ],

@@ -1,5 +1,5 @@
 import type { Principal } from '../access/principal.js';
-import { BadRequestError, NotFoundError, RegError } from '../errors.js';
+import { BadRequestError, NotFoundError, TombstonedError } from '../errors.js';
 import { GRAPHS, PEER_GRAPH_PREFIX, RDF } from '../ns.js';
 import { acceptInput, type AcceptOptions } from '../records/input.js';
 import { isObject, mergePatch } from '../records/json.js';
@@ -177,13 +177,7 @@ export async function patchRecord(
     stored.iri,
     () => readStored(core, spec, stored.iri),
     (current) => {
-      if (current.tombstoned)
-        throw new RegError(
-          'tombstoned',
-          410,
-          'Record is tombstoned',
-          `${current.iri} is withdrawn and cannot be edited`,
-        );
+      if (current.tombstoned) throw new TombstonedError(`${current.iri} is withdrawn and cannot be edited`);
       const candidate: JsonObject = {
         ...mergePatch(current.json, accepted),
         ...registry,

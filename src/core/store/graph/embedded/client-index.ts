@@ -90,8 +90,6 @@ export class ClientIndex {
       });
       return new RegError(
         'query-too-complex',
-        400,
-        'Query beyond what the engine can evaluate',
         'the query engine ran out of stack or memory evaluating this query and was restarted; simplify the query',
       );
     }

@@ -260,8 +260,6 @@ export class SparqlClient {
 function timedOut(what: string, timing: RequestTiming): RegError {
   return new RegError(
     'query-timeout',
-    504,
-    'Query timed out',
     `${what} (time limit ${timing.timeoutMs / 1000} s, ${timing.timeoutSetting})`,
     {
       extra: { timeout_ms: timing.timeoutMs },
