@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { digestResponse, HttpAuthenticator, parseChallenges } from '../../src/core/store/graph/external/http-auth.js';
+import {
+  digestResponse,
+  HttpAuthenticator,
+  parseChallenges,
+} from '../../src/core/store/graph/external/http-auth.js';
 
 // The worked example of RFC 7616 §3.9.1.
 const RFC = {

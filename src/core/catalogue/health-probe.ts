@@ -13,7 +13,12 @@ import { appendAudit } from '../store/audit.js';
 import { recordVersion } from '../store/health.js';
 import type { Core } from '../core.js';
 import { readStored } from '../stored/records.js';
-import { checkRecord, commitRecords, refuseViolations, type RecordWriteRequest } from '../stored/write-path.js';
+import {
+  checkRecord,
+  commitRecords,
+  refuseViolations,
+  type RecordWriteRequest,
+} from '../stored/write-path.js';
 
 /** Deployments probed per pass, and at once. */
 export const HEALTH_PASS = { batch: 20, parallel: 5 } as const;

@@ -1,10 +1,5 @@
 import { Hono } from 'hono';
-import {
-  checkReadiness,
-  describeRegistry,
-  renderMetrics,
-  summariseRegistry,
-} from '../../core/ops/status.js';
+import { checkReadiness, describeRegistry, renderMetrics, summariseRegistry } from '../../core/ops/status.js';
 import type { AppEnv } from '../env.js';
 
 /** Liveness, readiness and metrics: reachable without a credential whatever REG_PUBLIC_READ says. */
