@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TooManyQueriesError, UnavailableError } from '../../src/core/errors.js';
 import { CallerGate } from '../../src/core/discovery/sparql-callers.js';
-import { QueryGate } from '../../src/core/store/graph/embedded/query-gate.js';
+import { QueryGate } from '../../src/core/store/graph/query-gate.js';
 
 describe('QueryGate', () => {
   it('admits up to its slots, hands a freed slot to the longest waiter, and refuses one that waited too long', async () => {

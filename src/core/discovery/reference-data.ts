@@ -3,7 +3,6 @@ import { createValidator, type RecordValidator } from '../validate/index.js';
 import { ValidatorPool } from '../validate/validator-pool.js';
 import { appendAudit } from '../store/audit.js';
 import { parseNQuads, toNQuads } from '../store/nquads.js';
-import { recordsOutside } from '../store/graph/embedded/record-table.js';
 import type { RecordWrite } from '../store/graph/types.js';
 import { buildBundles, type Bundle } from '../vocab/bundles.js';
 import { catalogueNTriples, parseCatalogue } from '../vocab/catalogue.js';
@@ -11,6 +10,7 @@ import { ReferenceIndex } from '../vocab/reference-index.js';
 import { buildTermCatalogue, type BundledCatalogue } from '../vocab/term-catalogue.js';
 import type { Core } from '../core.js';
 import { findStrandedCitations, type StrandedCitation, type StrandedReason } from './stranded-terms.js';
+import { commitAct } from '../stored/write-path.js';
 
 /** The reference bundles of this package under one base IRI, the index of their terms and the shapes validator. */
 export interface ReferenceData {
@@ -87,7 +87,7 @@ export async function syncBundleCatalogue(core: Core): Promise<string[]> {
     quads: parseNQuads(toNQuads(catalogueNTriples(bundle, loadedAt), GRAPHS.catalogue)),
     kind: 'bundle',
   }));
-  await core.graph.commit(writes, () => {
+  await commitAct(core, writes, () => {
     for (const bundle of changed) {
       appendAudit(core.db, {
         actor: null,
@@ -158,7 +158,7 @@ export async function reportRetiredCitations(core: Core): Promise<Map<string, st
  * taken under a different public URL: identifiers are never rewritten, so those records keep their old IRIs.
  */
 export function reportForeignBase(core: Core): number {
-  const { count, example } = recordsOutside(core.db, GRAPHS.local, `${core.config.baseIri}/`);
+  const { count, example } = core.graph.recordsOutside(GRAPHS.local, `${core.config.baseIri}/`);
   if (count > 0) {
     core.log.warn(
       'records in the local graph were minted under another base IRI; their identifiers are kept as they are',

@@ -13,6 +13,7 @@ import type { Core } from '../core.js';
 import { normaliseBaseIri, peerText, PeerRequestError, requestPeer } from './peer-http.js';
 import { registryTitle } from '../ops/status.js';
 import { isOwnBase, mintPeerId, presentPeer, suggestPeer, type PeerRecord } from './peers.js';
+import { commitAct } from '../stored/write-path.js';
 
 /** The path of the description every registry serves. */
 export const WELL_KNOWN_PATH = '/.well-known/reg-registry';
@@ -145,7 +146,7 @@ export async function addPeer(
   if (known?.state === 'active')
     throw new ConflictError(`${base} is already a peer (${known.id})`, { extra: { peer_id: known.id } });
   const at = new Date().toISOString();
-  const id = await core.graph.commit([], () => {
+  const id = await commitAct(core, [], () => {
     const fields = {
       title: description.title ?? null,
       operator: description.operator ?? null,

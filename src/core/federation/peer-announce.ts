@@ -18,6 +18,7 @@ import { countPeersIn, deletePeer, findPeerByBase, type PeerState } from '../sto
 import type { Core } from '../core.js';
 import { normaliseBaseIri, peerText } from './peer-http.js';
 import { isOwnBase, MAX_SUGGESTIONS, suggestPeer } from './peers.js';
+import { commitAct } from '../stored/write-path.js';
 
 /** What an announcement is answered with (contract §3.3). */
 export interface AnnounceAnswer {
@@ -65,7 +66,7 @@ export async function announcePeer(
   if (isOwnBase(core, base)) return { accepted: false, reason: 'that is the base IRI of this registry' };
   const now = new Date();
   const network = clientNetwork(options.from);
-  return core.graph.commit([], (): AnnounceAnswer => {
+  return commitAct(core, [], (): AnnounceAnswer => {
     expireSuggestions(core.db, new Date(now.getTime() - ANNOUNCE_BOUNDS.ttlDays * DAY_MS).toISOString());
     const known = findPeerByBase(core.db, base);
     if (known !== undefined) return { accepted: true, state: known.state, note: 'already known' };

@@ -15,6 +15,7 @@ import type { Core } from '../core.js';
 import { describePeer } from './peer-add.js';
 import { PeerRequestError } from './peer-http.js';
 import { suggestPeer } from './peers.js';
+import { commitAct } from '../stored/write-path.js';
 
 /** Peers described per resolver pass. */
 const PER_PASS = 2;
@@ -32,7 +33,7 @@ export async function refreshPeerDescriptions(core: Core, now: Date): Promise<nu
         await failed(core, peer.id, at, `now describes itself as ${description.base_iri}`);
         continue;
       }
-      await core.graph.commit([], () => {
+      await commitAct(core, [], () => {
         recordPeerDescription(
           core.db,
           peer.id,
@@ -70,7 +71,7 @@ export async function refreshPeerDescriptions(core: Core, now: Date): Promise<nu
  * from the peer show its contact status and, after 90 days without contact, that it is stale.
  */
 async function failed(core: Core, id: string, at: string, error: string): Promise<void> {
-  await core.graph.commit([], () => {
+  await commitAct(core, [], () => {
     markPeerDescribed(core.db, id, at);
     recordPeerFailure(core.db, id, at, error);
   });

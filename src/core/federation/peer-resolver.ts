@@ -20,6 +20,7 @@ import { PeerRequestError, requestPeer } from './peer-http.js';
 import { parseRecordDocument, RECORD_ACCEPT, stubOf } from './peer-stubs.js';
 import { NO_PEER_REASON, peerCovering, peerGraph } from './peers.js';
 import { refreshPeerDescriptions } from './peer-refresh.js';
+import { commitAct } from '../stored/write-path.js';
 
 /** The largest record document read from a peer. */
 const RECORD_BYTES = 2 * 1024 * 1024;
@@ -61,7 +62,7 @@ export async function resolveIri(
   const peer = peerCovering(core, iri);
   // Outcomes that write no stub still go through a commit, so cached reads showing the IRI's status are renewed.
   if (peer === undefined) {
-    await core.graph.commit([], () => markNoPeer(core.db, iri, at, NO_PEER_REASON));
+    await commitAct(core, [], () => markNoPeer(core.db, iri, at, NO_PEER_REASON));
     return { ok: false, iri, status: 'no-peer', reason: NO_PEER_REASON };
   }
   const record = ownerOf(iri);
@@ -80,7 +81,7 @@ export async function resolveIri(
       if (stub.quads.length === 0)
         throw new PeerRequestError('garbage', `answered nothing about <${record}>`);
       const refreshAt = new Date(now.getTime() + core.config.peers.resolveTtlMs).toISOString();
-      await core.graph.commit([{ graph, subject: record, quads: stub.quads, kind: stub.kind }], () => {
+      await commitAct(core, [{ graph, subject: record, quads: stub.quads, kind: stub.kind }], () => {
         markResolved(core.db, iri, peer.id, at, refreshAt);
         if (record !== iri) markResolved(core.db, record, peer.id, at, refreshAt);
         recordPeerSuccess(core.db, peer.id, at);
@@ -91,7 +92,7 @@ export async function resolveIri(
       if (!(error instanceof PeerRequestError)) throw error;
       const reason = `${peer.base_iri} ${error.message}`;
       const retryAt = new Date(now.getTime() + retryDelayMs(previousAttempts)).toISOString();
-      await core.graph.commit([], () => {
+      await commitAct(core, [], () => {
         markFailed(core.db, iri, peer.id, at, retryAt, reason);
         // A peer that answered "no such record" is still reachable; anything else counts against it.
         if (error.failure === 'status' && error.status !== undefined && error.status < 500)

@@ -27,6 +27,7 @@ import type { Database } from '../store/database.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
 import { normaliseBaseIri } from './peer-http.js';
+import { commitAct } from '../stored/write-path.js';
 
 /** A peer with no successful contact for this long (from `last_seen_at`, else `added_at`) is stale. */
 export const STALE_AFTER_MS = 90 * 86_400_000;
@@ -247,7 +248,7 @@ export async function removePeer(
   const graph = peerGraph(row.id);
   const writes = (await cachedSubjects(core, row)).map((subject) => ({ graph, subject, quads: null }));
   const at = new Date().toISOString();
-  await core.graph.commit(writes, () => {
+  await commitAct(core, writes, () => {
     if (row.state === 'dismissed') deletePeer(core.db, row.id);
     else setPeerState(core.db, row.id, 'dismissed');
     orphanPeerIris(core.db, row.id, at);

@@ -1,13 +1,10 @@
 import { NotFoundError } from '../errors.js';
-import { externalRecordGraphs } from '../store/graph/external/external-table.js';
-import { recordGraphs } from '../store/graph/embedded/record-table.js';
 import type { Core } from '../core.js';
 
 /** The names of every graph that holds data: reference bundles first, then record graphs. */
 export function listGraphs(core: Core): string[] {
   const names = core.reference.bundles.map((bundle) => bundle.graph);
-  const held = core.graph.kind === 'sparql' ? externalRecordGraphs(core.db) : recordGraphs(core.db);
-  for (const graph of held) if (!names.includes(graph)) names.push(graph);
+  for (const graph of core.graph.recordGraphs()) if (!names.includes(graph)) names.push(graph);
   return names;
 }
 

@@ -8,7 +8,7 @@ import { parseCatalogue } from '../vocab/catalogue.js';
 import type { Core } from '../core.js';
 import { readNQuadsFile, type LineProblem } from './restore-reader.js';
 import { rebuildAdvertisingKeys } from '../provenance/advertising-keys.js';
-import { checkRestorable, restoreSink } from './restore-sink.js';
+import { checkRestorable, kindOfLines } from './restore-sink.js';
 
 /** What a restore did. */
 export interface RestoreResult {
@@ -44,7 +44,7 @@ export async function restoreNQuads(
   if (core.graph.kind === 'sparql') await checkFile(core, file, bundleGraphs);
   const now = new Date().toISOString();
   const totals = { read: 0, new: 0, reference: 0, records: 0 };
-  const sink = restoreSink(core);
+  const sink = core.graph.bulkLoad(kindOfLines);
   const merge = async (
     graph: string,
     owner: string,

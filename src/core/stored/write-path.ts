@@ -4,6 +4,7 @@ import { GRAPHS } from '../ns.js';
 import { recordToQuads, type JsonObject, type MappedRecord } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
 import { appendAudit } from '../store/audit.js';
+import type { RecordWrite } from '../store/graph/types.js';
 import { canonicalTextOf, type Quad } from '../store/nquads.js';
 import { reportTurtle, type ValidationResult } from '../validate/index.js';
 import type { Core } from '../core.js';
@@ -125,6 +126,17 @@ export async function checkRecords(
 }
 
 /**
+ * The one commit of every act: record writes and the operational work of the same act (`ops`, inside the same
+ * transaction: audit entries, advertising keys, deliveries to queue) are committed together with the record
+ * rows, their search rows and counts, then published to the query index. Records a caller sent arrive here
+ * checked, through `commitRecords`; records the registry makes itself (cached peer records, reference data) and
+ * acts that write no record arrive as they are. Nothing else calls the store's commit.
+ */
+export function commitAct<T>(core: Core, writes: readonly RecordWrite[], ops: () => T): Promise<T> {
+  return core.graph.commit(writes, ops);
+}
+
+/**
  * Commits checked records and the operational work of the same act in one transaction, with one audit entry
  * per record unless `audit` is false (the caller then audits the act itself inside `ops`).
  */
@@ -134,7 +146,8 @@ export async function commitRecords<T>(
   ops: () => T,
   audit = true,
 ): Promise<T> {
-  return core.graph.commit(
+  return commitAct(
+    core,
     records.map(({ request, quads }) => ({
       graph: GRAPHS.local,
       subject: request.iri,

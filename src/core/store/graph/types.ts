@@ -38,9 +38,34 @@ export interface QueryBudget {
 /** The query forms of SPARQL 1.1 Query. */
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 
+/** One record of a bulk load: with `replace` it becomes exactly `lines`, otherwise the union of what it held and these. */
+export interface MergeTarget {
+  readonly graph: string;
+  readonly subject: string;
+  readonly lines: readonly string[];
+  readonly replace: boolean;
+}
+
+/** A bulk load into the store (a restore), made durable by `finish` or given up by `abort`. */
+export interface BulkLoad {
+  /** Whether the store holds a record of this subject (merged in this load or before). */
+  exists(graph: string, subject: string): Promise<boolean>;
+  /** Merges lines into a record; returns how many of them were not already present. */
+  merge(target: MergeTarget): Promise<number>;
+  /** Makes everything merged durable, with the operational work of the load (its audit entry). */
+  finish(ops: () => void, changed: boolean): Promise<void>;
+  /** Gives up: what was merged is not kept (as far as the store allows). */
+  abort(): void;
+}
+
+/** The kind of a record from its N-Quads lines (null: not a record kind), as the write path stores it. */
+export type KindOfLines = (subject: string, lines: readonly string[]) => string | null;
+
 /** The graph store: durable records plus a SPARQL view of them and of the reference bundles. */
 export interface GraphStore {
   readonly kind: 'embedded' | 'sparql';
+  /** Whether the store keeps quads of the default graph (the external store keeps named graphs only). */
+  readonly keepsDefaultGraph: boolean;
   /** Whether SPARQL queries can be answered now. */
   readonly ready: boolean;
   /** A number that changes with every commit, for invalidating cached reads. */
@@ -68,6 +93,16 @@ export interface GraphStore {
   countQuads(): Promise<number>;
   /** Record counts by kind in one graph. */
   countByKind(graph: string): Promise<Map<string, number>>;
+  /** The named graphs that hold records, in order. */
+  recordGraphs(): string[];
+  /** How many records of `graph` have a subject that does not start with `prefix`, and one of them. */
+  recordsOutside(graph: string, prefix: string): { count: number; example: string | null };
+  /**
+   * Starts a bulk load (a restore into a stopped registry): the embedded store merges rows in one transaction
+   * (all or nothing) and refills its search index at the next start; the external store commits a few hundred
+   * quads at a time, keeping its subject table and search index current.
+   */
+  bulkLoad(kindOf: KindOfLines): BulkLoad;
   /** The whole dataset as N-Quads, or one graph as N-Triples, in chunks. */
   dump(options?: { graph?: string }): AsyncIterable<string>;
   close(): Promise<void>;

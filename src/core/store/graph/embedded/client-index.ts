@@ -3,7 +3,7 @@ import type { Logger } from '../../../log.js';
 import type { Database } from '../../database.js';
 import { IndexRequestError } from './index-client.js';
 import { IndexReplica, type IndexChange } from './index-replica.js';
-import { QueryGate } from './query-gate.js';
+import { QueryGate } from '../query-gate.js';
 import type { BundleGraph, QueryBudget, QueryForm, SparqlResponse } from '../types.js';
 
 /** The nice value of the thread that runs clients' queries: the lowest priority there is. */

@@ -21,12 +21,17 @@ import {
   deleteRecord,
   iterateRecords,
   readRecord,
+  recordGraphs,
+  recordsOutside,
   writeRecord,
 } from './record-table.js';
+import { RowLoad } from './row-load.js';
 import type {
   Binding,
+  BulkLoad,
   BundleGraph,
   GraphStore,
+  KindOfLines,
   QueryBudget,
   QueryForm,
   RecordWrite,
@@ -62,6 +67,7 @@ export interface EmbeddedOptions {
  */
 export class EmbeddedGraphStore implements GraphStore {
   readonly kind = 'embedded' as const;
+  readonly keepsDefaultGraph = true;
   private opened = false;
   private commits = 0;
   private readonly pending: {
@@ -294,6 +300,18 @@ export class EmbeddedGraphStore implements GraphStore {
   async query(query: string, form: QueryForm, budget: QueryBudget): Promise<SparqlResponse> {
     if (!this.opened || this.closing) throw new UnavailableError('the query index is still loading');
     return this.clients.query(query, form, budget);
+  }
+
+  recordGraphs(): string[] {
+    return recordGraphs(this.db);
+  }
+
+  recordsOutside(graph: string, prefix: string): { count: number; example: string | null } {
+    return recordsOutside(this.db, graph, prefix);
+  }
+
+  bulkLoad(kindOf: KindOfLines): BulkLoad {
+    return new RowLoad(this.db, kindOf);
   }
 
   countQuads(): Promise<number> {

@@ -182,6 +182,20 @@ export function externalRecordGraphs(db: Database): string[] {
   ).map((row) => row.graph);
 }
 
+/** Records of one graph whose subject does not start with `prefix`, with one example subject. */
+export function externalRecordsOutside(
+  db: Database,
+  graph: string,
+  prefix: string,
+): { count: number; example: string | null } {
+  return db
+    .prepare(
+      `SELECT count(*) AS count, min(subject) AS example FROM external_record
+       WHERE graph = ? AND substr(subject, 1, length(?)) <> ?`,
+    )
+    .get(graph, prefix, prefix) as { count: number; example: string | null };
+}
+
 /** An update to send again, in reverse, if its commit did not finish: lines to delete and to insert, by graph. */
 export interface UndoPlan {
   readonly delete: Record<string, string[]>;

@@ -34,6 +34,8 @@ import {
   addIntent,
   countExternalByKind,
   countExternalQuads,
+  externalRecordGraphs,
+  externalRecordsOutside,
   pendingIntents,
   readExternalRecord,
   recordVerified,
@@ -41,9 +43,19 @@ import {
   type ExternalRecord,
   type UndoPlan,
 } from './external-table.js';
-import { QueryGate } from '../embedded/query-gate.js';
+import { QueryGate } from '../query-gate.js';
 import { normaliseBinding, normaliseResults, type SparqlClient } from './sparql-client.js';
-import type { Binding, GraphStore, QueryBudget, QueryForm, RecordWrite, SparqlResponse } from '../types.js';
+import { BatchedLoad } from '../batched-load.js';
+import type {
+  Binding,
+  BulkLoad,
+  GraphStore,
+  KindOfLines,
+  QueryBudget,
+  QueryForm,
+  RecordWrite,
+  SparqlResponse,
+} from '../types.js';
 
 /** Records whose last read is kept for the commit that may follow it. */
 const RECENT_READS = 256;
@@ -57,6 +69,7 @@ export interface ExternalOptions {
 /** The graph store of a registry whose graph lives in an external SPARQL 1.1 server. */
 export class ExternalGraphStore implements GraphStore {
   readonly kind = 'sparql' as const;
+  readonly keepsDefaultGraph = false;
   private opened = false;
   private closed = false;
   private commits = 0;
@@ -278,6 +291,18 @@ export class ExternalGraphStore implements GraphStore {
     } finally {
       leave();
     }
+  }
+
+  recordGraphs(): string[] {
+    return externalRecordGraphs(this.db);
+  }
+
+  recordsOutside(graph: string, prefix: string): { count: number; example: string | null } {
+    return externalRecordsOutside(this.db, graph, prefix);
+  }
+
+  bulkLoad(kindOf: KindOfLines): BulkLoad {
+    return new BatchedLoad(this, kindOf);
   }
 
   countQuads(): Promise<number> {

@@ -1,4 +1,4 @@
-import { UnavailableError } from '../../../errors.js';
+import { UnavailableError } from '../../errors.js';
 
 interface Waiter {
   readonly admit: () => void;
