@@ -70,7 +70,7 @@ describe('search rows of large commits', () => {
   });
 
   it('indexes rows still listed when the registry stopped at its next start', async () => {
-    const { core, app, api } = await start();
+    const { core, api } = await start();
     const { token } = await api.deployment(undefined, 'interrupted loader');
     await api.advertise(token, 'produced', 'bulk-3', bulk(40, 'numbat'), 201);
     await waitFor(() => pending(core) === 0);

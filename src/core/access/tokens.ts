@@ -18,9 +18,9 @@ import {
 } from '../store/api-tokens.js';
 import { appendAudit } from '../store/audit.js';
 import type { Core } from '../core.js';
-import { instanceIri } from '../catalogue/instances.js';
-import { readStored } from '../stored/records.js';
-import { softwareIri } from '../catalogue/software.js';
+
+import { iriOf, readStored } from '../stored/records.js';
+
 import { parseTokenRequest, type TokenRequest } from './token-request.js';
 
 /** A token as the API shows it: everything but the secret and its digest (contract §3.4). */
@@ -96,7 +96,7 @@ async function resolveOwner(
   live: boolean,
 ): Promise<TokenOwner & { readonly allowed: readonly string[] }> {
   const spec = kind === 'instance' ? INSTANCE : SOFTWARE;
-  const iri = kind === 'instance' ? instanceIri(core, id) : softwareIri(core, id);
+  const iri = kind === 'instance' ? iriOf(core, 'instance', id) : iriOf(core, 'software', id);
   const stored = await readStored(core, spec, iri);
   if (stored === undefined) throw new NotFoundError(`no ${spec.kind} ${iri}`);
   if (live && stored.tombstoned)
@@ -219,7 +219,7 @@ function listOf(core: Core, owner: TokenOwner): TokenList {
 
 /** The tokens of a deployment (admin, curator or the deployment keeping its own record), newest first. */
 export async function listInstanceTokens(core: Core, principal: Principal, id: string): Promise<TokenList> {
-  requireCuratorOrRecordKeeper(principal, instanceIri(core, id));
+  requireCuratorOrRecordKeeper(principal, iriOf(core, 'instance', id));
   return listOf(core, await resolveOwner(core, 'instance', id, false));
 }
 
@@ -262,7 +262,7 @@ export async function revokeInstanceToken(
   tokenId: string,
   options: TokenOptions = {},
 ): Promise<void> {
-  requireCuratorOrRecordKeeper(principal, instanceIri(core, id));
+  requireCuratorOrRecordKeeper(principal, iriOf(core, 'instance', id));
   revoke(core, principal, await resolveOwner(core, 'instance', id, false), tokenId, options);
 }
 

@@ -10,8 +10,7 @@ import { approveTarget, TargetRefusedError, type Resolver } from '../net/outboun
 import { PinnedTimeoutError, sendPinned, type PinnedResponse } from '../net/pinned-request.js';
 import { SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
-import { requireStored } from '../stored/records.js';
-import { softwareIri } from './software.js';
+import { iriOf, requireStored } from '../stored/records.js';
 
 /** Bounds of one API document fetch. */
 export interface ApiDocLimits {
@@ -65,7 +64,7 @@ export async function fetchApiDoc(
   if (n !== undefined && !/^\d{1,6}$/.test(n))
     throw new BadRequestError(`n must be a whole number ≥ 0, got "${n}"`);
   const index = n === undefined ? 0 : Number(n);
-  const stored = await requireStored(core, SOFTWARE, softwareIri(core, id));
+  const stored = await requireStored(core, SOFTWARE, iriOf(core, 'software', id));
   const docs = Array.isArray(stored.json.api_docs) ? stored.json.api_docs : [];
   const doc = docs[index];
   if (doc === undefined || doc === null || typeof doc !== 'object' || Array.isArray(doc)) {

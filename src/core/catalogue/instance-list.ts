@@ -6,9 +6,8 @@ import type { Core } from '../core.js';
 import { HEALTH, presentInstance } from './instances.js';
 import { iriPattern, listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
-import { readStored } from '../stored/records.js';
-import { releaseIri } from './releases.js';
-import { softwareIri } from './software.js';
+import { iriOf, readStored } from '../stored/records.js';
+
 import { sparqlString } from '../discovery/sparql-text.js';
 
 /** Query parameters of the deployment list. */
@@ -25,9 +24,9 @@ function oneOf(name: string, value: string, allowed: readonly string[]): string 
 function instanceFilters(core: Core, params: InstanceListParams): string[] {
   const patterns: string[] = [];
   if (params.software !== undefined)
-    patterns.push(iriPattern(REG('instanceOf'), softwareIri(core, params.software), 'software'));
+    patterns.push(iriPattern(REG('instanceOf'), iriOf(core, 'software', params.software), 'software'));
   if (params.release !== undefined)
-    patterns.push(iriPattern(REG('runsRelease'), releaseIri(core, params.release), 'release'));
+    patterns.push(iriPattern(REG('runsRelease'), iriOf(core, 'release', params.release), 'release'));
   if (params.health !== undefined) {
     // A deployment that was never probed holds no health value and reads `unknown`.
     patterns.push(

@@ -23,14 +23,15 @@ import { withinLastDays } from '../discovery/sparql-text.js';
 import {
   createRecord,
   declareCapability,
+  iriOf,
   originOf,
   patchRecord,
   readStored,
   requireObject,
   requireReadable,
   requireStored,
-  tombstoneRecord,
   type StoredRecord,
+  tombstoneRecord,
 } from '../stored/records.js';
 import { readRelated, softwareName } from './releases.js';
 import { listRuns, type RunListParams } from '../provenance/runs.js';
@@ -40,11 +41,6 @@ import { liveTokenCount } from '../access/tokens.js';
 
 /** Health values of a deployment; a deployment never probed reads `unknown`. */
 export const HEALTH = ['up', 'down', 'unknown'] as const;
-
-/** Expands a deployment id or IRI. */
-export function instanceIri(core: Core, id: string): string {
-  return expandId(core.config.baseIri, INSTANCE.path, id, 'instance');
-}
 
 /** Expands bare ids in `software` and `release`; a value that is neither an id nor an IRI is left for validation to name. */
 function expandReferences(core: Core, input: JsonObject): JsonObject {
@@ -216,7 +212,7 @@ export async function presentInstance(core: Core, stored: StoredRecord): Promise
 
 /** Reads one deployment by id or IRI; a withdrawn one still resolves, marked `tombstoned`. */
 export async function getInstance(core: Core, id: string): Promise<JsonObject> {
-  const iri = instanceIri(core, id);
+  const iri = iriOf(core, 'instance', id);
   return memoised(core, `instance ${iri}`, async () =>
     presentInstance(core, await requireReadable(core, INSTANCE, iri)),
   );
@@ -228,7 +224,7 @@ export async function getInstance(core: Core, id: string): Promise<JsonObject> {
  */
 export async function getInstanceFor(core: Core, principal: Principal, id: string): Promise<JsonObject> {
   const record = await getInstance(core, id);
-  const iri = typeof record.iri === 'string' ? record.iri : instanceIri(core, id);
+  const iri = typeof record.iri === 'string' ? record.iri : iriOf(core, 'instance', id);
   if (!isCurator(principal) && !actsAs(principal, iri)) return record;
   return { ...record, token_count: liveTokenCount(core, iri) };
 }
@@ -274,7 +270,7 @@ export async function updateInstance(
   body: unknown,
   requestId?: string,
 ): Promise<JsonObject> {
-  const iri = instanceIri(core, id);
+  const iri = iriOf(core, 'instance', id);
   requireCuratorOrRecordKeeper(principal, iri);
   const patch = expandReferences(core, requireObject(body));
   const stored = await requireStored(core, INSTANCE, iri);
@@ -306,7 +302,7 @@ export async function withdrawInstance(
   requestId?: string,
 ): Promise<void> {
   requireCurator(principal);
-  const stored = await requireStored(core, INSTANCE, instanceIri(core, id));
+  const stored = await requireStored(core, INSTANCE, iriOf(core, 'instance', id));
   await tombstoneRecord(core, INSTANCE, stored, principal, requestId);
 }
 
@@ -318,7 +314,7 @@ export async function declareInstanceCapability(
   body: unknown,
   requestId?: string,
 ): Promise<JsonObject> {
-  const iri = instanceIri(core, id);
+  const iri = iriOf(core, 'instance', id);
   requireCuratorOrRecordKeeper(principal, iri);
   const stored = await requireStored(core, INSTANCE, iri);
   refuseEditOf(principal, stored.iri, stored.json, {});
@@ -337,7 +333,7 @@ export async function listInstanceRuns(
   id: string,
   params: Omit<RunListParams, 'instance'> = {},
 ): Promise<JsonObject> {
-  const iri = (await requireStored(core, INSTANCE, instanceIri(core, id))).iri;
+  const iri = (await requireStored(core, INSTANCE, iriOf(core, 'instance', id))).iri;
   return listRuns(core, { ...params, instance: iri });
 }
 
@@ -350,6 +346,6 @@ export async function listInstanceArtifacts(
   id: string,
   params: Omit<ArtifactListParams, 'instance'> = {},
 ): Promise<JsonObject> {
-  const iri = (await requireStored(core, INSTANCE, instanceIri(core, id))).iri;
+  const iri = (await requireStored(core, INSTANCE, iriOf(core, 'instance', id))).iri;
   return listArtifacts(core, { ...params, instance: iri });
 }

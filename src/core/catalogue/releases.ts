@@ -2,7 +2,7 @@ import type { Principal } from '../access/principal.js';
 import { requireCurator, requireCuratorOrScope, requireSoftwareBinding } from '../access/policy.js';
 import { NotFoundError, TombstonedError } from '../errors.js';
 import { DCT, GRAPHS, REG } from '../ns.js';
-import { expandId, idOf, mintIri } from '../records/ids.js';
+import { idOf, mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
 import { RELEASE, SOFTWARE } from '../records/specs.js';
@@ -11,15 +11,16 @@ import { iriPattern, listAllRecords } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import {
   createRecord,
+  iriOf,
   originOf,
   readStored,
   requireObject,
   requireReadable,
   requireStored,
-  tombstoneRecord,
   type StoredRecord,
+  tombstoneRecord,
 } from '../stored/records.js';
-import { softwareIri, withEmptyLists } from './software.js';
+import { withEmptyLists } from './software.js';
 import { presentCapability } from '../discovery/terms.js';
 
 /**
@@ -27,11 +28,6 @@ import { presentCapability } from '../discovery/terms.js';
  * than this lists the newest this many.
  */
 const RELEASE_LIST_MAX = 10_000;
-
-/** Expands a release id or IRI. */
-export function releaseIri(core: Core, id: string): string {
-  return expandId(core.config.baseIri, RELEASE.path, id, 'release');
-}
 
 /** Reads a record another record refers to: from the referrer's graph first, then from the local graph. */
 export async function readRelated(
@@ -72,7 +68,7 @@ export async function presentRelease(core: Core, stored: StoredRecord): Promise<
 
 /** Reads one release by id or IRI; a withdrawn release still resolves, marked `tombstoned`. */
 export async function getRelease(core: Core, id: string): Promise<JsonObject> {
-  const iri = releaseIri(core, id);
+  const iri = iriOf(core, 'release', id);
   return memoised(core, `release ${iri}`, async () =>
     presentRelease(core, await requireReadable(core, RELEASE, iri)),
   );
@@ -80,7 +76,7 @@ export async function getRelease(core: Core, id: string): Promise<JsonObject> {
 
 /** Lists the live releases of a software, newest registered first, as `{items, total}` (not paged). */
 export async function listReleases(core: Core, softwareId: string): Promise<JsonObject> {
-  const iri = softwareIri(core, softwareId);
+  const iri = iriOf(core, 'software', softwareId);
   return memoised(core, `release-list ${iri}`, () => listReleasesNow(core, iri));
 }
 
@@ -116,7 +112,7 @@ export async function createRelease(
 ): Promise<JsonObject> {
   requireCuratorOrScope(principal, 'register:software');
   const input = requireObject(body);
-  const software = await requireStored(core, SOFTWARE, softwareIri(core, softwareId));
+  const software = await requireStored(core, SOFTWARE, iriOf(core, 'software', softwareId));
   requireSoftwareBinding(principal, software.iri);
   if (software.tombstoned) {
     throw new TombstonedError(`${software.iri} is withdrawn; no release can be added to it`);
@@ -146,8 +142,8 @@ export async function withdrawRelease(
   requestId?: string,
 ): Promise<void> {
   requireCurator(principal);
-  const software = await requireStored(core, SOFTWARE, softwareIri(core, softwareId));
-  const release = await requireStored(core, RELEASE, releaseIri(core, releaseId));
+  const software = await requireStored(core, SOFTWARE, iriOf(core, 'software', softwareId));
+  const release = await requireStored(core, RELEASE, iriOf(core, 'release', releaseId));
   if (release.json.software !== software.iri)
     throw new NotFoundError(`no release ${release.iri} of software ${software.iri}`);
   await tombstoneRecord(core, RELEASE, release, principal, requestId);

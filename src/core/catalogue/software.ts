@@ -1,7 +1,7 @@
 import type { Principal } from '../access/principal.js';
 import { requireCurator, requireCuratorOrScope } from '../access/policy.js';
 import { DCT, GRAPHS, PROV, REG, SCHEMA, SH } from '../ns.js';
-import { expandId, idOf, mintIri } from '../records/ids.js';
+import { idOf, mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
 import { SOFTWARE } from '../records/specs.js';
@@ -12,24 +12,20 @@ import { facetCounts, iriPattern, listRecords, pageSize, type ListQuery } from '
 import {
   createRecord,
   declareCapability,
+  iriOf,
   originOf,
-  requireReadable,
   patchRecord,
   readStored,
   requireObject,
+  requireReadable,
   requireStored,
-  tombstoneRecord,
   type StoredRecord,
+  tombstoneRecord,
 } from '../stored/records.js';
 import { memoised } from '../stored/memoised.js';
 import { sparqlString, withinLastDays } from '../discovery/sparql-text.js';
 import { checkSyncInput, presentSync } from '../forge/sync-settings.js';
 import { describeTerm, describeTerms, presentCapability } from '../discovery/terms.js';
-
-/** Expands a software id or IRI. */
-export function softwareIri(core: Core, id: string): string {
-  return expandId(core.config.baseIri, SOFTWARE.path, id, 'software');
-}
 
 /** Adds an empty list for every list field a record does not hold, so clients always get arrays. */
 export function withEmptyLists(spec: RecordSpec, json: JsonObject): JsonObject {
@@ -183,7 +179,7 @@ export async function createSoftware(
 
 /** Reads one software record by id or IRI; withdrawn records still resolve, marked `tombstoned`. */
 export async function getSoftware(core: Core, id: string): Promise<JsonObject> {
-  const iri = softwareIri(core, id);
+  const iri = iriOf(core, 'software', id);
   return memoised(core, `software ${iri}`, async () =>
     presentSoftware(core, await requireReadable(core, SOFTWARE, iri)),
   );
@@ -199,7 +195,7 @@ export async function updateSoftware(
 ): Promise<JsonObject> {
   requireCurator(principal);
   const patch = withMatchedKeywords(requireObject(body));
-  const stored = await requireStored(core, SOFTWARE, softwareIri(core, id));
+  const stored = await requireStored(core, SOFTWARE, iriOf(core, 'software', id));
   checkSyncInput(stored.json, patch);
   await patchRecord(
     core,
@@ -228,7 +224,7 @@ export async function withdrawSoftware(
   await tombstoneRecord(
     core,
     SOFTWARE,
-    await requireStored(core, SOFTWARE, softwareIri(core, id)),
+    await requireStored(core, SOFTWARE, iriOf(core, 'software', id)),
     principal,
     requestId,
   );
@@ -243,7 +239,7 @@ export async function declareSoftwareCapability(
   requestId?: string,
 ): Promise<JsonObject> {
   requireCurator(principal);
-  const stored = await requireStored(core, SOFTWARE, softwareIri(core, id));
+  const stored = await requireStored(core, SOFTWARE, iriOf(core, 'software', id));
   const capability = await declareCapability(core, SOFTWARE, stored, body, {
     principal,
     action: 'capability.declare',

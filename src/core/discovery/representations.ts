@@ -6,26 +6,25 @@
 import type * as RDF from '@rdfjs/types';
 import { Writer } from 'n3';
 import { NotFoundError } from '../errors.js';
-import { DCAT, GRAPHS, PREFIXES, PROV, RDF as RDF_NS, REG, XSD } from '../ns.js';
+import { GRAPHS, PREFIXES, RDF as RDF_NS, XSD } from '../ns.js';
 import type { Json, JsonObject } from '../records/mapper.js';
 import { canonicalText, factory, parseNQuads, quadToLine, type Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
 import { versionOf } from '../stored/record-version.js';
+import { DEREFERENCEABLE, type RecordKind } from '../records/kind-registry.js';
 
 /** Record kinds whose IRIs dereference. */
-export type RecordKind = 'software' | 'release' | 'instance' | 'type' | 'run' | 'artifact';
+export type { RecordKind };
 
 /** Where each dereferenceable kind is minted, the class that marks it, and the API list it belongs to. */
 export const RECORD_KINDS: Readonly<
   Record<RecordKind, { readonly segment: string; readonly cls: string; readonly listing: string }>
-> = {
-  software: { segment: 'software', cls: REG('Software'), listing: 'api/v1/software' },
-  release: { segment: 'release', cls: REG('Release'), listing: 'api/v1/software' },
-  instance: { segment: 'instance', cls: REG('Instance'), listing: 'api/v1/instances' },
-  type: { segment: 'type', cls: REG('ArtifactType'), listing: 'api/v1/types' },
-  run: { segment: 'run', cls: PROV('Activity'), listing: 'api/v1/runs' },
-  artifact: { segment: 'artifact', cls: DCAT('Dataset'), listing: 'api/v1/artifacts' },
-};
+> = Object.fromEntries(
+  [...DEREFERENCEABLE].map(([kind, declared]) => [
+    kind,
+    { segment: declared.segment, cls: declared.marker, listing: declared.listing },
+  ]),
+) as Record<RecordKind, { readonly segment: string; readonly cls: string; readonly listing: string }>;
 
 /** RDF serialisations a record is offered in. */
 export type RdfFormat = 'turtle' | 'jsonld' | 'nquads';

@@ -22,8 +22,8 @@ import {
   type SyncOutcome,
   type SyncRunOptions,
 } from './forge-sync-outcome.js';
-import { readStored, requireStored, type StoredRecord } from '../stored/records.js';
-import { presentSoftware, softwareIri } from '../catalogue/software.js';
+import { iriOf, readStored, requireStored, type StoredRecord } from '../stored/records.js';
+import { presentSoftware } from '../catalogue/software.js';
 import { readSyncSettings, type SyncSettings } from './sync-settings.js';
 
 export type { SyncOutcome, SyncRunOptions } from './forge-sync-outcome.js';
@@ -49,7 +49,7 @@ export async function syncSoftware(
   requestId?: string,
 ): Promise<JsonObject> {
   requireCurator(principal);
-  const stored = await requireStored(core, SOFTWARE, softwareIri(core, id));
+  const stored = await requireStored(core, SOFTWARE, iriOf(core, 'software', id));
   if (stored.tombstoned) throw new TombstonedError(`${stored.iri} is withdrawn and is not synced`);
   if (
     !isObject(stored.json.sync) ||

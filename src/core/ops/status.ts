@@ -4,15 +4,10 @@ import { countPeers, pingOps } from '../store/ops-status.js';
 import type { Principal } from '../access/principal.js';
 import type { Core } from '../core.js';
 import { wellKnownPeers } from '../federation/peers.js';
+import { COUNTED_KINDS } from '../records/kind-registry.js';
 
-/** Record kinds reported by metrics and counts, with their plural label. */
-export const COUNTED_KINDS: ReadonlyArray<readonly [kind: string, label: string]> = [
-  ['software', 'software'],
-  ['release', 'releases'],
-  ['instance', 'instances'],
-  ['artifact', 'artifacts'],
-  ['run', 'runs'],
-];
+/** Record kinds reported by metrics and counts, with their plural label (declared with each kind). */
+export { COUNTED_KINDS };
 
 /** Readiness: the graph store answers a query and the operational database answers a trivial one. */
 export async function checkReadiness(core: Core): Promise<{ status: 'ready'; triples: number }> {

@@ -15,9 +15,8 @@ import { presentArtifact } from './artifact-view.js';
 import { contentIdOf } from './identify.js';
 import { countRecords, iriPattern, listRecords, pageSize, type ListQuery } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
-import { readStored } from '../stored/records.js';
-import { runIri } from './runs.js';
-import { softwareIri } from '../catalogue/software.js';
+import { iriOf, readStored } from '../stored/records.js';
+
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
 import { typeIri } from '../catalogue/types.js';
 
@@ -114,11 +113,11 @@ function artifactFilters(core: Core, params: ArtifactListParams): string[] | und
     patterns.push(touchedBy(instance, '', 'i'));
   }
   if (params.software !== undefined) {
-    const software = sparqlIri(softwareIri(core, params.software), 'software');
+    const software = sparqlIri(iriOf(core, 'software', params.software), 'software');
     patterns.push(touchedBy('?deployment', `?deployment <${REG('instanceOf')}> ${software} .`, 's'));
   }
   if (params.run !== undefined) {
-    const run = sparqlIri(runIri(core, params.run), 'run');
+    const run = sparqlIri(iriOf(core, 'run', params.run), 'run');
     patterns.push(
       `{ ?s <${PROV('wasGeneratedBy')}> ${run} } UNION { GRAPH ?rg_r { ${run} <${PROV('used')}> ?s } }`,
     );

@@ -1,21 +1,16 @@
 import { ARTIFACT } from '../records/activity-specs.js';
 import { algorithmOfIri } from '../records/content-id.js';
-import { expandId, idOf } from '../records/ids.js';
+import { idOf } from '../records/ids.js';
 import { isObject } from '../records/json.js';
 import type { Json, JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import { memoised } from '../stored/memoised.js';
-import { originOf, requireReadable, type StoredRecord } from '../stored/records.js';
+import { iriOf, originOf, requireReadable, type StoredRecord } from '../stored/records.js';
 import { withEmptyLists } from '../catalogue/software.js';
 import { describeTerm } from '../discovery/terms.js';
 
 /** Availability values from most to least open. */
 const OPENNESS = ['public', 'restricted', 'embargoed', 'metadata-only'] as const;
-
-/** Expands an artifact id or IRI. */
-export function artifactIri(core: Core, id: string): string {
-  return expandId(core.config.baseIri, ARTIFACT.path, id, 'artifact');
-}
 
 function presentDistribution(item: Json): Json {
   if (!isObject(item)) return item;
@@ -77,7 +72,7 @@ export async function presentArtifact(core: Core, stored: StoredRecord): Promise
 
 /** Reads one artifact by id or IRI (anonymous reads allowed when reads are public). */
 export async function getArtifact(core: Core, id: string): Promise<JsonObject> {
-  const iri = artifactIri(core, id);
+  const iri = iriOf(core, 'artifact', id);
   return memoised(core, `artifact ${iri}`, async () =>
     presentArtifact(core, await requireReadable(core, ARTIFACT, iri)),
   );

@@ -10,9 +10,9 @@ import { DCT, GRAPHS, PROV, RDFS } from '../ns.js';
 import { ARTIFACT, RUN } from '../records/activity-specs.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
-import { artifactIri } from './artifact-view.js';
+
 import { memoised } from '../stored/memoised.js';
-import { originOf, requireReadable } from '../stored/records.js';
+import { iriOf, originOf, requireReadable } from '../stored/records.js';
 import { unresolvedOrigin, valuesBlock } from './runs.js';
 
 /** Which way lineage is followed from the artifact. */
@@ -289,7 +289,7 @@ async function describeNodes(core: Core, walk: Walk): Promise<LineageNode[]> {
  * were reachable.
  */
 export async function lineage(core: Core, id: string, options: LineageOptions): Promise<Lineage> {
-  const root = artifactIri(core, id);
+  const root = iriOf(core, 'artifact', id);
   return memoised(core, `lineage ${root} ${options.direction} ${options.depth}`, async () => {
     await requireReadable(core, ARTIFACT, root);
     const walk: Walk = {

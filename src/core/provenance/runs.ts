@@ -15,9 +15,9 @@ import { iriPattern, listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import { NO_PEER_REASON, peerCovering } from '../federation/peers.js';
 import { findResolveRow } from '../store/peers.js';
-import { originOf, readStored, requireReadable, type StoredRecord } from '../stored/records.js';
+import { iriOf, originOf, readStored, requireReadable, type StoredRecord } from '../stored/records.js';
 import { readRelated, softwareName } from '../catalogue/releases.js';
-import { softwareIri } from '../catalogue/software.js';
+
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
 
 /** Availability values from most to least open; an artifact is as available as its most open distribution. */
@@ -43,11 +43,6 @@ interface Found {
   tomb: boolean;
   /** Distribution IRI → availability. */
   readonly distributions: Map<string, string>;
-}
-
-/** Expands a run id or IRI. */
-export function runIri(core: Core, id: string): string {
-  return expandId(core.config.baseIri, RUN.path, id, 'run');
 }
 
 /**
@@ -268,7 +263,7 @@ export async function presentRun(core: Core, stored: StoredRecord): Promise<Json
 
 /** Reads one run by id or IRI (anonymous reads allowed when reads are public). */
 export async function getRun(core: Core, id: string): Promise<JsonObject> {
-  const iri = runIri(core, id);
+  const iri = iriOf(core, 'run', id);
   return memoised(core, `run ${iri}`, async () => presentRun(core, await requireReadable(core, RUN, iri)));
 }
 
@@ -285,7 +280,7 @@ function runFilters(core: Core, params: RunListParams): string[] {
     patterns.push(iriPattern(PROV('wasAssociatedWith'), instance, 'instance'));
   }
   if (params.software !== undefined) {
-    const software = sparqlIri(softwareIri(core, params.software), 'software');
+    const software = sparqlIri(iriOf(core, 'software', params.software), 'software');
     patterns.push(
       `?s <${PROV('wasAssociatedWith')}> ?deployment . ?deployment <${REG('instanceOf')}> ${software} .`,
     );

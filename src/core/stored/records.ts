@@ -9,6 +9,7 @@ import { ownerOf, parseNQuads } from '../store/nquads.js';
 import { findPeer, findResolveRow } from '../store/peers.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Quad } from '../store/nquads.js';
+import { recordIri, type RecordKind } from '../records/kind-registry.js';
 import type { Core } from '../core.js';
 import { cachedRecord, isStale } from '../federation/peers.js';
 import { editStored } from './record-edit.js';
@@ -296,4 +297,9 @@ export async function declareCapability(
   await patchRecord(core, spec, stored, patch, {}, options);
   const updated = await requireStored(core, spec, stored.iri);
   return isObject(updated.json.capability) ? updated.json.capability : undefined;
+}
+
+/** The IRI of a record of `kind` from its id or its full IRI (anything else: 400 naming the kind). */
+export function iriOf(core: Core, kind: RecordKind, idOrIri: string): string {
+  return recordIri(core.config.baseIri, kind, idOrIri);
 }

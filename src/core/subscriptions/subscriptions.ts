@@ -22,8 +22,8 @@ import {
   type SubscriptionRow,
 } from '../store/subscriptions.js';
 import type { Core } from '../core.js';
-import { instanceIri } from '../catalogue/instances.js';
-import { readStored, requireObject } from '../stored/records.js';
+
+import { iriOf, readStored, requireObject } from '../stored/records.js';
 import { managedSubscription, requireSubscriptionManager } from './subscription-access.js';
 import { presentDelivery, type Delivery } from './subscription-deliveries.js';
 import { parseFilter, type SubscriptionFilter } from './subscription-filter.js';
@@ -125,7 +125,7 @@ export async function createSubscription(
   body: unknown,
   options: SubscriptionOptions = {},
 ): Promise<SubscriptionWritten> {
-  const instance = instanceIri(core, id);
+  const instance = iriOf(core, 'instance', id);
   requireSubscriptionManager(principal, instance);
   const stored = await readStored(core, INSTANCE, instance);
   if (stored === undefined || stored.tombstoned)
@@ -213,7 +213,7 @@ export async function listSubscriptions(
   principal: Principal,
   id: string,
 ): Promise<SubscriptionList> {
-  const instance = instanceIri(core, id);
+  const instance = iriOf(core, 'instance', id);
   requireSubscriptionManager(principal, instance);
   if ((await readStored(core, INSTANCE, instance)) === undefined)
     throw new NotFoundError(`no deployment ${instance}`);

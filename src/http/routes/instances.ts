@@ -3,7 +3,6 @@ import {
   createInstance,
   declareInstanceCapability,
   getInstanceFor,
-  instanceIri,
   listInstanceArtifacts,
   listInstanceRuns,
   updateInstance,
@@ -14,6 +13,7 @@ import { announceInstance } from '../../core/catalogue/self-registration.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
+import { iriOf } from '../../core/stored/records.js';
 
 /** The query parameters the list reads. */
 export const INSTANCE_LIST_PARAMS = [
@@ -31,7 +31,7 @@ export const INSTANCE_LIST_PARAMS = [
 export function instanceRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
-  const named = (c: Context<AppEnv>) => instanceIri(c.get('core'), c.req.param('id') ?? '');
+  const named = (c: Context<AppEnv>) => iriOf(c.get('core'), 'instance', c.req.param('id') ?? '');
   // The deployment a credential announces is not named in the path: If-Match applies to the one it edits.
   app.put(
     '/api/v1/instances/self',

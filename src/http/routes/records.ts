@@ -19,6 +19,7 @@ import { preferred } from '../accept.js';
 import { problemResponse } from '../problem.js';
 import { notModified, storedVersion } from '../record-conditions.js';
 import type { WebPage } from '../web.js';
+import { DEREFERENCEABLE } from '../../core/records/kind-registry.js';
 
 /** Reads the API JSON of one record by id (the body `GET /api/v1/<kind>/<id>` returns). */
 export type RecordReader = (core: Core, id: string) => Promise<JsonObject>;
@@ -49,15 +50,10 @@ const FORM_EXTENSIONS: Readonly<Record<RdfFormat, string>> = {
   jsonld: 'jsonld',
   nquads: 'nq',
 };
-/** The paths each kind's IRIs (and their aliases) are served at. */
-const PATHS: Readonly<Record<RecordKind, readonly string[]>> = {
-  software: ['software'],
-  release: ['release'],
-  instance: ['instance', 'instances'],
-  type: ['type'],
-  run: ['run', 'runs'],
-  artifact: ['artifact', 'artifacts'],
-};
+/** The paths each kind's IRIs (and their aliases) are served at, as each kind declares them. */
+const PATHS: readonly (readonly [RecordKind, readonly string[]])[] = [...DEREFERENCEABLE].map(
+  ([kind, declared]) => [kind, [declared.segment, ...declared.aliases]] as const,
+);
 
 /**
  * The API paths that read one record: the kind each reads and the path parameter naming the record (an id, or
@@ -138,7 +134,7 @@ export function recordRoutes(
   web?: WebPage,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  for (const [kind, paths] of Object.entries(PATHS) as [RecordKind, readonly string[]][]) {
+  for (const [kind, paths] of PATHS) {
     const reader = readers[kind];
     if (reader === undefined) continue;
     for (const path of paths)

@@ -2,17 +2,12 @@ import { Hono, type Context } from 'hono';
 import type { Core } from '../../core/core.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/records/mapper.js';
-import {
-  createRelease,
-  getRelease,
-  listReleases,
-  releaseIri,
-  withdrawRelease,
-} from '../../core/catalogue/releases.js';
-import { softwareIri } from '../../core/catalogue/software.js';
+import { createRelease, getRelease, listReleases, withdrawRelease } from '../../core/catalogue/releases.js';
+
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
+import { iriOf } from '../../core/stored/records.js';
 
 /**
  * `/api/v1/software/{id}/releases`: list, register, read (with Signposting, from `signpostedReads`) and withdraw
@@ -30,7 +25,7 @@ export function releaseRoutes(): Hono<AppEnv> {
   app.get('/api/v1/software/:id/releases/:release_id', async (c) =>
     c.json(await releaseOf(c.get('core'), c.req.param('id'), c.req.param('release_id'))),
   );
-  const named = (c: Context<AppEnv>) => releaseIri(c.get('core'), c.req.param('release_id') ?? '');
+  const named = (c: Context<AppEnv>) => iriOf(c.get('core'), 'release', c.req.param('release_id') ?? '');
   app.delete('/api/v1/software/:id/releases/:release_id', conditionalEdit(named), async (c) => {
     await withdrawRelease(...who(c), c.req.param('id'), c.req.param('release_id'), c.get('requestId'));
     return c.body(null, 204);
@@ -41,7 +36,7 @@ export function releaseRoutes(): Hono<AppEnv> {
 /** One release read through its own software; a release of another software is a 404, as when withdrawing. */
 async function releaseOf(core: Core, softwareId: string, releaseId: string): Promise<JsonObject> {
   const release = await getRelease(core, releaseId);
-  const software = softwareIri(core, softwareId);
+  const software = iriOf(core, 'software', softwareId);
   if (release.software !== software)
     throw new NotFoundError(`no release ${releaseId} of software ${software}`);
   return release;

@@ -4,7 +4,6 @@ import {
   declareSoftwareCapability,
   getSoftware,
   listSoftware,
-  softwareIri,
   updateSoftware,
   withdrawSoftware,
   type SoftwareListParams,
@@ -12,6 +11,7 @@ import {
 import type { AppEnv } from '../env.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
+import { iriOf } from '../../core/stored/records.js';
 
 /** The query parameters the list reads. */
 export const SOFTWARE_LIST_PARAMS = [
@@ -35,7 +35,7 @@ export const SOFTWARE_LIST_PARAMS = [
 export function softwareRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
-  const named = (c: Context<AppEnv>) => softwareIri(c.get('core'), c.req.param('id') ?? '');
+  const named = (c: Context<AppEnv>) => iriOf(c.get('core'), 'software', c.req.param('id') ?? '');
   app.get('/api/v1/software', async (c) => {
     const params: SoftwareListParams = {};
     for (const name of SOFTWARE_LIST_PARAMS) {
