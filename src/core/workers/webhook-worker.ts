@@ -1,6 +1,6 @@
 import type { SubscriptionSettings } from '../config/index.js';
-import { approveTarget, TargetRefusedError, type Resolver } from '../net/outbound-target.js';
-import { describeRequestError, sendPinned } from '../net/pinned-request.js';
+import { describeRequestError, HttpRefusedError, httpRequest } from '../net/http-client.js';
+import type { Resolver } from '../net/outbound-target.js';
 import {
   dueDeliveries,
   markAttemptFailed,
@@ -150,33 +150,32 @@ export class WebhookWorker {
       [WEBHOOK_HEADERS.signature]: signWebhook(delivery.webhook_secret, timestamp, body),
     };
     try {
-      // Resolved and checked again at every attempt; the connection goes to the address checked here.
-      const target = await approveTarget(delivery.webhook_url, {
-        allowHttp: settings.allowHttp,
-        allowPrivate: settings.allowPrivateTargets,
-        resolve: this.options.resolve,
-      });
-      const response = await sendPinned({
-        target,
+      // Resolved and checked again at every attempt; the connection goes to the address checked then. A redirect
+      // is reported, never followed, and the answer is read only as far as `last_error` needs.
+      const response = await httpRequest(delivery.webhook_url, {
         method: 'POST',
         headers,
         body,
+        addresses: {
+          allowHttp: settings.allowHttp,
+          allowPrivate: settings.allowPrivateTargets,
+          resolve: this.options.resolve,
+        },
         timeoutMs: settings.timeoutMs,
-        maxResponseBytes: MAX_RESPONSE_BYTES,
+        maxBytes: MAX_RESPONSE_BYTES,
+        overflow: 'truncate',
         ca: this.options.ca,
       });
       if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
-      const answer = response.bytes.toString('utf8');
+      const answer = response.body.toString('utf8');
       const error =
         response.status >= 300 && response.status < 400
-          ? `redirect (${response.status}) to ${response.location ?? 'an unnamed location'} not followed`
+          ? `redirect (${response.status}) to ${response.headers.get('location') ?? 'an unnamed location'} not followed`
           : `answered ${response.status}${answer.trim() === '' ? '' : `: ${oneLine(answer)}`}`;
       return { ok: false, status: response.status, error };
     } catch (error) {
       const reason =
-        error instanceof TargetRefusedError
-          ? `target refused: ${error.message}`
-          : describeRequestError(error);
+        error instanceof HttpRefusedError ? `target refused: ${error.message}` : describeRequestError(error);
       return { ok: false, status: null, error: oneLine(reason, 500) };
     }
   }
