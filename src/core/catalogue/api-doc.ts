@@ -6,8 +6,16 @@
  * address that was checked, so a record cannot make the registry read its own network for an anonymous caller.
  */
 import { BadRequestError, NotFoundError, RegError, type RegErrorOptions } from '../errors.js';
-import { approveTarget, TargetRefusedError, type Resolver } from '../net/outbound-target.js';
-import { PinnedTimeoutError, sendPinned, type PinnedResponse } from '../net/pinned-request.js';
+import {
+  HttpRedirectError,
+  HttpRefusedError,
+  httpRequest,
+  HttpTimeoutError,
+  HttpTooLargeError,
+  isRedirect,
+  type HttpResponse,
+} from '../net/http-client.js';
+import type { Resolver } from '../net/outbound-target.js';
 import { SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { iriOf, requireStored } from '../stored/records.js';
@@ -49,8 +57,6 @@ export class UpstreamError extends RegError {
   }
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
 /**
  * Fetches `api_docs[n]` of a software (`n` defaults to 0; 400 when not a whole number, 404 when out of range)
  * and returns its bytes with the upstream content type; any upstream failure is a 502 `upstream-failed`.
@@ -74,109 +80,98 @@ export async function fetchApiDoc(
   }
   const url = typeof doc.url === 'string' ? doc.url : '';
   const format = typeof doc.format === 'string' ? doc.format : 'other';
-  const { response, finalUrl } = await follow(url, format, core, limits);
+  const response = await fetchDocument(url, format, core, limits);
+  const finalUrl = response.url.href;
   return {
     n: index,
     url,
     final_url: finalUrl,
     format,
     ...(typeof doc.title === 'string' ? { title: doc.title } : {}),
-    content_type: response.headers['content-type'] ?? guessContentType(finalUrl),
-    body: response.bytes,
+    content_type: response.headers.get('content-type') ?? guessContentType(finalUrl),
+    body: response.body,
   };
 }
 
-async function follow(
+/**
+ * Fetches the document: its body only from a 2xx answer, redirects only to the same host, every hop checked and
+ * pinned by the client. Every failure is an UpstreamError.
+ */
+async function fetchDocument(
   url: string,
   format: string,
   core: Core,
   limits: ApiDocLimits,
-): Promise<{ response: PinnedResponse; finalUrl: string }> {
-  const deadline = Date.now() + limits.timeoutMs;
-  let current = parseHttpUrl(url, url);
-  const host = current.hostname;
-  for (let hop = 0; ; hop++) {
-    const response = await request(current, url, format, core, deadline, limits);
-    if (!REDIRECTS.has(response.status)) {
-      if (response.status < 200 || response.status > 299) {
-        throw new UpstreamError(`the API description at ${url} answered ${response.status}`, {
-          upstream_url: url,
-          upstream_status: response.status,
-        });
-      }
-      if (response.bytes.byteLength > limits.maxBytes) throw tooLarge(url, limits);
-      if (!response.complete) throw failure(Date.now() >= deadline, url, limits);
-      return { response, finalUrl: current.href };
-    }
-    const location = response.location;
-    if (hop >= limits.maxRedirects || location === undefined) {
-      throw new UpstreamError(
-        location === undefined
-          ? `the API description at ${url} redirected without a Location`
-          : `the API description at ${url} redirected more than ${limits.maxRedirects} times`,
-        { upstream_url: url },
-      );
-    }
-    const next = parseHttpUrl(location, url, current);
-    if (next.hostname !== host)
-      throw new UpstreamError(`the API description at ${url} redirected to another host (${next.host})`, {
-        upstream_url: url,
-      });
-    current = next;
+): Promise<HttpResponse> {
+  const first = parseHttpUrl(url, url);
+  let response: HttpResponse;
+  try {
+    response = await httpRequest(first.href, {
+      headers: { accept: acceptFor(format), 'user-agent': `reg/${core.version}` },
+      addresses: {
+        allowHttp: true,
+        allowPrivate: core.config.apiDocAllowPrivateTargets,
+        resolve: limits.resolve,
+      },
+      timeoutMs: limits.timeoutMs,
+      maxBytes: limits.maxBytes,
+      read: (status) => status >= 200 && status <= 299,
+      redirects: {
+        max: limits.maxRedirects,
+        allow: (next) => isHttp(next) && next.hostname === first.hostname,
+      },
+    });
+  } catch (error) {
+    if (error instanceof HttpRefusedError) throw refusal(url, error);
+    if (error instanceof HttpRedirectError) throw redirectFailure(url, error, limits);
+    if (error instanceof HttpTooLargeError) throw tooLarge(url, limits);
+    throw failure(error instanceof HttpTimeoutError, url, limits);
   }
+  if (isRedirect(response.status))
+    throw new UpstreamError(`the API description at ${url} redirected without a Location`, {
+      upstream_url: url,
+    });
+  if (response.status < 200 || response.status > 299) {
+    throw new UpstreamError(`the API description at ${url} answered ${response.status}`, {
+      upstream_url: url,
+      upstream_status: response.status,
+    });
+  }
+  return response;
 }
 
-/** One hop: the target's addresses approved, then a request pinned to the approved address. */
-async function request(
-  target: URL,
-  url: string,
-  format: string,
-  core: Core,
-  deadline: number,
-  limits: ApiDocLimits,
-): Promise<PinnedResponse> {
-  let approved;
-  try {
-    approved = await approveTarget(target.href, {
-      allowHttp: true,
-      allowPrivate: core.config.apiDocAllowPrivateTargets,
-      resolve: limits.resolve,
-    });
-  } catch (error) {
-    if (!(error instanceof TargetRefusedError)) throw error;
-    throw refusal(url, target, error);
-  }
-  const timeoutMs = deadline - Date.now();
-  if (timeoutMs <= 0) throw failure(true, url, limits);
-  try {
-    return await sendPinned({
-      target: approved,
-      method: 'GET',
-      headers: { accept: acceptFor(format), 'user-agent': `reg/${core.version}` },
-      body: '',
-      timeoutMs,
-      // One byte past the cap tells a document of exactly the cap from a larger one.
-      maxResponseBytes: limits.maxBytes + 1,
-    });
-  } catch (error) {
-    throw failure(error instanceof PinnedTimeoutError, url, limits);
-  }
+/** A redirect that was not followed: one too many, not a URL, not http(s), or to another host. */
+function redirectFailure(url: string, error: HttpRedirectError, limits: ApiDocLimits): UpstreamError {
+  const { next } = error;
+  const detail =
+    error.reason === 'too-many'
+      ? `the API description at ${url} redirected more than ${limits.maxRedirects} times`
+      : next === undefined
+        ? `the API description URL ${error.location} is not a URL`
+        : !isHttp(next)
+          ? `only http and https API descriptions are fetched, not ${next.protocol}`
+          : `the API description at ${url} redirected to another host (${next.host})`;
+  return new UpstreamError(detail, { upstream_url: url });
+}
+
+function isHttp(url: URL): boolean {
+  return url.protocol === 'http:' || url.protocol === 'https:';
 }
 
 /**
  * The registry's own refusal to reach a target. A non-public target is named by its host only: which internal
  * address a name resolves to is the operator's to read in the log, not the caller's.
  */
-function refusal(url: string, target: URL, error: TargetRefusedError): UpstreamError {
+function refusal(url: string, error: HttpRefusedError): UpstreamError {
   const nonPublic = error.code === 'non-public';
   const detail = nonPublic
-    ? `refused: not a public address: the API description at ${url} is on ${target.hostname}, and this registry fetches API descriptions from public addresses only`
+    ? `refused: not a public address: the API description at ${url} is on ${new URL(error.url).hostname}, and this registry fetches API descriptions from public addresses only`
     : `refused: the API description at ${url} is not fetched: ${error.message}`;
   return new UpstreamError(
     detail,
     { upstream_url: url, refused: error.code },
     {
-      cause: error,
+      cause: error.refusal,
       hints: nonPublic
         ? [
             'declare the API description at a public URL; an operator may allow private targets with REG_API_DOC_ALLOW_PRIVATE_TARGETS',
@@ -186,14 +181,14 @@ function refusal(url: string, target: URL, error: TargetRefusedError): UpstreamE
   );
 }
 
-function parseHttpUrl(value: string, declared: string, base?: URL): URL {
+function parseHttpUrl(value: string, declared: string): URL {
   let parsed: URL;
   try {
-    parsed = new URL(value, base);
+    parsed = new URL(value);
   } catch {
     throw new UpstreamError(`the API description URL ${value} is not a URL`, { upstream_url: declared });
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+  if (!isHttp(parsed))
     throw new UpstreamError(`only http and https API descriptions are fetched, not ${parsed.protocol}`, {
       upstream_url: declared,
     });
