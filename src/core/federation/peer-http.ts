@@ -3,6 +3,16 @@
  * the bytes read, and redirects followed only within the same origin (a peer cannot send the registry to another
  * host). Peers are chosen by administrators, so private and loopback addresses are allowed.
  */
+import {
+  CONNECT_TIMEOUT_MS,
+  HttpNetworkError,
+  HttpRedirectError,
+  httpRequest,
+  HttpTimeoutError,
+  HttpTooLargeError,
+  isRedirect,
+  type HttpResponse,
+} from '../net/http-client.js';
 
 /** Why a request to a peer failed, in words an administrator can act on. */
 export type PeerFailure = 'timeout' | 'unreachable' | 'too-large' | 'redirect' | 'status' | 'garbage';
@@ -40,93 +50,62 @@ export interface PeerAnswer {
   readonly url: string;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 3;
 
 /** Sends one request to a peer and reads its answer, within the request's bounds. */
 export async function requestPeer(url: string, request: PeerRequest): Promise<PeerAnswer> {
-  const timeout = AbortSignal.timeout(request.timeoutMs);
-  const signal = request.signal === undefined ? timeout : AbortSignal.any([timeout, request.signal]);
-  let current = new URL(url);
-  const origin = current.origin;
-  for (let hop = 0; ; hop++) {
-    const response = await send(current, request, signal);
-    if (!REDIRECTS.has(response.status) || request.method === 'POST') {
-      const body = await readCapped(response, request, signal);
-      return {
-        status: response.status,
-        contentType: response.headers.get('content-type') ?? '',
-        body,
-        url: current.href,
-      };
-    }
-    await response.body?.cancel().catch(() => undefined);
-    const location = response.headers.get('location');
-    if (location === null || hop >= MAX_REDIRECTS)
-      throw new PeerRequestError(
-        'redirect',
-        location === null ? 'redirected without a Location' : `redirected more than ${MAX_REDIRECTS} times`,
-      );
-    const next = new URL(location, current);
-    if (next.origin !== origin)
-      throw new PeerRequestError(
-        'redirect',
-        `redirected to another host (${next.origin}), which is not followed`,
-      );
-    current = next;
-  }
-}
-
-async function send(url: URL, request: PeerRequest, signal: AbortSignal): Promise<Response> {
-  const headers: Record<string, string> = { accept: request.accept, 'user-agent': request.userAgent };
-  if (request.json !== undefined) headers['content-type'] = 'application/json';
+  const post = request.method === 'POST';
+  let answer: HttpResponse;
   try {
-    return await fetch(url, {
+    answer = await httpRequest(url, {
       method: request.method ?? 'GET',
-      headers,
-      redirect: 'manual',
-      signal,
+      headers: {
+        accept: request.accept,
+        'user-agent': request.userAgent,
+        ...(request.json === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(request.json === undefined ? {} : { body: JSON.stringify(request.json) }),
+      addresses: 'any',
+      timeoutMs: request.timeoutMs,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      maxBytes: request.maxBytes,
+      decompress: true,
+      signal: request.signal,
+      // A POST's redirect is its answer; a GET follows redirects within the peer's origin.
+      ...(post
+        ? {}
+        : { redirects: { max: MAX_REDIRECTS, allow: (next, from) => next.origin === from.origin } }),
     });
   } catch (error) {
     throw failure(error, request);
   }
-}
-
-async function readCapped(response: Response, request: PeerRequest, signal: AbortSignal): Promise<string> {
-  const tooLarge = () => new PeerRequestError('too-large', `answered more than ${request.maxBytes} bytes`);
-  if (Number(response.headers.get('content-length') ?? NaN) > request.maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (response.body === null) return '';
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      if (signal.aborted) throw signal.reason;
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > request.maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    throw error instanceof PeerRequestError ? error : failure(error, request);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  if (!post && isRedirect(answer.status))
+    throw new PeerRequestError('redirect', 'redirected without a Location');
+  return {
+    status: answer.status,
+    contentType: answer.headers.get('content-type') ?? '',
+    body: answer.body.toString('utf8'),
+    url: answer.url.href,
+  };
 }
 
 function failure(error: unknown, request: PeerRequest): PeerRequestError {
+  if (error instanceof HttpTooLargeError)
+    return new PeerRequestError('too-large', `answered more than ${request.maxBytes} bytes`);
+  if (error instanceof HttpRedirectError) {
+    return new PeerRequestError(
+      'redirect',
+      error.reason === 'too-many'
+        ? `redirected more than ${MAX_REDIRECTS} times`
+        : error.next === undefined
+          ? `redirected to ${error.location}, which is not a URL`
+          : `redirected to another host (${error.next.origin}), which is not followed`,
+    );
+  }
   const name = (error as { name?: unknown }).name;
-  if (name === 'TimeoutError' || name === 'AbortError')
+  if (error instanceof HttpTimeoutError || name === 'TimeoutError' || name === 'AbortError')
     return new PeerRequestError('timeout', `did not answer within ${request.timeoutMs / 1000} s`);
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
+  const code = error instanceof HttpNetworkError && error.code !== undefined ? ` (${error.code})` : '';
   return new PeerRequestError('unreachable', `could not be reached${code}`);
 }
 
