@@ -6,6 +6,7 @@
  * loopback addresses are probed like any other: deployments are registered by people the registry trusts.
  */
 import { principal } from '../access/principal.js';
+import { CONNECT_TIMEOUT_MS, HttpNetworkError, httpRequest, HttpTimeoutError } from '../net/http-client.js';
 import { DCAT, GRAPHS, REG, XSD } from '../ns.js';
 import type { JsonObject } from '../records/mapper.js';
 import { INSTANCE } from '../records/specs.js';
@@ -51,7 +52,10 @@ export function probeTarget(json: JsonObject): ProbeTarget | undefined {
   return undefined;
 }
 
-/** GETs the target once (redirects are answers, never followed) and judges the answer. */
+/** System error codes that mean nothing answered at the endpoint's address. */
+const UNREACHABLE = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'];
+
+/** GETs the target once (redirects are answers, never followed; the body is not read) and judges the answer. */
 export async function probe(
   target: ProbeTarget,
   timeoutMs: number,
@@ -61,29 +65,21 @@ export async function probe(
     return { health: 'unknown', detail: 'not probed: only http(s) endpoints are probed' };
   let status: number;
   try {
-    const response = await fetch(target.url, {
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+    const response = await httpRequest(target.url, {
       headers: { 'user-agent': userAgent, accept: '*/*' },
+      addresses: 'any',
+      timeoutMs,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      maxBytes: 0,
+      read: () => false,
     });
     status = response.status;
-    await response.body?.cancel().catch(() => undefined);
   } catch (error) {
-    const name = (error as { name?: unknown }).name;
-    if (name === 'TimeoutError' || name === 'AbortError')
-      return { health: 'down', detail: 'did not answer in time' };
-    const code = (error as { cause?: { code?: unknown } }).cause?.code;
-    const unreachable = [
-      'ECONNREFUSED',
-      'ENOTFOUND',
-      'EAI_AGAIN',
-      'EHOSTUNREACH',
-      'ENETUNREACH',
-      'ECONNRESET',
-    ];
+    if (error instanceof HttpTimeoutError) return { health: 'down', detail: 'did not answer in time' };
+    const code = error instanceof HttpNetworkError ? error.code : undefined;
     return {
       health: 'down',
-      detail: typeof code === 'string' && unreachable.includes(code) ? 'could not connect' : 'request failed',
+      detail: code !== undefined && UNREACHABLE.includes(code) ? 'could not connect' : 'request failed',
     };
   }
   if (target.rule === 'health') {
