@@ -7,6 +7,7 @@ import { getRun } from '../core/provenance/runs.js';
 import { getSoftware } from '../core/catalogue/software.js';
 import { getType } from '../core/catalogue/types.js';
 import { MethodNotAllowedError, NotFoundError } from '../core/errors.js';
+import { openApiDocument } from './openapi.js';
 import { allowedMethods } from './allowed-methods.js';
 import type { AppEnv } from './env.js';
 import { LargeWriteTurns } from './large-writes.js';
@@ -72,6 +73,11 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.use('*', authenticate(core, web));
   app.use('/api/*', writeWarnings(core));
   app.route('/', wellKnownRoutes());
+  // Generated on first use from the routes as registered, so it describes exactly what this server answers.
+  let described: Record<string, unknown> | undefined;
+  app.get('/api/v1/openapi.json', (c) =>
+    c.json((described ??= openApiDocument(app, core.config.baseIri, core.version))),
+  );
   app.route('/', sparqlRoutes(web));
   app.route('/', adminRoutes());
   // Before every route that reads one record, so that each such read carries Signposting links.
