@@ -1,3 +1,12 @@
+import {
+  CONNECT_TIMEOUT_MS,
+  HttpNetworkError,
+  HttpRedirectError,
+  httpRequest,
+  HttpTimeoutError,
+  HttpTooLargeError,
+  type HttpResponse,
+} from '../net/http-client.js';
 import type { Database } from '../store/database.js';
 import {
   activeForgeLimit,
@@ -75,7 +84,7 @@ export class ForgeHttp {
     const url = this.url(path);
     const cached = readForgeResponse(db, url, credential.kind);
     await this.options.pace?.();
-    const response = await this.fetchFollowing(url, accept, cached?.etag);
+    const response = await this.send(url, accept, cached?.etag);
     this.noteRemaining(response);
     if (response.status === 304 && cached !== undefined) return cached.body;
     if (response.status === 404) {
@@ -83,37 +92,20 @@ export class ForgeHttp {
       return undefined;
     }
     if (response.status >= 200 && response.status < 300) {
-      const body = await readCapped(response, MAX_BODY_BYTES, url);
+      const body = response.body.toString('utf8');
       const etag = response.headers.get('etag');
       if (etag !== null)
         keepForgeResponse(db, url, credential.kind, { etag, body, fetched_at: now().toISOString() });
       return body;
     }
-    await response.body?.cancel();
     throw this.failure(response, url);
   }
 
-  private async fetchFollowing(url: string, accept: string, etag: string | undefined): Promise<Response> {
-    const origin = new URL(this.options.apiBase).origin;
-    let target = url;
-    for (let hop = 0; ; hop++) {
-      const response = await this.fetchOnce(target, accept, etag);
-      const location = response.headers.get('location');
-      if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null)
-        return response;
-      await response.body?.cancel();
-      const next = new URL(location, target);
-      if (next.origin !== origin || hop >= MAX_REDIRECTS) {
-        throw new ForgeError(
-          'failed',
-          `${this.options.forgeName} redirected ${url} to ${next.href}, which is not followed (another origin, or too many redirects)`,
-        );
-      }
-      target = next.href;
-    }
-  }
-
-  private async fetchOnce(url: string, accept: string, etag: string | undefined): Promise<Response> {
+  /**
+   * One GET, following redirects within the API's origin only, reading the body of a 2xx answer within the cap.
+   * A shutdown's abort is passed on as it is.
+   */
+  private async send(url: string, accept: string, etag: string | undefined): Promise<HttpResponse> {
     const { credential, signal, forgeName, apiBase } = this.options;
     const headers: Record<string, string> = {
       accept,
@@ -123,24 +115,41 @@ export class ForgeHttp {
     if (credential.token !== undefined) headers.authorization = `Bearer ${credential.token}`;
     if (etag !== undefined) headers['if-none-match'] = etag;
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const origin = new URL(apiBase).origin;
     try {
-      return await fetch(url, {
+      return await httpRequest(url, {
         headers,
-        redirect: 'manual',
-        signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
+        addresses: 'any',
+        timeoutMs,
+        connectTimeoutMs: CONNECT_TIMEOUT_MS,
+        maxBytes: MAX_BODY_BYTES,
+        read: (status) => status >= 200 && status < 300,
+        redirects: { max: MAX_REDIRECTS, allow: (next) => next.origin === origin },
+        decompress: true,
+        signal,
       });
     } catch (error) {
       if (signal?.aborted === true) throw error;
-      const reason = timeout.aborted
-        ? `did not answer within ${timeoutMs / 1000} s`
-        : describeFetchError(error);
+      if (error instanceof HttpTooLargeError)
+        throw new ForgeError('failed', `${url} is larger than ${MAX_BODY_BYTES} bytes and is not read`);
+      if (error instanceof HttpRedirectError) {
+        throw new ForgeError(
+          'failed',
+          `${forgeName} redirected ${url} to ${error.next?.href ?? error.location}, which is not followed (another origin, or too many redirects)`,
+        );
+      }
+      const reason =
+        error instanceof HttpTimeoutError
+          ? `did not answer within ${timeoutMs / 1000} s`
+          : error instanceof HttpNetworkError
+            ? (error.code ?? error.message)
+            : (error as Error).message;
       throw new ForgeError('unreachable', `could not reach ${forgeName} at ${apiBase}: ${reason}`);
     }
   }
 
   /** A successful answer that used up the allowance: record the reset, so the next request waits for it. */
-  private noteRemaining(response: Response): void {
+  private noteRemaining(response: HttpResponse): void {
     if (response.status >= 400) return;
     const remaining = header(response, 'ratelimit-remaining');
     const { db, apiBase, credential, now } = this.options;
@@ -150,7 +159,7 @@ export class ForgeHttp {
     }
   }
 
-  private failure(response: Response, url: string): ForgeError {
+  private failure(response: HttpResponse, url: string): ForgeError {
     const { forgeName, db, apiBase, credential, now } = this.options;
     const remaining = header(response, 'ratelimit-remaining');
     const retryAfter = response.headers.get('retry-after');
@@ -185,7 +194,7 @@ export class ForgeHttp {
 }
 
 /** A rate-limit header under GitHub's name (`x-ratelimit-*`) or the IETF draft's (`ratelimit-*`, GitLab). */
-function header(response: Response, name: string): string | null {
+function header(response: HttpResponse, name: string): string | null {
   return response.headers.get(`x-${name}`) ?? response.headers.get(name);
 }
 
@@ -193,7 +202,7 @@ function header(response: Response, name: string): string | null {
  * The reset time a rate-limit header names: Unix seconds (GitHub, GitLab), or seconds from now (the IETF draft's
  * `RateLimit-Reset`), told apart by size.
  */
-function resetTime(response: Response, now: Date): Date | undefined {
+function resetTime(response: HttpResponse, now: Date): Date | undefined {
   const value = header(response, 'ratelimit-reset');
   if (value === null || !/^\d+$/.test(value.trim())) return undefined;
   const seconds = Number(value.trim());
@@ -206,33 +215,4 @@ function retryAfterTime(value: string | null, now: Date): Date | undefined {
   if (/^\d+$/.test(value.trim())) return new Date(now.getTime() + Number(value.trim()) * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : new Date(date);
-}
-
-async function readCapped(response: Response, max: number, url: string): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > max) {
-    await response.body?.cancel();
-    throw new ForgeError('failed', `${url} is larger than ${max} bytes and is not read`);
-  }
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const result = await reader.read();
-    if (result.done) break;
-    const value = result.value as Uint8Array;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new ForgeError('failed', `${url} is larger than ${max} bytes and is not read`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function describeFetchError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
 }
