@@ -1,6 +1,13 @@
-import { createRemoteJWKSet, errors, type JWTVerifyGetKey } from 'jose';
+import {
+  createRemoteJWKSet,
+  customFetch,
+  errors,
+  type FetchImplementation,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { UnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { CONNECT_TIMEOUT_MS, httpRequest, HttpTimeoutError } from '../net/http-client.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -71,12 +78,19 @@ export class OidcKeyCache {
       new UnavailableError(`identity provider ${issuer} is unavailable: ${why}`, { cause });
     let document: unknown;
     try {
-      const response = await fetch(url, {
+      const response = await httpRequest(url, {
         headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(this.timeoutMs),
+        addresses: 'any',
+        timeoutMs: this.timeoutMs,
+        connectTimeoutMs: CONNECT_TIMEOUT_MS,
+        maxBytes: Number.POSITIVE_INFINITY,
+        read: (status) => status === 200,
+        // As a browser follows them: to any http(s) address, twenty at most.
+        redirects: { max: 20, allow: () => true },
+        decompress: true,
       });
       if (response.status !== 200) throw unavailable(`${url} answered ${response.status}`);
-      document = await response.json();
+      document = JSON.parse(response.text());
     } catch (error) {
       if (error instanceof UnavailableError) throw error;
       throw unavailable(`${url} could not be read (${(error as Error).message})`, error);
@@ -96,8 +110,40 @@ export class OidcKeyCache {
             cacheMaxAge: this.maxAgeMs,
             cooldownDuration: this.cooldownMs,
             timeoutDuration: this.timeoutMs,
+            [customFetch]: (url, init) => this.fetchKeys(url, init),
           });
     return { jwksUri, keySet, discoveredAt: Date.now() };
+  }
+
+  /**
+   * How jose fetches a key set: through the registry's HTTP client, with jose's own headers, time limit and
+   * abort signal, and no redirects. A non-200 answer is handed over without its body (jose refuses it by status).
+   */
+  private async fetchKeys(
+    url: string,
+    { headers, signal }: Parameters<FetchImplementation>[1],
+  ): Promise<Response> {
+    try {
+      const response = await httpRequest(url, {
+        headers: Object.fromEntries(headers),
+        addresses: 'any',
+        timeoutMs: this.timeoutMs,
+        connectTimeoutMs: CONNECT_TIMEOUT_MS,
+        maxBytes: Number.POSITIVE_INFINITY,
+        read: (status) => status === 200,
+        decompress: true,
+        signal,
+      });
+      return response.status === 200
+        ? new Response(response.body, { status: 200, headers: response.headers })
+        : new Response(null, {
+            status: response.status >= 200 && response.status <= 599 ? response.status : 502,
+          });
+    } catch (error) {
+      // jose reports a time-out by this name.
+      if (error instanceof HttpTimeoutError) throw new DOMException(error.message, 'TimeoutError');
+      throw error;
+    }
   }
 
   /** Wraps a key set so that failing to fetch keys is a 503 naming the issuer, not a refused token. */
