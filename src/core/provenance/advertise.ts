@@ -21,6 +21,7 @@ import {
   queueForResolution,
 } from '../store/advertising.js';
 import type { Core } from '../core.js';
+import type { Act } from '../stored/write-path.js';
 import { pacer } from '../pacer.js';
 import { artifactCreateRequest, buildArtifactCandidate, type ArtifactCandidate } from './artifact-input.js';
 import { getArtifact } from './artifact-view.js';
@@ -98,7 +99,7 @@ export async function advertise(
   // share a transaction). Two runs claiming the same artifact key at once: the loser retries and finds it.
   const runKey =
     typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
-  const attempt = () => advertiseLocked(core, principal, instance, role, run, artifacts, options);
+  const attempt = () => advertiseLocked(core, principal, { instance, role, run, artifacts, options });
   const once = () => (runKey === undefined ? attempt() : core.locks.run(`${instance}\n${runKey}`, attempt));
   try {
     return await once();
@@ -106,6 +107,21 @@ export async function advertise(
     if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
     return once();
   }
+}
+
+/**
+ * One advertisement as it is carried out: who acts (the principal, the request id, the instant the act is stamped
+ * with), for which deployment, in which role, and on which run.
+ */
+interface Advertisement {
+  readonly act: Act;
+  readonly instance: string;
+  readonly role: AdvertiseRole;
+  readonly runIri: string;
+  readonly runKey: string | undefined;
+  /** The run's IRI when this deployment advertised it before under the same key. */
+  readonly existingRun: string | undefined;
+  readonly options: AdvertiseOptions;
 }
 
 interface Planned {
@@ -119,30 +135,24 @@ interface Planned {
 async function advertiseLocked(
   core: Core,
   principal: Principal,
-  instance: string,
-  role: AdvertiseRole,
-  run: JsonObject,
-  artifacts: JsonObject[],
-  options: AdvertiseOptions,
+  sent: {
+    readonly instance: string;
+    readonly role: AdvertiseRole;
+    readonly run: JsonObject;
+    readonly artifacts: readonly JsonObject[];
+    readonly options: AdvertiseOptions;
+  },
 ): Promise<AdvertiseResult> {
-  const now = new Date().toISOString();
+  const { instance, role, run, options } = sent;
+  const act: Act = { principal, requestId: options.requestId, now: new Date().toISOString() };
+  const now = act.now;
   const runKey =
     typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
   const existingRun = runKey === undefined ? undefined : findRunByKey(core.db, instance, runKey);
   const runIri = existingRun ?? mintIri(core.config.baseIri, RUN.path);
-  const planned = await planArtifacts(core, principal, instance, role, runIri, runKey, artifacts, now);
-  const runRequest = await runWrite(
-    core,
-    principal,
-    instance,
-    role,
-    runIri,
-    existingRun,
-    run,
-    planned.iris,
-    now,
-    options,
-  );
+  const ad: Advertisement = { act, instance, role, runIri, runKey, existingRun, options };
+  const planned = await planArtifacts(core, ad, sent.artifacts);
+  const runRequest = await runWrite(core, ad, run, planned.iris);
   const [runChecked, ...artifactsChecked] = await checkRecords(core, [
     { request: runRequest.request },
     ...planned.writes,
@@ -205,17 +215,13 @@ async function advertiseLocked(
 /** The run record after this advertisement: created with defaults, or the stored one with its outcome replaced. */
 async function runWrite(
   core: Core,
-  principal: Principal,
-  instance: string,
-  role: AdvertiseRole,
-  runIri: string,
-  existing: string | undefined,
+  ad: Advertisement,
   run: JsonObject,
   artifacts: readonly string[],
-  now: string,
-  options: AdvertiseOptions,
 ): Promise<{ request: RecordWriteRequest; changed: boolean }> {
-  const stored = existing === undefined ? undefined : await readStored(core, RUN, existing);
+  const { instance, role, runIri, options } = ad;
+  const { now } = ad.act;
+  const stored = ad.existingRun === undefined ? undefined : await readStored(core, RUN, ad.existingRun);
   const sent: JsonObject = {};
   for (const field of RUN_FIELDS)
     if (run[field] !== undefined && run[field] !== null) sent[field] = run[field];
@@ -255,8 +261,8 @@ async function runWrite(
       iri: runIri,
       candidate,
       action: `advertise.${role}`,
-      principal,
-      requestId: options.requestId,
+      principal: ad.act.principal,
+      requestId: ad.act.requestId,
     },
     changed,
   };
@@ -279,14 +285,11 @@ function sameRun(iri: string, stored: JsonObject, candidate: JsonObject): boolea
 /** Finds or mints each artifact of the payload and validates the new ones; nothing is written here. */
 async function planArtifacts(
   core: Core,
-  principal: Principal,
-  instance: string,
-  role: AdvertiseRole,
-  runIri: string,
-  runKey: string | undefined,
+  ad: Advertisement,
   artifacts: readonly JsonObject[],
-  now: string,
 ): Promise<Planned> {
+  const { instance, role, runIri, runKey } = ad;
+  const { principal, now } = ad.act;
   const planned: Planned = { iris: [], writes: [], newKeys: [], foreign: [] };
   const pause = pacer();
   for (const [index, artifact] of artifacts.entries()) {

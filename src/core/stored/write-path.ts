@@ -11,6 +11,16 @@ import type { Core } from '../core.js';
 import { pacer } from '../pacer.js';
 import { checkVocabulary } from '../discovery/vocabulary-rule.js';
 
+/**
+ * One act of writing, as every write service receives it: who acts, under which request id (for the audit log),
+ * and the instant the act is stamped with (tests move the clock).
+ */
+export interface Act {
+  readonly principal: Principal;
+  readonly requestId?: string | undefined;
+  readonly now: string;
+}
+
 /** One record write, as every writer submits it. */
 export interface RecordWriteRequest {
   readonly spec: RecordSpec;
