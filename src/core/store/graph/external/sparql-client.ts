@@ -4,6 +4,14 @@
  * endpoint (never its credentials) instead of an empty result.
  */
 import { BadRequestError, RegError, UnavailableError } from '../../../errors.js';
+import {
+  CONNECT_TIMEOUT_MS,
+  HttpNetworkError,
+  httpRequest,
+  HttpTimeoutError,
+  isRedirect,
+  type HttpResponse,
+} from '../../../net/http-client.js';
 import { XSD } from '../../../ns.js';
 import { HttpAuthenticator, type EndpointCredential } from './http-auth.js';
 import type { Binding } from '../types.js';
@@ -78,7 +86,8 @@ export class SparqlClient {
   private virtuoso = false;
 
   constructor(options: SparqlClientOptions) {
-    // fetch refuses URLs with credentials in them; such credentials answer challenges like a username and password.
+    // The HTTP client refuses URLs with credentials in them; such credentials answer challenges like a username and
+    // password.
     const query = withoutUserInfo(options.queryEndpoint);
     const update = withoutUserInfo(options.updateEndpoint);
     const fromUrl = query.credential ?? update.credential;
@@ -176,20 +185,25 @@ export class SparqlClient {
       if (form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded; charset=utf-8';
       const authorization = auth.authorization(method, uri);
       if (authorization !== undefined) headers.authorization = authorization;
-      let response: Response;
-      let body: string;
+      let response: HttpResponse;
       try {
-        response = await fetch(url, {
+        response = await httpRequest(url, {
           method,
           headers,
           ...(form === undefined ? {} : { body: form }),
-          redirect: 'error',
-          signal: AbortSignal.timeout(timing.timeoutMs),
+          addresses: 'any',
+          timeoutMs: timing.timeoutMs,
+          connectTimeoutMs: CONNECT_TIMEOUT_MS,
+          maxBytes: Number.POSITIVE_INFINITY,
+          decompress: true,
         });
-        body = await response.text();
       } catch (error) {
         throw this.transportError(shown, error, timing);
       }
+      // A redirect is not followed: the endpoint is misconfigured, and a query must not be sent elsewhere.
+      if (isRedirect(response.status))
+        throw new UnavailableError(`the SPARQL endpoint ${shown} is unreachable (unexpected redirect)`);
+      const body = response.text();
       if (/virtuoso/i.test(response.headers.get('server') ?? '')) this.virtuoso = true;
       if (response.status === 401 && attempt < 2 && auth.challenge(response.headers.get('www-authenticate')))
         continue;
@@ -202,7 +216,8 @@ export class SparqlClient {
           `the SPARQL endpoint ${shown} ${how} (HTTP ${response.status}); check REG_SPARQL_BEARER_TOKEN or REG_SPARQL_USERNAME/REG_SPARQL_PASSWORD`,
         );
       }
-      if (!response.ok) throw this.serverError(shown, response.status, body, how);
+      if (response.status < 200 || response.status > 299)
+        throw this.serverError(shown, response.status, body, how);
       // Virtuoso answers a query that ran past its own time limit with a partial result and this header.
       const state = response.headers.get('x-sql-state');
       if (state === 'S1TAT' && how.timing !== undefined)
@@ -223,15 +238,12 @@ export class SparqlClient {
   }
 
   private transportError(shown: string, error: unknown, timing: RequestTiming): RegError {
-    const name = (error as { name?: string }).name;
-    if (name === 'TimeoutError' || name === 'AbortError')
+    if (error instanceof HttpTimeoutError)
       return timedOut(`the SPARQL endpoint ${shown} did not answer`, timing);
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     // A message may quote a URL: never with its user information.
-    const reason = (cause?.code ?? cause?.message ?? (error as Error).message).replace(
-      /\/\/[^/@\s]*@/g,
-      '//',
-    );
+    const reason = (
+      error instanceof HttpNetworkError ? (error.code ?? error.message) : (error as Error).message
+    ).replace(/\/\/[^/@\s]*@/g, '//');
     return new UnavailableError(`the SPARQL endpoint ${shown} is unreachable (${reason})`);
   }
 
