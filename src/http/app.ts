@@ -11,6 +11,7 @@ import { openApiDocument } from './openapi.js';
 import { allowedMethods } from './allowed-methods.js';
 import type { AppEnv } from './env.js';
 import { LargeWriteTurns } from './large-writes.js';
+import { mount } from './mounts.js';
 import { authenticate, payloadLimit, requestId } from './middleware.js';
 import { problemResponse } from './problem.js';
 import { adminRoutes } from './routes/admin.js';
@@ -66,37 +67,39 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.use('*', requestId(core));
   app.use('*', new LargeWriteTurns(core.config.largeWriteShare).middleware());
   // Probes come before authentication so that a stray or expired credential can never fail them.
-  app.route('/', probeRoutes());
-  app.route('/', problemRoutes());
+  mount(app, probeRoutes(), problemRoutes());
   app.use('*', payloadLimit(core));
   app.route('/', web.routes());
   app.use('*', authenticate(core, web));
   app.use('/api/*', writeWarnings(core));
-  app.route('/', wellKnownRoutes());
   // Generated on first use from the routes as registered, so it describes exactly what this server answers.
   let described: Record<string, unknown> | undefined;
   app.get('/api/v1/openapi.json', (c) =>
     c.json((described ??= openApiDocument(app, core.config.baseIri, core.version))),
   );
-  app.route('/', sparqlRoutes(web));
-  app.route('/', adminRoutes());
   // Before every route that reads one record, so that each such read carries Signposting links.
   app.route('/', signpostedReads());
-  app.route('/', softwareRoutes());
-  app.route('/', softwareExtraRoutes());
-  app.route('/', releaseRoutes());
-  app.route('/', instanceRoutes());
-  app.route('/', vocabRoutes());
-  app.route('/', searchRoutes());
-  // Before the advertising routes: GET /api/v1/artifacts/* and POST /api/v1/artifacts/identify are reads.
-  app.route('/', runRoutes());
-  app.route('/', artifactRoutes());
-  app.route('/', advertiseRoutes());
-  app.route('/', openLineageRoutes());
-  app.route('/', tokenRoutes());
-  app.route('/', subscriptionRoutes());
-  app.route('/', whoamiRoutes());
-  app.route('/', peerRoutes());
+  // One sub-application per resource, each mounted at its own prefix, so their order does not matter.
+  mount(
+    app,
+    wellKnownRoutes(),
+    sparqlRoutes(web),
+    adminRoutes(),
+    softwareRoutes(),
+    softwareExtraRoutes(),
+    releaseRoutes(),
+    instanceRoutes(),
+    vocabRoutes(),
+    searchRoutes(),
+    runRoutes(),
+    artifactRoutes(),
+    advertiseRoutes(),
+    openLineageRoutes(),
+    tokenRoutes(),
+    subscriptionRoutes(),
+    whoamiRoutes(),
+    peerRoutes(),
+  );
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
   app.route(
     '/',

@@ -51,6 +51,15 @@ describe('the layout of the code', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('mounts each resource of the HTTP interface at its own prefix; only cross-cutting groups sit at the root', () => {
+    const atRoot = [...text('src/http/app.ts').matchAll(/app\.route\(\s*'\/',\s*([A-Za-z.]+)\(/g)].map(
+      ([, group]) => group,
+    );
+    expect(atRoot.sort()).toEqual(['recordRoutes', 'signpostedReads', 'web.routes']);
+    for (const file of sources('src/http/routes').filter((name) => !name.endsWith('records.ts')))
+      expect(text(file), file).not.toMatch(/\.(get|post|put|patch|delete)\(\s*['`]\/api\/v1\//);
+  });
+
   it('keeps each folder of the core to one concept of at most about twenty files, each saying what it owns', () => {
     const core = path.join(ROOT, 'src/core');
     for (const entry of fs.readdirSync(core, { withFileTypes: true })) {

@@ -4,11 +4,13 @@ import { BadRequestError } from '../../core/errors.js';
 import { listAuditEntries } from '../../core/ops/audit.js';
 import { dumpDataset } from '../../core/ops/dump.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 
 /** Administrator endpoints: the live dump and the audit log. */
-export function adminRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get('/admin/dump', (c) => {
+export function adminRoutes(): Mounts {
+  const admin = new Hono<AppEnv>();
+  const audit = new Hono<AppEnv>();
+  admin.get('/dump', (c) => {
     requireAdmin(c.get('principal'));
     const graph = c.req.query('graph');
     const chunks = dumpDataset(c.get('core'), graph === undefined ? {} : { graph });
@@ -28,7 +30,7 @@ export function adminRoutes(): Hono<AppEnv> {
       headers: { 'content-type': graph === undefined ? 'application/n-quads' : 'application/n-triples' },
     });
   });
-  app.get('/api/v1/audit', (c) => {
+  audit.get('/', (c) => {
     requireAdmin(c.get('principal'));
     const number = (name: string): number | undefined => {
       const raw = c.req.query(name);
@@ -47,5 +49,8 @@ export function adminRoutes(): Hono<AppEnv> {
       }),
     );
   });
-  return app;
+  return [
+    ['/admin', admin],
+    ['/api/v1/audit', audit],
+  ];
 }

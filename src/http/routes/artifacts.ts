@@ -4,6 +4,7 @@ import { getArtifact } from '../../core/provenance/artifact-view.js';
 import { identify } from '../../core/provenance/identify.js';
 import { lineage, lineageOptions } from '../../core/provenance/lineage.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 
 /** The query parameters the list reads. */
@@ -26,18 +27,16 @@ export const ARTIFACT_LIST_PARAMS = [
  * Reading artifacts: the filtered list, one artifact (Signposting comes from `signpostedReads`), its lineage, and content identifiers
  * from digests. `POST /api/v1/artifacts` (registering one) belongs to the advertising routes.
  */
-export function artifactRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function artifactRoutes(): Mounts {
+  const artifacts = new Hono<AppEnv>();
   // Before `/:id`, so that `identify` is never read as an artifact id.
-  app.get('/api/v1/artifacts/identify', (c) =>
-    c.json(identify(c.get('core'), c.get('principal'), c.req.query())),
-  );
-  app.post('/api/v1/artifacts/identify', async (c: Context<AppEnv>) => {
+  artifacts.get('/identify', (c) => c.json(identify(c.get('core'), c.get('principal'), c.req.query())));
+  artifacts.post('/identify', async (c: Context<AppEnv>) => {
     const body = await readJson(c);
     const input = body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {};
     return c.json(identify(c.get('core'), c.get('principal'), input as Record<string, unknown>));
   });
-  app.get('/api/v1/artifacts', async (c) => {
+  artifacts.get('/', async (c) => {
     const params: ArtifactListParams = {};
     for (const name of ARTIFACT_LIST_PARAMS) {
       const value = c.req.query(name);
@@ -45,10 +44,10 @@ export function artifactRoutes(): Hono<AppEnv> {
     }
     return c.json(await listArtifacts(c.get('core'), params));
   });
-  app.get('/api/v1/artifacts/:id', async (c) => c.json(await getArtifact(c.get('core'), c.req.param('id'))));
-  app.get('/api/v1/artifacts/:id/lineage', async (c) => {
+  artifacts.get('/:id', async (c) => c.json(await getArtifact(c.get('core'), c.req.param('id'))));
+  artifacts.get('/:id/lineage', async (c) => {
     const options = lineageOptions(c.req.query('direction'), c.req.query('depth'));
     return c.json(await lineage(c.get('core'), c.req.param('id'), options));
   });
-  return app;
+  return [['/api/v1/artifacts', artifacts]];
 }

@@ -11,6 +11,7 @@ import {
 import { listInstances, type InstanceListParams } from '../../core/catalogue/instance-list.js';
 import { announceInstance } from '../../core/catalogue/self-registration.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
 import { iriOf } from '../../core/stored/records.js';
@@ -28,13 +29,13 @@ export const INSTANCE_LIST_PARAMS = [
 ] as const;
 
 /** `/api/v1/instances`: register, read, list, edit and withdraw deployments, and declare their capability. */
-export function instanceRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function instanceRoutes(): Mounts {
+  const instances = new Hono<AppEnv>();
   const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
   const named = (c: Context<AppEnv>) => iriOf(c.get('core'), 'instance', c.req.param('id') ?? '');
   // The deployment a credential announces is not named in the path: If-Match applies to the one it edits.
-  app.put(
-    '/api/v1/instances/self',
+  instances.put(
+    '/self',
     conditionalEdit(() => undefined, true),
     async (c) => {
       const result = await announceInstance(
@@ -46,7 +47,7 @@ export function instanceRoutes(): Hono<AppEnv> {
       return c.json(result.record, result.created ? 201 : 200);
     },
   );
-  app.get('/api/v1/instances', async (c) => {
+  instances.get('/', async (c) => {
     const params: InstanceListParams = {};
     for (const name of INSTANCE_LIST_PARAMS) {
       const value = c.req.query(name);
@@ -54,31 +55,31 @@ export function instanceRoutes(): Hono<AppEnv> {
     }
     return c.json(await listInstances(c.get('core'), params));
   });
-  app.post('/api/v1/instances', async (c) =>
+  instances.post('/', async (c) =>
     c.json(await createInstance(...who(c), await readJson(c), c.get('requestId')), 201),
   );
-  app.get('/api/v1/instances/:id', async (c) =>
+  instances.get('/:id', async (c) =>
     c.json(await getInstanceFor(c.get('core'), c.get('principal'), c.req.param('id'))),
   );
-  app.patch('/api/v1/instances/:id', conditionalEdit(named, true), async (c) =>
+  instances.patch('/:id', conditionalEdit(named, true), async (c) =>
     c.json(await updateInstance(...who(c), c.req.param('id'), await readJson(c), c.get('requestId'))),
   );
-  app.delete('/api/v1/instances/:id', conditionalEdit(named), async (c) => {
+  instances.delete('/:id', conditionalEdit(named), async (c) => {
     await withdrawInstance(...who(c), c.req.param('id'), c.get('requestId'));
     return c.body(null, 204);
   });
-  app.put('/api/v1/instances/:id/capability', conditionalEdit(named), async (c) =>
+  instances.put('/:id/capability', conditionalEdit(named), async (c) =>
     c.json(
       await declareInstanceCapability(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')),
     ),
   );
-  app.get('/api/v1/instances/:id/runs', async (c) =>
+  instances.get('/:id/runs', async (c) =>
     c.json(await listInstanceRuns(c.get('core'), c.req.param('id'), pagingOf(c.req.query()))),
   );
-  app.get('/api/v1/instances/:id/artifacts', async (c) =>
+  instances.get('/:id/artifacts', async (c) =>
     c.json(await listInstanceArtifacts(c.get('core'), c.req.param('id'), pagingOf(c.req.query()))),
   );
-  return app;
+  return [['/api/v1/instances', instances]];
 }
 
 /** The paging parameters of a deployment's run and artifact lists (their other filters come from the path). */

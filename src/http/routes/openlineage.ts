@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { ingestOpenLineage } from '../../core/provenance/openlineage.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 
 /** Native OpenLineage RunEvents, mapped onto runs and artifacts of the calling deployment. */
-export function openLineageRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.post('/api/v1/openlineage', async (c) =>
+export function openLineageRoutes(): Mounts {
+  const openlineage = new Hono<AppEnv>();
+  openlineage.post('/', async (c) =>
     c.json(
       await ingestOpenLineage(c.get('core'), c.get('principal'), await readJson(c), {
         requestId: c.get('requestId'),
@@ -14,5 +15,5 @@ export function openLineageRoutes(): Hono<AppEnv> {
       202,
     ),
   );
-  return app;
+  return [['/api/v1/openlineage', openlineage]];
 }

@@ -6,38 +6,41 @@ import { resolveForCaller } from '../../core/federation/resolution.js';
 import { readJson } from '../body.js';
 import { clientAddress } from '../client-address.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 
 /**
  * Federation: peer administration (`/api/v1/peers`, administrators only), announcements from other registries
  * (`POST /api/v1/peers/announce`, no credential needed) and resolution of foreign IRIs (`/api/v1/resolve`).
  */
-export function peerRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get('/api/v1/peers', async (c) =>
+export function peerRoutes(): Mounts {
+  const peers = new Hono<AppEnv>();
+  const resolve = new Hono<AppEnv>();
+  peers.get('/', async (c) =>
     c.json(await listPeers(c.get('core'), c.get('principal'), c.req.query('state'))),
   );
-  app.get('/api/v1/peers/suggested', async (c) =>
-    c.json(await listSuggestedPeers(c.get('core'), c.get('principal'))),
-  );
-  app.post('/api/v1/peers', async (c) => {
+  peers.get('/suggested', async (c) => c.json(await listSuggestedPeers(c.get('core'), c.get('principal'))));
+  peers.post('/', async (c) => {
     const added = await addPeer(c.get('core'), c.get('principal'), await readJson(c), {
       requestId: c.get('requestId'),
     });
     return c.json(added.body, added.status);
   });
-  app.post('/api/v1/peers/announce', async (c) => {
+  peers.post('/announce', async (c) => {
     const core = c.get('core');
     const from = clientAddress(c, core.config.trustedProxies);
     return c.json(await announcePeer(core, await readJson(c), { requestId: c.get('requestId'), from }));
   });
-  app.delete('/api/v1/peers/:id', async (c) => {
+  peers.delete('/:id', async (c) => {
     await removePeer(c.get('core'), c.get('principal'), c.req.param('id'), { requestId: c.get('requestId') });
     return c.body(null, 204);
   });
-  app.get('/api/v1/resolve', async (c) =>
+  resolve.get('/', async (c) =>
     c.json(
       await resolveForCaller(c.get('core'), { iri: c.req.query('iri'), refresh: c.req.query('refresh') }),
     ),
   );
-  return app;
+  return [
+    ['/api/v1/peers', peers],
+    ['/api/v1/resolve', resolve],
+  ];
 }

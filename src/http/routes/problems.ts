@@ -3,6 +3,7 @@ import { ERROR_CODES, isErrorCode, type ErrorCode } from '../../core/error-codes
 import { NotFoundError } from '../../core/errors.js';
 import { PROBLEM_BASE } from '../../core/ns.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 
 const escape = (text: string): string =>
   text.replace(
@@ -30,13 +31,13 @@ function wantsHtml(accept: string | undefined): boolean {
  * The catalogue of error codes, public whatever REG_PUBLIC_READ says: `GET /problems` lists every code, and
  * `GET /problems/<code>` describes one (its status, title and meaning), as JSON or, for a browser, a short page.
  */
-export function problemRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get('/problems', (c) => {
+export function problemRoutes(): Mounts {
+  const problems = new Hono<AppEnv>();
+  problems.get('/', (c) => {
     const items = Object.keys(ERROR_CODES).map((code) => describe(code as ErrorCode));
     return c.json({ items, total: items.length });
   });
-  app.get('/problems/:code', (c) => {
+  problems.get('/:code', (c) => {
     const code = c.req.param('code');
     if (!isErrorCode(code)) throw new NotFoundError(`no error code ${code}: GET /problems lists them`);
     const described = describe(code);
@@ -47,5 +48,5 @@ export function problemRoutes(): Hono<AppEnv> {
         `<p>${escape(described.about)}</p><p><a href="../problems">Every error code</a></p></body></html>`,
     );
   });
-  return app;
+  return [['/problems', problems]];
 }

@@ -5,6 +5,7 @@ import type { JsonObject } from '../../core/records/mapper.js';
 import { createRelease, getRelease, listReleases, withdrawRelease } from '../../core/catalogue/releases.js';
 
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
 import { iriOf } from '../../core/stored/records.js';
@@ -13,24 +14,22 @@ import { iriOf } from '../../core/stored/records.js';
  * `/api/v1/software/{id}/releases`: list, register, read (with Signposting, from `signpostedReads`) and withdraw
  * the releases of a software.
  */
-export function releaseRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function releaseRoutes(): Mounts {
+  const software = new Hono<AppEnv>();
   const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
-  app.get('/api/v1/software/:id/releases', async (c) =>
-    c.json(await listReleases(c.get('core'), c.req.param('id'))),
-  );
-  app.post('/api/v1/software/:id/releases', async (c) =>
+  software.get('/:id/releases', async (c) => c.json(await listReleases(c.get('core'), c.req.param('id'))));
+  software.post('/:id/releases', async (c) =>
     c.json(await createRelease(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')), 201),
   );
-  app.get('/api/v1/software/:id/releases/:release_id', async (c) =>
+  software.get('/:id/releases/:release_id', async (c) =>
     c.json(await releaseOf(c.get('core'), c.req.param('id'), c.req.param('release_id'))),
   );
   const named = (c: Context<AppEnv>) => iriOf(c.get('core'), 'release', c.req.param('release_id') ?? '');
-  app.delete('/api/v1/software/:id/releases/:release_id', conditionalEdit(named), async (c) => {
+  software.delete('/:id/releases/:release_id', conditionalEdit(named), async (c) => {
     await withdrawRelease(...who(c), c.req.param('id'), c.req.param('release_id'), c.get('requestId'));
     return c.body(null, 204);
   });
-  return app;
+  return [['/api/v1/software', software]];
 }
 
 /** One release read through its own software; a release of another software is a 404, as when withdrawing. */

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { getRun, listRuns, type RunListParams } from '../../core/provenance/runs.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 
 /** The query parameters the list reads. */
 export const RUN_LIST_PARAMS = [
@@ -17,9 +18,9 @@ export const RUN_LIST_PARAMS = [
  * Reading runs: the filtered list, and one run with what it used and generated (Signposting comes from
  * `signpostedReads`).
  */
-export function runRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get('/api/v1/runs', async (c) => {
+export function runRoutes(): Mounts {
+  const runs = new Hono<AppEnv>();
+  runs.get('/', async (c) => {
     const params: RunListParams = {};
     for (const name of RUN_LIST_PARAMS) {
       const value = c.req.query(name);
@@ -27,6 +28,6 @@ export function runRoutes(): Hono<AppEnv> {
     }
     return c.json(await listRuns(c.get('core'), params));
   });
-  app.get('/api/v1/runs/:id', async (c) => c.json(await getRun(c.get('core'), c.req.param('id'))));
-  return app;
+  runs.get('/:id', async (c) => c.json(await getRun(c.get('core'), c.req.param('id'))));
+  return [['/api/v1/runs', runs]];
 }

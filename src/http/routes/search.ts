@@ -4,14 +4,17 @@ import { graphAround, graphOptions } from '../../core/discovery/graph.js';
 import { federatedSearch, wantsFederation } from '../../core/federation/federated-search.js';
 import { search } from '../../core/discovery/search.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 
 /**
  * Finding things: free-text search (`/api/v1/search`), capability matchmaking (`/api/v1/capabilities`) and the
  * graph around a node (`/api/v1/graph`).
  */
-export function searchRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get('/api/v1/search', async (c) => {
+export function searchRoutes(): Mounts {
+  const searchApi = new Hono<AppEnv>();
+  const capabilities = new Hono<AppEnv>();
+  const graph = new Hono<AppEnv>();
+  searchApi.get('/', async (c) => {
     const params = {
       q: c.req.query('q'),
       type: c.req.queries('type'),
@@ -26,7 +29,7 @@ export function searchRoutes(): Hono<AppEnv> {
     const core = c.get('core');
     return c.json(wantsFederation(params) ? await federatedSearch(core, params) : search(core, params));
   });
-  app.get('/api/v1/capabilities', async (c) =>
+  capabilities.get('/', async (c) =>
     c.json(
       await matchCapabilities(c.get('core'), {
         produces: c.req.queries('produces'),
@@ -34,8 +37,12 @@ export function searchRoutes(): Hono<AppEnv> {
       }),
     ),
   );
-  app.get('/api/v1/graph', async (c) =>
+  graph.get('/', async (c) =>
     c.json(await graphAround(c.get('core'), graphOptions(c.req.query('iri'), c.req.query('depth')))),
   );
-  return app;
+  return [
+    ['/api/v1/search', searchApi],
+    ['/api/v1/capabilities', capabilities],
+    ['/api/v1/graph', graph],
+  ];
 }

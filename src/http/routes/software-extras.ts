@@ -3,15 +3,16 @@ import { fetchApiDoc } from '../../core/catalogue/api-doc.js';
 import { exportCatalogue } from '../../core/catalogue/export-catalogue.js';
 import { syncSoftware } from '../../core/forge/forge-sync.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 
 /**
  * `/api/v1/software/:id/api-doc` (one declared API description, fetched by the registry and passed through
  * with its upstream content type), `/api/v1/software/:id/export/catalogue` (the tool catalogue shape) and
  * `POST /api/v1/software/:id/sync` (a forge sync now; the record with the run's outcome in `sync`).
  */
-export function softwareExtraRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get('/api/v1/software/:id/api-doc', async (c) => {
+export function softwareExtraRoutes(): Mounts {
+  const software = new Hono<AppEnv>();
+  software.get('/:id/api-doc', async (c) => {
     const doc = await fetchApiDoc(c.get('core'), c.req.param('id'), c.req.query('n'));
     // The bytes come from another origin: never let a browser run them as this registry's page.
     return c.body(new Uint8Array(doc.body), 200, {
@@ -21,11 +22,11 @@ export function softwareExtraRoutes(): Hono<AppEnv> {
       link: `<${doc.final_url}>; rel="via"`,
     });
   });
-  app.get('/api/v1/software/:id/export/catalogue', async (c) =>
+  software.get('/:id/export/catalogue', async (c) =>
     c.json(await exportCatalogue(c.get('core'), c.req.param('id'))),
   );
-  app.post('/api/v1/software/:id/sync', async (c) =>
+  software.post('/:id/sync', async (c) =>
     c.json(await syncSoftware(c.get('core'), c.get('principal'), c.req.param('id'), c.get('requestId'))),
   );
-  return app;
+  return [['/api/v1/software', software]];
 }

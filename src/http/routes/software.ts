@@ -9,6 +9,7 @@ import {
   type SoftwareListParams,
 } from '../../core/catalogue/software.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
 import { iriOf } from '../../core/stored/records.js';
@@ -32,11 +33,11 @@ export const SOFTWARE_LIST_PARAMS = [
  * `/api/v1/software`: register, read, list, edit and withdraw software, and declare its capability. Edits honour
  * `If-Match` with the ETag of a read of the software.
  */
-export function softwareRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function softwareRoutes(): Mounts {
+  const software = new Hono<AppEnv>();
   const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
   const named = (c: Context<AppEnv>) => iriOf(c.get('core'), 'software', c.req.param('id') ?? '');
-  app.get('/api/v1/software', async (c) => {
+  software.get('/', async (c) => {
     const params: SoftwareListParams = {};
     for (const name of SOFTWARE_LIST_PARAMS) {
       const value = c.req.query(name);
@@ -44,21 +45,21 @@ export function softwareRoutes(): Hono<AppEnv> {
     }
     return c.json(await listSoftware(c.get('core'), params));
   });
-  app.post('/api/v1/software', async (c) =>
+  software.post('/', async (c) =>
     c.json(await createSoftware(...who(c), await readJson(c), c.get('requestId')), 201),
   );
-  app.get('/api/v1/software/:id', async (c) => c.json(await getSoftware(c.get('core'), c.req.param('id'))));
-  app.patch('/api/v1/software/:id', conditionalEdit(named, true), async (c) =>
+  software.get('/:id', async (c) => c.json(await getSoftware(c.get('core'), c.req.param('id'))));
+  software.patch('/:id', conditionalEdit(named, true), async (c) =>
     c.json(await updateSoftware(...who(c), c.req.param('id'), await readJson(c), c.get('requestId'))),
   );
-  app.delete('/api/v1/software/:id', conditionalEdit(named), async (c) => {
+  software.delete('/:id', conditionalEdit(named), async (c) => {
     await withdrawSoftware(...who(c), c.req.param('id'), c.get('requestId'));
     return c.body(null, 204);
   });
-  app.put('/api/v1/software/:id/capability', conditionalEdit(named), async (c) =>
+  software.put('/:id/capability', conditionalEdit(named), async (c) =>
     c.json(
       await declareSoftwareCapability(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')),
     ),
   );
-  return app;
+  return [['/api/v1/software', software]];
 }

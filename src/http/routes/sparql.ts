@@ -9,6 +9,7 @@ import { runSparqlQuery } from '../../core/discovery/sparql.js';
 import { CallerGate, callerOf } from '../../core/discovery/sparql-callers.js';
 import { clientAddress } from '../client-address.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 import { problemResponse } from '../problem.js';
 import type { WebPage } from '../web.js';
 
@@ -20,14 +21,14 @@ const RETRY_AFTER_SECONDS = 1;
  * opening `/sparql` (with or without `?query=`) gets the web page's query console, which runs the query itself.
  * Each caller (credential, or client address without one) may have REG_SPARQL_MAX_CONCURRENT queries under way.
  */
-export function sparqlRoutes(web?: WebPage): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function sparqlRoutes(web?: WebPage): Mounts {
+  const sparql = new Hono<AppEnv>();
   const callers = new CallerGate();
-  app.get('/sparql', async (c) =>
+  sparql.get('/', async (c) =>
     web?.serves(c) === true ? web.respond(c, 200) : answer(c, callers, c.req.query('query') ?? ''),
   );
-  app.post('/sparql', async (c) => answer(c, callers, await readQuery(c)));
-  return app;
+  sparql.post('/', async (c) => answer(c, callers, await readQuery(c)));
+  return [['/sparql', sparql]];
 }
 
 async function readQuery(c: Context<AppEnv>): Promise<string> {

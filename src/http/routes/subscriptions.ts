@@ -8,30 +8,32 @@ import {
 } from '../../core/subscriptions/subscriptions.js';
 import { acknowledgeCursor, pullDeliveries } from '../../core/subscriptions/subscription-deliveries.js';
 import type { AppEnv } from '../env.js';
+import type { Mounts } from '../mounts.js';
 import { readJson, readOptionalJson } from '../body.js';
 
 /**
  * `/api/v1/instances/{id}/subscriptions` and `/api/v1/subscriptions/{sid}`: subscribe a deployment to matching
  * artifacts, read and edit its subscriptions, and pull or acknowledge their deliveries.
  */
-export function subscriptionRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function subscriptionRoutes(): Mounts {
+  const instances = new Hono<AppEnv>();
+  const subscriptions = new Hono<AppEnv>();
   const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal'), c.req.param('id') ?? ''] as const;
   const options = (c: Context<AppEnv>) => ({ requestId: c.get('requestId') });
 
-  app.get('/api/v1/instances/:id/subscriptions', async (c) => c.json(await listSubscriptions(...who(c))));
-  app.post('/api/v1/instances/:id/subscriptions', async (c) =>
+  instances.get('/:id/subscriptions', async (c) => c.json(await listSubscriptions(...who(c))));
+  instances.post('/:id/subscriptions', async (c) =>
     c.json(await createSubscription(...who(c), await readOptionalJson(c), options(c)), 201),
   );
-  app.get('/api/v1/subscriptions/:id', (c) => c.json(getSubscription(...who(c))));
-  app.patch('/api/v1/subscriptions/:id', async (c) =>
+  subscriptions.get('/:id', (c) => c.json(getSubscription(...who(c))));
+  subscriptions.patch('/:id', async (c) =>
     c.json(await editSubscription(...who(c), await readJson(c), options(c))),
   );
-  app.delete('/api/v1/subscriptions/:id', (c) => {
+  subscriptions.delete('/:id', (c) => {
     deleteSubscription(...who(c), options(c));
     return c.body(null, 204);
   });
-  app.get('/api/v1/subscriptions/:id/deliveries', async (c) =>
+  subscriptions.get('/:id/deliveries', async (c) =>
     c.json(
       await pullDeliveries(...who(c), {
         limit: c.req.query('limit'),
@@ -40,8 +42,11 @@ export function subscriptionRoutes(): Hono<AppEnv> {
       }),
     ),
   );
-  app.post('/api/v1/subscriptions/:id/deliveries/ack', async (c) =>
+  subscriptions.post('/:id/deliveries/ack', async (c) =>
     c.json(acknowledgeCursor(...who(c), await readJson(c))),
   );
-  return app;
+  return [
+    ['/api/v1/instances', instances],
+    ['/api/v1/subscriptions', subscriptions],
+  ];
 }
