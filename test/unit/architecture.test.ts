@@ -43,6 +43,10 @@ describe('the layout of the code', () => {
   });
 
   it('keeps the choice of graph backend inside the store layer and the core that builds it', () => {
+    const asking = sources('src')
+      .filter((file) => !file.startsWith('src/core/store/') && !file.startsWith('src/core/config/'))
+      .filter((file) => file !== 'src/core/core.ts' && /\bgraph\.kind\b/.test(text(file)));
+    expect(asking).toEqual([]);
     const offenders = sources('src')
       .filter((file) => !file.startsWith('src/core/store/') && file !== 'src/core/core.ts')
       .filter((file) =>

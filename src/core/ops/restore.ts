@@ -40,11 +40,11 @@ export async function restoreNQuads(
 ): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new BadRequestError(`cannot read ${file}: no such file`);
   const bundleGraphs = new Map(core.reference.bundles.map((bundle) => [bundle.graph, bundle]));
-  // The external store commits as it goes, so the whole file is read once first: a bad line writes nothing.
-  if (core.graph.kind === 'sparql') await checkFile(core, file, bundleGraphs);
+  // A store that commits as it goes has the whole file read once first: a bad line writes nothing.
+  const sink = core.graph.bulkLoad(kindOfLines);
+  if (!sink.atomic) await checkFile(core, file, bundleGraphs);
   const now = new Date().toISOString();
   const totals = { read: 0, new: 0, reference: 0, records: 0 };
-  const sink = core.graph.bulkLoad(kindOfLines);
   const merge = async (
     graph: string,
     owner: string,

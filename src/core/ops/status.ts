@@ -12,11 +12,7 @@ export { COUNTED_KINDS };
 /** Readiness: the graph store answers a query and the operational database answers a trivial one. */
 export async function checkReadiness(core: Core): Promise<{ status: 'ready'; triples: number }> {
   if (!core.graph.ready) {
-    throw new UnavailableError(
-      core.graph.kind === 'sparql'
-        ? 'graph store not ready: the external SPARQL store is not open yet'
-        : 'graph store not ready: the query index is still loading',
-    );
+    throw new UnavailableError(`graph store not ready: ${core.graph.notReadyReason}`);
   }
   try {
     pingOps(core.db);

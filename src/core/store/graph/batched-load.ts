@@ -11,6 +11,7 @@ const COMMIT_QUADS = 500;
  * still writes nothing.
  */
 export class BatchedLoad implements BulkLoad {
+  readonly atomic = false;
   private readonly pending = new Map<string, { graph: string; subject: string; lines: string[] }>();
   private pendingQuads = 0;
 

@@ -48,6 +48,8 @@ export interface MergeTarget {
 
 /** A bulk load into the store (a restore), made durable by `finish` or given up by `abort`. */
 export interface BulkLoad {
+  /** Whether the load is all or nothing; one that commits as it goes needs its input checked whole first. */
+  readonly atomic: boolean;
   /** Whether the store holds a record of this subject (merged in this load or before). */
   exists(graph: string, subject: string): Promise<boolean>;
   /** Merges lines into a record; returns how many of them were not already present. */
@@ -66,6 +68,8 @@ export interface GraphStore {
   readonly kind: 'embedded' | 'sparql';
   /** Whether the store keeps quads of the default graph (the external store keeps named graphs only). */
   readonly keepsDefaultGraph: boolean;
+  /** Why the store cannot answer queries yet, for the readiness probe. */
+  readonly notReadyReason: string;
   /** Whether SPARQL queries can be answered now. */
   readonly ready: boolean;
   /** A number that changes with every commit, for invalidating cached reads. */

@@ -10,6 +10,7 @@ import { readRecord } from './record-table.js';
  * marked stale and refilled from the records at the next start.
  */
 export class RowLoad implements BulkLoad {
+  readonly atomic = true;
   private readonly now = new Date().toISOString();
 
   constructor(

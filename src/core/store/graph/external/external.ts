@@ -70,6 +70,7 @@ export interface ExternalOptions {
 export class ExternalGraphStore implements GraphStore {
   readonly kind = 'sparql' as const;
   readonly keepsDefaultGraph = false;
+  readonly notReadyReason = 'the external SPARQL store is not open yet';
   private opened = false;
   private closed = false;
   private commits = 0;
