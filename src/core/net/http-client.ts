@@ -179,8 +179,8 @@ export function isRedirect(status: number): boolean {
 }
 
 /**
- * How long opening a connection to an operator-configured server may take: the limit the fetch-based clients had,
- * kept for them.
+ * How long opening a connection (TCP and TLS) to a server an operator configured may take, however long the whole
+ * exchange may: a server that does not accept a connection in 10 s is taken to be unreachable.
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -258,7 +258,7 @@ export async function httpRequest(url: string, request: HttpRequest): Promise<Ht
   }
 }
 
-/** The headers sent: the caller's (names in lower case), a user agent, and the encodings accepted. */
+/** The headers sent on every hop: the caller's (names in lower case), and a user agent when the caller names none. */
 function outgoingHeaders(request: HttpRequest): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
