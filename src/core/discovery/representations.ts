@@ -58,16 +58,17 @@ const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
 export async function readRecordQuads(core: Core, kind: RecordKind, id: string): Promise<StoredRecordQuads> {
   const { segment, cls } = RECORD_KINDS[kind];
   const iri = `${core.config.baseIri}/${segment}/${id}`;
-  const missing = new NotFoundError(`no ${kind} ${ID_PATTERN.test(id) ? iri : 'with that id'}`);
-  if (!ID_PATTERN.test(id)) throw missing;
+  // Made only when needed: an error captures a stack, which costs more than the rest of a cached read.
+  const missing = () => new NotFoundError(`no ${kind} ${ID_PATTERN.test(id) ? iri : 'with that id'}`);
+  if (!ID_PATTERN.test(id)) throw missing();
   const text = await core.graph.readRecord(GRAPHS.local, iri);
-  if (text === undefined) throw missing;
+  if (text === undefined) throw missing();
   const quads = parseNQuads(text);
   const typed = quads.some(
     (quad) =>
       quad.subject.value === iri && quad.predicate.value === RDF_NS('type') && quad.object.value === cls,
   );
-  if (!typed) throw missing;
+  if (!typed) throw missing();
   // The record node first, so every serialisation opens with the record itself.
   const own = quads.filter((quad) => quad.subject.value === iri);
   return {
