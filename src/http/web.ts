@@ -155,6 +155,7 @@ function contentSecurityPolicy(issuer: string | undefined): string {
   ].join('; ');
 }
 
-function escapeAttribute(text: string): string {
+/** Text made safe inside HTML, attribute values included. */
+export function escapeAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

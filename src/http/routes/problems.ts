@@ -4,12 +4,7 @@ import { NotFoundError } from '../../core/errors.js';
 import { PROBLEM_BASE } from '../../core/ns.js';
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
-
-const escape = (text: string): string =>
-  text.replace(
-    /[&<>"]/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char] ?? char,
-  );
+import { escapeAttribute } from '../web.js';
 
 function describe(code: ErrorCode) {
   const entry = ERROR_CODES[code];
@@ -43,9 +38,9 @@ export function problemRoutes(): Mounts {
     const described = describe(code);
     if (!wantsHtml(c.req.header('accept'))) return c.json(described);
     return c.html(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(described.title)} (${code})</title></head>` +
-        `<body><h1>${escape(described.title)}</h1><p><code>${code}</code> · HTTP ${described.status}</p>` +
-        `<p>${escape(described.about)}</p><p><a href="../problems">Every error code</a></p></body></html>`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeAttribute(described.title)} (${code})</title></head>` +
+        `<body><h1>${escapeAttribute(described.title)}</h1><p><code>${code}</code> · HTTP ${described.status}</p>` +
+        `<p>${escapeAttribute(described.about)}</p><p><a href="../problems">Every error code</a></p></body></html>`,
     );
   });
   return [['/problems', problems]];

@@ -181,9 +181,10 @@ export class EmbeddedGraphStore implements GraphStore {
         for (const item of batch) {
           const mine = { removed: [] as string[], added: [] as string[] };
           try {
+            const deferSearch = item.writes.length >= SEARCH_INLINE_RECORDS;
+            deferred ||= deferSearch;
             const act = () => {
-              if (item.writes.length >= SEARCH_INLINE_RECORDS) deferred = true;
-              this.applyWrites(item.writes, now, mine, item.writes.length >= SEARCH_INLINE_RECORDS);
+              this.applyWrites(item.writes, now, mine, deferSearch);
               return item.ops();
             };
             // A commit alone in its batch needs no savepoint of its own: if it throws, the error leaves the
