@@ -7,6 +7,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { Memo } from './stored/memo.js';
 import { WarningCollector } from './warnings.js';
 import { openDatabase, type Database } from './store/database.js';
+import { SEARCH_READER } from './records/kind-registry.js';
 import { EmbeddedGraphStore } from './store/graph/embedded/embedded.js';
 import { ExternalGraphStore } from './store/graph/external/external.js';
 import { IndexClient } from './store/graph/embedded/index-client.js';
@@ -68,9 +69,11 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
         ? new EmbeddedGraphStore(db, reference.bundles, log, index, {
             queryTimeoutMs: config.sparqlTimeoutMs,
             clientIndexIdleMs: config.sparql.indexIdleMs,
+            search: SEARCH_READER,
           })
         : new ExternalGraphStore(db, reference.bundles, log, external, {
             maxRunning: config.sparql.maxRunning,
+            search: SEARCH_READER,
           });
     const core: Core = {
       config,

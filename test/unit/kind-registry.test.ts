@@ -6,12 +6,16 @@ import {
   KINDS,
   kindOfClass,
   recordIri,
+  SEARCH_KINDS,
+  SEARCH_READER,
 } from '../../src/core/records/kind-registry.js';
 import { kindOfTypes } from '../../src/core/records/kinds.js';
 import type { RecordSpec } from '../../src/core/records/schema.js';
 import * as specs from '../../src/core/records/specs.js';
 import * as typeSpecs from '../../src/core/records/type-specs.js';
 import { kindOfLines } from '../../src/core/ops/restore-sink.js';
+import { GRAPHS, RDFS, REG, SCHEMA } from '../../src/core/ns.js';
+import { parseNQuads } from '../../src/core/store/nquads.js';
 
 /** Every record spec the mapper knows: exported objects with a kind and a minted path. */
 const RECORD_SPECS = [
@@ -63,5 +67,22 @@ describe('the record kinds, declared once', () => {
     const line = `<${series}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${activity.ARTIFACT_SERIES.types[0]}> <urn:reg:local> .`;
     expect(kindOfLines(series, [line])).toBe(activity.ARTIFACT_SERIES.kind);
     expect(kindOfTypes([...specs.SOFTWARE.types])).toBe('software');
+  });
+
+  it('derives what search finds and reads from the fields each kind declares, legacy predicates included', () => {
+    expect(SEARCH_KINDS).toEqual(['software', 'instance', 'artifact', 'run']);
+    expect(SEARCH_READER.kinds).toEqual(SEARCH_KINDS);
+    const run = 'https://reg.example/run/r1';
+    const quads = parseNQuads(
+      [
+        `<${run}> <${RDFS('label')}> "nightly build" <${GRAPHS.local}> .`,
+        `<${run}> <${SCHEMA('identifier')}> "job-42" <${GRAPHS.local}> .`,
+        `<${run}> <${REG('externalKey')}> "legacy-key" <${GRAPHS.local}> .`,
+      ].join('\n'),
+    );
+    const entry = SEARCH_READER.entryOf(GRAPHS.local, run, 'run', quads);
+    expect(entry).toMatchObject({ kind: 'run', title: 'nightly build', body: 'job-42\nlegacy-key' });
+    expect(SEARCH_READER.entryOf(GRAPHS.local, run, 'release', quads)).toBeUndefined();
+    expect(SEARCH_READER.entryOf('urn:reg:other', run, 'run', quads)).toBeUndefined();
   });
 });

@@ -6,7 +6,8 @@
 import { BadRequestError } from '../errors.js';
 import { idOf } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
-import { foldText, foldWithPositions, SEARCH_KINDS, type SearchKind } from '../store/search-entry.js';
+import { foldText, foldWithPositions } from '../store/search-entry.js';
+import { SEARCH_KINDS, type SearchKind } from '../records/kind-registry.js';
 import {
   searchCandidates,
   searchBehind,
@@ -195,7 +196,7 @@ function present(row: SearchCandidate, band: Band, body: string, q: string): Sea
   return {
     iri: row.iri,
     id: idOf(row.iri),
-    entity_type: row.kind,
+    entity_type: row.kind as SearchKind,
     title: row.title,
     ...(snippet === undefined ? {} : { snippet }),
     origin: originOf(row.graph),

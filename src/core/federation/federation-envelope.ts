@@ -8,7 +8,7 @@ import { BadRequestError } from '../errors.js';
 import { idOf } from '../records/ids.js';
 import { isObject } from '../records/json.js';
 import type { JsonObject } from '../records/mapper.js';
-import { SEARCH_KINDS, type SearchKind } from '../store/search-entry.js';
+import { SEARCH_KINDS, type SearchKind } from '../records/kind-registry.js';
 import { normaliseBaseIri, peerText } from './peer-http.js';
 
 /** Fixed limits of federation (contract §6.1): per peer and in total. */

@@ -2,6 +2,7 @@ import { VOID } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from './activity-specs.js';
 import { expandId } from './ids.js';
 import type { RecordSpec } from './schema.js';
+import { SearchReader, type SearchFieldsOfKind } from '../store/search-entry.js';
 import { INSTANCE, RELEASE, SOFTWARE } from './specs.js';
 import { ADOPTED_LICENSE, ARTIFACT_TYPE } from './type-specs.js';
 
@@ -28,6 +29,11 @@ export interface KindDeclaration {
   readonly dereference?: Dereference;
   /** The plural under which the kind is counted (registry summary, metrics); absent: not counted. */
   readonly counted?: string;
+  /**
+   * Present when free-text search finds records of the kind: the JSON fields of its title (the first present
+   * wins) and of its other searchable text, in order.
+   */
+  readonly search?: { readonly title: readonly string[]; readonly body: readonly string[] };
 }
 
 const declare = <
@@ -51,6 +57,7 @@ export const KINDS = [
   declare('software', SOFTWARE, {
     dereference: { aliases: [], listing: 'api/v1/software' },
     counted: 'software',
+    search: { title: ['name'], body: ['tagline', 'description'] },
   }),
   declare('release', RELEASE, {
     dereference: { aliases: [], listing: 'api/v1/software' },
@@ -59,12 +66,18 @@ export const KINDS = [
   declare('instance', INSTANCE, {
     dereference: { aliases: ['instances'], listing: 'api/v1/instances' },
     counted: 'instances',
+    search: { title: ['label'], body: ['description'] },
   }),
   declare('artifact', ARTIFACT, {
     dereference: { aliases: ['artifacts'], listing: 'api/v1/artifacts' },
     counted: 'artifacts',
+    search: { title: ['title'], body: ['description'] },
   }),
-  declare('run', RUN, { dereference: { aliases: ['runs'], listing: 'api/v1/runs' }, counted: 'runs' }),
+  declare('run', RUN, {
+    dereference: { aliases: ['runs'], listing: 'api/v1/runs' },
+    counted: 'runs',
+    search: { title: ['label'], body: ['identifier', 'external_key'] },
+  }),
   declare('type', ARTIFACT_TYPE, { dereference: { aliases: [], listing: 'api/v1/types' } }),
   declare('artifact-series', ARTIFACT_SERIES),
   declare('license', ADOPTED_LICENSE),
@@ -118,3 +131,39 @@ export function recordIri(baseIri: string, kind: RecordKind, idOrIri: string, fi
   if (declared === undefined) throw new Error(`record kind ${kind} is not minted here`);
   return expandId(baseIri, declared.segment, idOrIri, field);
 }
+
+/** A kind free-text search finds. */
+export type SearchKind = Extract<(typeof KINDS)[number], { readonly search: object }>['kind'];
+
+/** The kinds free-text search finds, in their declared order. */
+export const SEARCH_KINDS: readonly SearchKind[] = KINDS.flatMap((entry) =>
+  'search' in entry ? [entry.kind as SearchKind] : [],
+);
+
+/** The predicates (current, then legacy) of a kind's JSON fields, in the order named. */
+function predicatesOf(spec: RecordSpec, fields: readonly string[]): string[] {
+  return fields.flatMap((json) => {
+    const field = spec.fields.find((candidate) => candidate.json === json);
+    if (field === undefined) throw new Error(`record kind ${spec.kind} has no field ${json} to search`);
+    return [field.predicate, ...(field.legacy ?? [])];
+  });
+}
+
+/** Reads what each searchable kind contributes to search, from the fields declared above. */
+export const SEARCH_READER = new SearchReader(
+  new Map<string, SearchFieldsOfKind>(
+    KINDS.flatMap((entry) =>
+      entry.search === undefined || entry.spec === undefined
+        ? []
+        : [
+            [
+              entry.kind,
+              {
+                title: predicatesOf(entry.spec, entry.search.title),
+                body: predicatesOf(entry.spec, entry.search.body),
+              },
+            ],
+          ],
+    ),
+  ),
+);

@@ -3,20 +3,20 @@
  * from the record's own quads. The same reading serves the write path (quads in hand) and a rebuild from stored
  * rows (canonical N-Quads text), so the two never disagree.
  */
-import { DCT, GRAPHS, RDFS, REG, SCHEMA } from '../ns.js';
+import { GRAPHS, REG } from '../ns.js';
 import { parseNQuads, type Quad } from './nquads.js';
 
-/** The record kinds search finds, in the order they are documented. */
-export const SEARCH_KINDS = ['software', 'instance', 'artifact', 'run'] as const;
-
-/** One of the record kinds search finds. */
-export type SearchKind = (typeof SEARCH_KINDS)[number];
+/** Where one kind keeps its title and its other searchable text: predicates in order, legacy ones after. */
+export interface SearchFieldsOfKind {
+  readonly title: readonly string[];
+  readonly body: readonly string[];
+}
 
 /** The searchable text of one record. */
 export interface SearchEntry {
   readonly graph: string;
   readonly iri: string;
-  readonly kind: SearchKind;
+  readonly kind: string;
   readonly title: string;
   /** The title folded for comparison (see `foldText`). */
   readonly titleKey: string;
@@ -26,92 +26,96 @@ export interface SearchEntry {
 
 const TOMBSTONED = REG('tombstoned');
 
-/** Where each kind keeps its title and its other searchable fields (legacy predicates after current ones). */
-const FIELDS: Readonly<Record<SearchKind, { readonly title: string[]; readonly body: string[] }>> = {
-  software: { title: [SCHEMA('name')], body: [DCT('abstract'), REG('tagline'), DCT('description')] },
-  instance: { title: [RDFS('label')], body: [DCT('description')] },
-  artifact: { title: [DCT('title')], body: [DCT('description')] },
-  run: { title: [RDFS('label')], body: [SCHEMA('identifier'), DCT('identifier'), REG('externalKey')] },
-};
-
-/** Every predicate a search entry is read from, for picking the lines worth parsing out of stored text. */
-const PREDICATES: ReadonlySet<string> = new Set([
-  TOMBSTONED,
-  ...Object.values(FIELDS).flatMap((fields) => [...fields.title, ...fields.body]),
-]);
-
-/** Whether records of `kind` in `graph` are searchable: the registry's own live records of the four kinds. */
-export function isSearchable(graph: string, kind: string | null | undefined): kind is SearchKind {
-  return graph === GRAPHS.local && (SEARCH_KINDS as readonly string[]).includes(kind ?? '');
+/** A stored record row as the search reads it. */
+export interface SearchRow {
+  readonly graph: string;
+  readonly subject: string;
+  readonly kind: string | null;
+  readonly nquads: string;
 }
 
 /**
- * The search entry of a record from its quads, or undefined when the record is not searchable (another graph,
- * another kind, or withdrawn). A record without a title is titled by the first of its other fields, else its id.
+ * Reads what records contribute to search, from the fields each searchable kind declares (the record-kind
+ * registry builds one; the store receives it, so the kinds and their fields are declared in one place).
  */
-export function searchEntryOf(
-  graph: string,
-  iri: string,
-  kind: string | null | undefined,
-  quads: readonly Quad[],
-): SearchEntry | undefined {
-  if (!isSearchable(graph, kind)) return undefined;
-  const values = new Map<string, string[]>();
-  for (const quad of quads) {
-    if (quad.subject.value !== iri || !PREDICATES.has(quad.predicate.value)) continue;
-    if (quad.predicate.value === TOMBSTONED) {
-      if (quad.object.value === 'true') return undefined;
-      continue;
-    }
-    if (quad.object.termType !== 'Literal') continue;
-    const text = quad.object.value.trim();
-    if (text !== '') values.set(quad.predicate.value, [...(values.get(quad.predicate.value) ?? []), text]);
-  }
-  const read = (predicates: readonly string[]): string[] => [
-    ...new Set(predicates.flatMap((predicate) => (values.get(predicate) ?? []).sort())),
-  ];
-  const fields = FIELDS[kind];
-  const body = read(fields.body);
-  const title = read(fields.title)[0] ?? body[0] ?? iri.slice(iri.lastIndexOf('/') + 1);
-  return { graph, iri, kind, title, titleKey: foldText(title), body: body.join('\n') };
-}
+export class SearchReader {
+  /** The kinds search finds, in their declared order. */
+  readonly kinds: readonly string[];
+  /** Every predicate an entry is read from, for picking the lines worth parsing out of stored text. */
+  private readonly predicates: ReadonlySet<string>;
 
-/**
- * Reads the search entries of stored records: only the lines of the predicates search reads are parsed, in one
- * batch. Records that are not searchable are left out.
- */
-export function searchEntriesOfRows(
-  rows: readonly {
-    readonly graph: string;
-    readonly subject: string;
-    readonly kind: string | null;
-    readonly nquads: string;
-  }[],
-): SearchEntry[] {
-  const wanted = rows.filter((row) => isSearchable(row.graph, row.kind));
-  const lines: string[] = [];
-  for (const row of wanted) {
-    for (const line of row.nquads.split('\n')) {
-      const at = line.indexOf('> <', 1);
-      if (at > 0 && PREDICATES.has(line.slice(at + 3, line.indexOf('>', at + 3)))) lines.push(line);
+  constructor(private readonly fields: ReadonlyMap<string, SearchFieldsOfKind>) {
+    this.kinds = [...fields.keys()];
+    this.predicates = new Set([
+      TOMBSTONED,
+      ...[...fields.values()].flatMap((kind) => [...kind.title, ...kind.body]),
+    ]);
+  }
+
+  /** Whether records of `kind` in `graph` are searchable: the registry's own live records of a searchable kind. */
+  isSearchable(graph: string, kind: string | null | undefined): kind is string {
+    return graph === GRAPHS.local && this.fields.has(kind ?? '');
+  }
+
+  /**
+   * The search entry of a record from its quads, or undefined when the record is not searchable (another graph,
+   * another kind, or withdrawn). A record without a title is titled by the first of its other fields, else its
+   * id.
+   */
+  entryOf(
+    graph: string,
+    iri: string,
+    kind: string | null | undefined,
+    quads: readonly Quad[],
+  ): SearchEntry | undefined {
+    if (!this.isSearchable(graph, kind)) return undefined;
+    const values = new Map<string, string[]>();
+    for (const quad of quads) {
+      if (quad.subject.value !== iri || !this.predicates.has(quad.predicate.value)) continue;
+      if (quad.predicate.value === TOMBSTONED) {
+        if (quad.object.value === 'true') return undefined;
+        continue;
+      }
+      if (quad.object.termType !== 'Literal') continue;
+      const text = quad.object.value.trim();
+      if (text !== '') values.set(quad.predicate.value, [...(values.get(quad.predicate.value) ?? []), text]);
     }
+    const read = (predicates: readonly string[]): string[] => [
+      ...new Set(predicates.flatMap((predicate) => (values.get(predicate) ?? []).sort())),
+    ];
+    const fields = this.fields.get(kind);
+    if (fields === undefined) return undefined;
+    const body = read(fields.body);
+    const title = read(fields.title)[0] ?? body[0] ?? iri.slice(iri.lastIndexOf('/') + 1);
+    return { graph, iri, kind, title, titleKey: foldText(title), body: body.join('\n') };
   }
-  const bySubject = new Map<string, Quad[]>();
-  for (const quad of lines.length === 0 ? [] : parseNQuads(`${lines.join('\n')}\n`)) {
-    const key = `${quad.graph.value}\n${quad.subject.value}`;
-    bySubject.set(key, [...(bySubject.get(key) ?? []), quad]);
+
+  /**
+   * Reads the search entries of stored records: only the lines of the predicates search reads are parsed, in
+   * one batch. Records that are not searchable are left out.
+   */
+  entriesOfRows(rows: readonly SearchRow[]): SearchEntry[] {
+    const wanted = rows.filter((row) => this.isSearchable(row.graph, row.kind));
+    const lines: string[] = [];
+    for (const row of wanted) {
+      for (const line of row.nquads.split('\n')) {
+        const at = line.indexOf('> <', 1);
+        if (at > 0 && this.predicates.has(line.slice(at + 3, line.indexOf('>', at + 3)))) lines.push(line);
+      }
+    }
+    const bySubject = new Map<string, Quad[]>();
+    for (const quad of lines.length === 0 ? [] : parseNQuads(`${lines.join('\n')}\n`)) {
+      const key = `${quad.graph.value}\n${quad.subject.value}`;
+      bySubject.set(key, [...(bySubject.get(key) ?? []), quad]);
+    }
+    const entries: SearchEntry[] = [];
+    for (const row of wanted) {
+      const quads = bySubject.get(`${row.graph}\n${row.subject}`) ?? [];
+      const entry = this.entryOf(row.graph, row.subject, row.kind, quads);
+      if (entry !== undefined) entries.push(entry);
+    }
+    return entries;
   }
-  const entries: SearchEntry[] = [];
-  for (const row of wanted) {
-    const entry = searchEntryOf(
-      row.graph,
-      row.subject,
-      row.kind,
-      bySubject.get(`${row.graph}\n${row.subject}`) ?? [],
-    );
-    if (entry !== undefined) entries.push(entry);
-  }
-  return entries;
 }
 
 /** Text folded as search compares it, with the position in the original of each folded character. */

@@ -9,13 +9,7 @@
 import type { Database } from './database.js';
 import type { Quad } from './nquads.js';
 import { GRAPHS } from '../ns.js';
-import {
-  SEARCH_KINDS,
-  searchEntriesOfRows,
-  searchEntryOf,
-  type SearchEntry,
-  type SearchKind,
-} from './search-entry.js';
+import type { SearchEntry, SearchReader } from './search-entry.js';
 
 /**
  * The schema of the search index as the migrations leave it, run (every statement is idempotent) when a database
@@ -54,7 +48,7 @@ interface EntryRow {
   id: number;
   graph: string;
   iri: string;
-  kind: SearchKind;
+  kind: string;
   title: string;
   title_key: string;
   body: string;
@@ -97,15 +91,15 @@ export function markSearchStale(db: Database): void {
 }
 
 /** Whether a rebuild is due or under way: marked stale, or empty while searchable records exist. */
-export function searchRebuildDue(db: Database): boolean {
+export function searchRebuildDue(db: Database, search: SearchReader): boolean {
   if (searchRebuilding(db)) return true;
   if (db.prepare('SELECT 1 FROM search_entry LIMIT 1').get() !== undefined) return false;
   const records = db
     .prepare(
       `SELECT coalesce(sum(records), 0) AS n FROM record_stats
-       WHERE graph = ? AND kind IN (${SEARCH_KINDS.map(() => '?').join(', ')})`,
+       WHERE graph = ? AND kind IN (${search.kinds.map(() => '?').join(', ')})`,
     )
-    .get(GRAPHS.local, ...SEARCH_KINDS) as { n: number };
+    .get(GRAPHS.local, ...search.kinds) as { n: number };
   return records.n > 0;
 }
 
@@ -147,7 +141,11 @@ const CATCH_UP_BATCH = 16;
  * yielding to other work between steps, until none is listed or `stopped`. A record written again meanwhile is
  * simply indexed as it now stands. Returns the number of records handled.
  */
-export async function catchUpSearchRows(db: Database, stopped: () => boolean): Promise<number> {
+export async function catchUpSearchRows(
+  db: Database,
+  search: SearchReader,
+  stopped: () => boolean,
+): Promise<number> {
   const next = db.prepare(
     `SELECT p.graph, p.subject, r.kind, r.nquads FROM search_pending p
      LEFT JOIN record r ON r.graph = p.graph AND r.subject = p.subject LIMIT ?`,
@@ -166,7 +164,7 @@ export async function catchUpSearchRows(db: Database, stopped: () => boolean): P
       }[];
       const stored = rows.filter((row): row is typeof row & { nquads: string } => row.nquads !== null);
       const entries = new Map(
-        searchEntriesOfRows(stored).map((entry) => [`${entry.graph}\n${entry.iri}`, entry]),
+        search.entriesOfRows(stored).map((entry) => [`${entry.graph}\n${entry.iri}`, entry]),
       );
       for (const row of rows) {
         const entry = entries.get(`${row.graph}\n${row.subject}`);
@@ -189,7 +187,11 @@ export async function catchUpSearchRows(db: Database, stopped: () => boolean): P
  * rows current, so the result matches the records however the two interleave. `stopped` ends it early. Returns
  * the number of record rows read.
  */
-export async function rebuildSearchIndex(db: Database, stopped: () => boolean): Promise<number> {
+export async function rebuildSearchIndex(
+  db: Database,
+  search: SearchReader,
+  stopped: () => boolean,
+): Promise<number> {
   if (!searchRebuilding(db)) markSearchStaleNow(db);
   const page = db.prepare(
     'SELECT graph, subject, kind, nquads FROM record WHERE graph = ? AND subject > ? ORDER BY subject LIMIT ?',
@@ -206,7 +208,7 @@ export async function rebuildSearchIndex(db: Database, stopped: () => boolean): 
         kind: string | null;
         nquads: string;
       }[];
-      for (const entry of searchEntriesOfRows(rows)) putEntry(db, entry);
+      for (const entry of search.entriesOfRows(rows)) putEntry(db, entry);
       read += rows.length;
       const last = rows.at(-1);
       if (last === undefined || rows.length < REBUILD_BATCH) {
@@ -232,10 +234,11 @@ function markSearchStaleNow(db: Database): void {
  */
 export function indexRecordForSearch(
   db: Database,
+  search: SearchReader,
   write: { graph: string; subject: string; kind: string | null | undefined; quads: readonly Quad[] | null },
 ): void {
   const entry =
-    write.quads === null ? undefined : searchEntryOf(write.graph, write.subject, write.kind, write.quads);
+    write.quads === null ? undefined : search.entryOf(write.graph, write.subject, write.kind, write.quads);
   if (entry === undefined) removeEntry(db, write.graph, write.subject);
   else putEntry(db, entry);
 }
@@ -316,7 +319,7 @@ export function searchCandidates(
   db: Database,
   source: CandidateSource,
   q: string,
-  kinds: readonly SearchKind[],
+  kinds: readonly string[],
   limit: number,
 ): SearchCandidate[] {
   const kindList = kinds.map(() => '?').join(', ');

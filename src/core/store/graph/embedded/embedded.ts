@@ -11,6 +11,7 @@ import {
   searchPending,
   searchRebuildDue,
 } from '../../search-index.js';
+import type { SearchReader } from '../../search-entry.js';
 import { ClientIndex } from './client-index.js';
 import type { IndexClient } from './index-client.js';
 import type { IndexRequest } from './index-protocol.js';
@@ -55,6 +56,8 @@ export interface EmbeddedOptions {
   readonly queryTimeoutMs?: number;
   /** Idle time after which the copy answering client queries is dropped (`REG_SPARQL_INDEX_IDLE`; 0: kept). */
   readonly clientIndexIdleMs?: number;
+  /** What records contribute to free-text search, kept current by each commit. */
+  readonly search: SearchReader;
 }
 
 /**
@@ -94,7 +97,7 @@ export class EmbeddedGraphStore implements GraphStore {
     private readonly bundles: readonly BundleGraph[],
     private readonly log: Logger,
     index: IndexClient | undefined = undefined,
-    private readonly options: EmbeddedOptions = {},
+    private readonly options: EmbeddedOptions,
   ) {
     // The write path keeps the search rows current, so they must exist before the first write.
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
@@ -114,7 +117,7 @@ export class EmbeddedGraphStore implements GraphStore {
     await this.main.ensure();
     if (this.closing) throw new UnavailableError('the query index was closed while it loaded');
     this.opened = true;
-    if (searchRebuildDue(this.db)) this.searchRebuild ??= this.rebuildSearch();
+    if (searchRebuildDue(this.db, this.options.search)) this.searchRebuild ??= this.rebuildSearch();
     if (searchPending(this.db)) this.searchCatchUp ??= this.catchUpSearch();
   }
 
@@ -123,7 +126,7 @@ export class EmbeddedGraphStore implements GraphStore {
     try {
       // Commits that list more records while this runs are taken in the same pass.
       await new Promise((resolve) => setImmediate(resolve));
-      await catchUpSearchRows(this.db, () => this.closing);
+      await catchUpSearchRows(this.db, this.options.search, () => this.closing);
     } catch (error) {
       this.log.error('bringing search rows up to date failed', { detail: (error as Error).message });
     } finally {
@@ -139,7 +142,7 @@ export class EmbeddedGraphStore implements GraphStore {
   private async rebuildSearch(): Promise<void> {
     const started = Date.now();
     try {
-      const records = await rebuildSearchIndex(this.db, () => this.closing);
+      const records = await rebuildSearchIndex(this.db, this.options.search, () => this.closing);
       if (!this.closing) this.log.info('search index rebuilt', { records, ms: Date.now() - started });
     } catch (error) {
       this.log.error('search index rebuild failed', { detail: (error as Error).message });
@@ -222,7 +225,7 @@ export class EmbeddedGraphStore implements GraphStore {
   ): void {
     const search = (write: RecordWrite, kind: string | null | undefined): void => {
       if (deferSearch) deferSearchRows(this.db, write.graph, write.subject);
-      else indexRecordForSearch(this.db, { ...write, kind });
+      else indexRecordForSearch(this.db, this.options.search, { ...write, kind });
     };
     for (const write of writes) {
       const before = readRecord(this.db, write.graph, write.subject);

@@ -6,6 +6,7 @@
 import { BadRequestError, InternalError } from '../../../errors.js';
 import type { Database } from '../../database.js';
 import { canonicalTextOf, linesOf } from '../../nquads.js';
+import type { SearchReader } from '../../search-entry.js';
 import { indexRecordForSearch } from '../../search-index.js';
 import type { ReadRecord } from './external-read.js';
 import {
@@ -160,11 +161,11 @@ export function updateOf(db: Database, changes: readonly Change[]): { updates: s
 }
 
 /** Records a change in the subject table and the search index; runs inside the commit's transaction. */
-export function recordChange(db: Database, change: Change): void {
+export function recordChange(db: Database, search: SearchReader, change: Change): void {
   const { write, lines, kind, before, old } = change;
   if (lines === null) {
     deleteExternalRecord(db, write.graph, write.subject);
-    indexRecordForSearch(db, { ...write, kind: before?.kind });
+    indexRecordForSearch(db, search, { ...write, kind: before?.kind });
     return;
   }
   const kept = new Set(lines);
@@ -186,7 +187,7 @@ export function recordChange(db: Database, change: Change): void {
     unverified,
   });
   // Withdrawn records (kind `<kind>:withdrawn`, or carrying the tombstone) leave the search index here.
-  indexRecordForSearch(db, { ...write, kind });
+  indexRecordForSearch(db, search, { ...write, kind });
 }
 
 /** The update requests that apply a journalled undo (none when it has nothing to do). */

@@ -7,7 +7,7 @@ import type { Logger } from '../../../log.js';
 import { GRAPHS } from '../../../ns.js';
 import type { Database } from '../../database.js';
 import { parseNQuads } from '../../nquads.js';
-import { SEARCH_KINDS } from '../../search-entry.js';
+import type { SearchReader } from '../../search-entry.js';
 import { indexRecordForSearch } from '../../search-index.js';
 import { readExternalRecords } from './external-read.js';
 import { iterateExternalRecords, type ExternalRecord } from './external-table.js';
@@ -19,11 +19,12 @@ const BATCH = 200;
 export async function rebuildExternalSearch(
   db: Database,
   client: SparqlClient,
+  search: SearchReader,
   log: Logger,
   stopped: () => boolean,
 ): Promise<void> {
   const started = Date.now();
-  const kinds: readonly string[] = SEARCH_KINDS;
+  const kinds = search.kinds;
   let batch: ExternalRecord[] = [];
   let records = 0;
   const index = async (): Promise<void> => {
@@ -31,7 +32,7 @@ export async function rebuildExternalSearch(
     db.transaction(() => {
       for (const record of batch) {
         const text = read.get(record.subject)?.text ?? '';
-        indexRecordForSearch(db, { ...record, quads: parseNQuads(text) });
+        indexRecordForSearch(db, search, { ...record, quads: parseNQuads(text) });
       }
     });
     records += batch.length;

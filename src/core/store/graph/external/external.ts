@@ -16,6 +16,7 @@
 import { TooManyRowsError, UnavailableError } from '../../../errors.js';
 import type { Logger } from '../../../log.js';
 import type { Database } from '../../database.js';
+import type { SearchReader } from '../../search-entry.js';
 import { ensureSearchSchema, searchRebuilding } from '../../search-index.js';
 import { syncExternalBundles, type DigestedBundle } from './external-bundles.js';
 import {
@@ -64,6 +65,8 @@ const RECENT_READS = 256;
 export interface ExternalOptions {
   /** Client queries sent to the server at once (`REG_SPARQL_MAX_RUNNING`); the others wait. */
   readonly maxRunning?: number;
+  /** What records contribute to free-text search, kept current by each commit. */
+  readonly search: SearchReader;
 }
 
 /** The graph store of a registry whose graph lives in an external SPARQL 1.1 server. */
@@ -92,7 +95,7 @@ export class ExternalGraphStore implements GraphStore {
     private readonly log: Logger,
     /** The SPARQL client; its request counts are read by tests and benchmarks. */
     readonly client: SparqlClient,
-    options: ExternalOptions = {},
+    private readonly options: ExternalOptions,
   ) {
     this.clientGate = new QueryGate(options.maxRunning ?? 4);
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
@@ -126,11 +129,15 @@ export class ExternalGraphStore implements GraphStore {
     await this.client.queryJson('ASK { }');
     this.opened = true;
     if (searchRebuilding(this.db)) {
-      this.searchRebuild ??= rebuildExternalSearch(this.db, this.client, this.log, () => this.closed).finally(
-        () => {
-          this.searchRebuild = undefined;
-        },
-      );
+      this.searchRebuild ??= rebuildExternalSearch(
+        this.db,
+        this.client,
+        this.options.search,
+        this.log,
+        () => this.closed,
+      ).finally(() => {
+        this.searchRebuild = undefined;
+      });
     }
   }
 
@@ -192,7 +199,7 @@ export class ExternalGraphStore implements GraphStore {
     let result: T;
     try {
       result = this.db.transaction(() => {
-        for (const change of changes) recordChange(this.db, change);
+        for (const change of changes) recordChange(this.db, this.options.search, change);
         if (intent !== undefined) removeIntent(this.db, intent);
         return ops();
       });
