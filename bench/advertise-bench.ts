@@ -16,6 +16,7 @@ import { note } from './progress.js';
 import { BIN, regEnv } from './reg-cli.js';
 import { median } from './stats.js';
 import type { Workspace } from './workspace.js';
+import { actOf } from '../src/core/stored/write-path.js';
 
 const CHILD = fileURLToPath(new URL('./advertise-child.mjs', import.meta.url));
 const TOKEN = 'bench-root-token-0123456789abcdef';
@@ -38,9 +39,10 @@ async function measureFloor(dir: string): Promise<number> {
   const core = await openCore(config, silentLogger, { index: true });
   try {
     await core.graph.open();
-    const software = await createSoftware(core, ROOT_PRINCIPAL, { name: 'floor' });
-    const instance = (await createInstance(core, ROOT_PRINCIPAL, { software: software.id, label: 'floor' }))
-      .iri as string;
+    const software = await createSoftware(core, actOf(ROOT_PRINCIPAL), { name: 'floor' });
+    const instance = (
+      await createInstance(core, actOf(ROOT_PRINCIPAL), { software: software.id, label: 'floor' })
+    ).iri as string;
     const actor = principal({
       credential: 'local-token',
       actorKind: 'instance-token',

@@ -14,6 +14,7 @@ import { note } from './progress.js';
 import { BIN, regEnv } from './reg-cli.js';
 import { median, percentile } from './stats.js';
 import type { Workspace } from './workspace.js';
+import { actOf } from '../src/core/stored/write-path.js';
 
 const BARE = fileURLToPath(new URL('./bare-hono.mjs', import.meta.url));
 const TOKEN = 'bench-root-token-0123456789abcdef';
@@ -52,7 +53,7 @@ async function measureWrites(dir: string): Promise<{ median: number; p95: number
     await core.graph.open();
     const root = ROOT_PRINCIPAL;
     // Warm up: the first write compiles nothing (shapes are compiled once) but JITs the path.
-    for (let i = 0; i < 20; i++) await createSoftware(core, root, sample(i));
+    for (let i = 0; i < 20; i++) await createSoftware(core, actOf(root), sample(i));
     const times: number[] = [];
     for (let i = 0; i < RECORDS; i++) {
       const now = new Date().toISOString();

@@ -12,7 +12,7 @@ import { allowedMethods } from './allowed-methods.js';
 import type { AppEnv } from './env.js';
 import { LargeWriteTurns } from './large-writes.js';
 import { mount } from './mounts.js';
-import { authenticate, payloadLimit, requestId } from './middleware.js';
+import { authenticate, payloadLimit, requestId, stampAct } from './middleware.js';
 import { problemResponse } from './problem.js';
 import { adminRoutes } from './routes/admin.js';
 import { advertiseRoutes } from './routes/advertise.js';
@@ -71,6 +71,7 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.use('*', payloadLimit(core));
   app.route('/', web.routes());
   app.use('*', authenticate(core, web));
+  app.use('*', stampAct());
   app.use('/api/*', writeWarnings(core));
   // Generated on first use from the routes as registered, so it describes exactly what this server answers.
   let described: Record<string, unknown> | undefined;

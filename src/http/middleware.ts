@@ -6,6 +6,7 @@ import { resolveCredential } from '../core/access/credentials.js';
 import { requireReader } from '../core/access/policy.js';
 import type { Core } from '../core/core.js';
 import { PayloadTooLargeError } from '../core/errors.js';
+import { actOf } from '../core/stored/write-path.js';
 import type { AppEnv } from './env.js';
 import type { WebPage } from './web.js';
 
@@ -71,6 +72,17 @@ export function authenticate(core: Core, web?: WebPage): MiddlewareHandler<AppEn
       if (!principal.authenticated && web?.serves(c) === true) return web.respond(c, 200);
       requireReader(principal);
     }
+    await next();
+  };
+}
+
+/**
+ * Makes an authenticated request one act of its caller, for the write services: the principal, the request id
+ * and the instant the request got this far, which the records it writes are dated with.
+ */
+export function stampAct(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('act', actOf(c.get('principal'), c.get('requestId')));
     await next();
   };
 }

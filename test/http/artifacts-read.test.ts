@@ -3,6 +3,7 @@ import { resolveCredential } from '../../src/core/access/credentials.js';
 import type { Core } from '../../src/core/core.js';
 import { ARTIFACT } from '../../src/core/records/activity-specs.js';
 import { requireStored, tombstoneRecord } from '../../src/core/stored/records.js';
+import { actOf } from '../../src/core/stored/write-path.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 
@@ -131,7 +132,7 @@ beforeAll(async () => {
     await post('/api/v1/artifacts', { title: 'Directly registered', conforms_to: TYPE }, tokenA)
   ).iri;
   const principal = await resolveCredential(core, `Bearer ${ROOT_TOKEN}`);
-  await tombstoneRecord(core, ARTIFACT, await requireStored(core, ARTIFACT, a.withdrawn!), principal);
+  await tombstoneRecord(core, ARTIFACT, await requireStored(core, ARTIFACT, a.withdrawn!), actOf(principal));
 });
 afterAll(async () => core.close());
 

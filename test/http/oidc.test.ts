@@ -6,6 +6,7 @@ import type { RegError } from '../../src/core/errors.js';
 import { mintIri } from '../../src/core/records/ids.js';
 import { INSTANCE } from '../../src/core/records/specs.js';
 import { createRecord } from '../../src/core/stored/records.js';
+import { actOf } from '../../src/core/stored/write-path.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 import { DISCOVERY_PATH, startProvider, type TestProvider } from '../support/oidc.js';
@@ -175,7 +176,7 @@ describe('OIDC workload tokens', () => {
         iri,
         { label: `${client} ${key}`, software: records.software!.iri },
         { self_registered_by: `${issuer}|${client}`, self_registered_issuer: issuer, instance_key: key },
-        { principal: ROOT_PRINCIPAL, action: 'instance.self-register' },
+        { act: actOf(ROOT_PRINCIPAL), action: 'instance.self-register' },
       );
       return iri;
     };

@@ -4,6 +4,7 @@ import type { Core } from '../../src/core/core.js';
 import { ARTIFACT } from '../../src/core/records/activity-specs.js';
 import { advertise } from '../../src/core/provenance/advertise.js';
 import { requireStored, tombstoneRecord } from '../../src/core/stored/records.js';
+import { actOf } from '../../src/core/stored/write-path.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 
@@ -104,7 +105,7 @@ beforeAll(async () => {
   withdrawnRun = withdrawing.body.run;
   const root = await resolveCredential(core, `Bearer ${ROOT_TOKEN}`);
   const stored = await requireStored(core, ARTIFACT, withdrawing.body.artifacts[1]);
-  await tombstoneRecord(core, ARTIFACT, stored, root);
+  await tombstoneRecord(core, ARTIFACT, stored, actOf(root));
   // The OpenLineage adapter keeps the whole event on the run through the same core call.
   const principal = await resolveCredential(core, `Bearer ${token}`);
   lineageRun = (

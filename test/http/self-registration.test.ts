@@ -7,6 +7,7 @@ import { getInstance, updateInstance, withdrawInstance } from '../../src/core/ca
 import { announceInstance } from '../../src/core/catalogue/self-registration.js';
 import { listAudit } from '../../src/core/store/audit.js';
 import { openTestCore } from '../helpers.js';
+import { actOf } from '../../src/core/stored/write-path.js';
 
 const PRIMARY = 'https://login.example.org/realms/reg';
 const OTHER = 'https://other-idp.example.org';
@@ -41,9 +42,9 @@ const curator = principal({
 
 beforeAll(async () => {
   core = await openTestCore({ REG_OIDC_ISSUER: PRIMARY, REG_WORKLOAD_ISSUERS: OTHER }, true);
-  software = (await createSoftware(core, ROOT_PRINCIPAL, { name: 'announced' })).iri as string;
+  software = (await createSoftware(core, actOf(ROOT_PRINCIPAL), { name: 'announced' })).iri as string;
   listed = (
-    await createSoftware(core, ROOT_PRINCIPAL, { name: 'listed', registration_clients: ['ci-runner'] })
+    await createSoftware(core, actOf(ROOT_PRINCIPAL), { name: 'listed', registration_clients: ['ci-runner'] })
   ).iri as string;
 });
 afterAll(async () => core.close());
@@ -51,7 +52,7 @@ afterAll(async () => core.close());
 describe('PUT /api/v1/instances/self', () => {
   it('creates on the first call and updates the same record on later calls with the same key', async () => {
     const token = softwareToken(software);
-    const first = await announceInstance(core, token, {
+    const first = await announceInstance(core, actOf(token), {
       instance_key: 'node-a',
       endpoint_url: 'https://a.example.org',
     });
@@ -64,14 +65,14 @@ describe('PUT /api/v1/instances/self', () => {
       endpoint_url: 'https://a.example.org',
     });
     expect(first.record.last_seen_at).toBeTypeOf('string');
-    const again = await announceInstance(core, token, { instance_key: 'node-a', label: 'Node A' });
+    const again = await announceInstance(core, actOf(token), { instance_key: 'node-a', label: 'Node A' });
     expect(again.created).toBe(false);
     expect(again.record).toMatchObject({
       iri: first.record.iri,
       label: 'Node A',
       endpoint_url: 'https://a.example.org',
     });
-    const other = await announceInstance(core, token, { instance_key: 'node-b' });
+    const other = await announceInstance(core, actOf(token), { instance_key: 'node-b' });
     expect(other.created).toBe(true);
     expect(other.record.iri).not.toBe(first.record.iri);
     const actions = listAudit(core.db, { limit: 10 }).map((entry) => entry.action);
@@ -83,11 +84,11 @@ describe('PUT /api/v1/instances/self', () => {
   });
 
   it('takes the software from the credential: another software in the body is 403, a missing scope is 403', async () => {
-    await expect(announceInstance(core, softwareToken(software), { software: listed })).rejects.toMatchObject(
-      { status: 403 },
-    );
     await expect(
-      announceInstance(core, softwareToken(software, ['advertise:produce']), {}),
+      announceInstance(core, actOf(softwareToken(software)), { software: listed }),
+    ).rejects.toMatchObject({ status: 403 });
+    await expect(
+      announceInstance(core, actOf(softwareToken(software, ['advertise:produce'])), {}),
     ).rejects.toMatchObject({
       status: 403,
       detail: expect.stringContaining('register:instance'),
@@ -95,7 +96,7 @@ describe('PUT /api/v1/instances/self', () => {
   });
 
   it('lets a workload listed in registration_clients register itself, without writing its client id', async () => {
-    const result = await announceInstance(core, workload('ci-runner'), { instance_key: 'runner-1' });
+    const result = await announceInstance(core, actOf(workload('ci-runner')), { instance_key: 'runner-1' });
     expect(result.created).toBe(true);
     expect(result.record).toMatchObject({
       software: listed,
@@ -106,7 +107,7 @@ describe('PUT /api/v1/instances/self', () => {
   });
 
   it('refuses a same-named client at another issuer, naming the three remedies', async () => {
-    const refusal = announceInstance(core, workload('ci-runner', OTHER), {});
+    const refusal = announceInstance(core, actOf(workload('ci-runner', OTHER)), {});
     await expect(refusal).rejects.toMatchObject({ status: 403 });
     const detail = ((await refusal.catch((error: unknown) => error)) as { detail: string }).detail;
     expect(detail).toContain('oidc_client_id');
@@ -116,8 +117,8 @@ describe('PUT /api/v1/instances/self', () => {
   });
 
   it('refuses people and the root token', async () => {
-    await expect(announceInstance(core, ROOT_PRINCIPAL, {})).rejects.toMatchObject({ status: 403 });
-    await expect(announceInstance(core, curator, {})).rejects.toMatchObject({ status: 403 });
+    await expect(announceInstance(core, actOf(ROOT_PRINCIPAL), {})).rejects.toMatchObject({ status: 403 });
+    await expect(announceInstance(core, actOf(curator), {})).rejects.toMatchObject({ status: 403 });
   });
 
   it('with REG_OIDC_AUTO_REGISTER_INSTANCES any accepted workload may name its own software', async () => {
@@ -126,11 +127,13 @@ describe('PUT /api/v1/instances/self', () => {
       true,
     );
     try {
-      const own = (await createSoftware(auto, ROOT_PRINCIPAL, { name: 'own' })).iri as string;
-      const result = await announceInstance(auto, workload('stranger'), { software: own });
+      const own = (await createSoftware(auto, actOf(ROOT_PRINCIPAL), { name: 'own' })).iri as string;
+      const result = await announceInstance(auto, actOf(workload('stranger')), { software: own });
       expect(result.record.software).toBe(own);
       await expect(
-        announceInstance(auto, workload('stranger2'), { software: 'https://nowhere.example.org/software/x' }),
+        announceInstance(auto, actOf(workload('stranger2')), {
+          software: 'https://nowhere.example.org/software/x',
+        }),
       ).rejects.toMatchObject({ status: 422 });
     } finally {
       await auto.close();
@@ -138,9 +141,9 @@ describe('PUT /api/v1/instances/self', () => {
   });
 
   it('keeps a self-registered record for the deployment: a curator cannot edit it but can withdraw it', async () => {
-    const result = await announceInstance(core, softwareToken(software), { instance_key: 'locked' });
+    const result = await announceInstance(core, actOf(softwareToken(software)), { instance_key: 'locked' });
     const iri = result.record.iri as string;
-    await expect(updateInstance(core, curator, iri, { label: 'renamed' })).rejects.toMatchObject({
+    await expect(updateInstance(core, actOf(curator), iri, { label: 'renamed' })).rejects.toMatchObject({
       status: 403,
       detail: expect.stringContaining('PUT /api/v1/instances/self'),
     });
@@ -152,13 +155,15 @@ describe('PUT /api/v1/instances/self', () => {
       software,
       scopes: ['advertise:produce'],
     });
-    expect((await updateInstance(core, itself, iri, { label: 'renamed by itself' })).label).toBe(
+    expect((await updateInstance(core, actOf(itself), iri, { label: 'renamed by itself' })).label).toBe(
       'renamed by itself',
     );
-    await expect(updateInstance(core, itself, iri, { allowed_scopes: ['admin:*'] })).rejects.toMatchObject({
+    await expect(
+      updateInstance(core, actOf(itself), iri, { allowed_scopes: ['admin:*'] }),
+    ).rejects.toMatchObject({
       status: 403,
     });
-    await withdrawInstance(core, curator, iri);
+    await withdrawInstance(core, actOf(curator), iri);
     expect((await getInstance(core, iri)).tombstoned).toBe(true);
     expect(await core.graph.readRecord(GRAPHS.local, iri)).toContain('tombstoned');
   });

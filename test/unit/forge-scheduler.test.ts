@@ -6,6 +6,7 @@ import { createSoftware, getSoftware } from '../../src/core/catalogue/software.j
 import { ForgeScheduler } from '../../src/core/workers/forge-scheduler.js';
 import { openTestCore, waitFor } from '../helpers.js';
 import { startFakeForge, type FakeForge } from '../support/fake-forge.js';
+import { actOf } from '../../src/core/stored/write-path.js';
 
 /*
  * The scheduled sync on a real core, against the fake forge, with a clock and a sleeper the test controls:
@@ -35,7 +36,7 @@ afterAll(async () => {
 
 async function connect(repo: string, enabled = true): Promise<string> {
   forge.github.set(repo, { repo: { description: `About ${repo}` } });
-  const record = await createSoftware(core, ROOT_PRINCIPAL, {
+  const record = await createSoftware(core, actOf(ROOT_PRINCIPAL), {
     name: repo,
     sync: { source: 'github', repo, fields: ['tagline'], enabled },
   });

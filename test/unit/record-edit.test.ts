@@ -5,7 +5,7 @@ import { SOFTWARE } from '../../src/core/records/specs.js';
 import { underCondition } from '../../src/core/stored/record-version.js';
 import { patchRecord, requireStored, type StoredRecord } from '../../src/core/stored/records.js';
 import { createSoftware } from '../../src/core/catalogue/software.js';
-import { writeRecord } from '../../src/core/stored/write-path.js';
+import { actOf, writeRecord } from '../../src/core/stored/write-path.js';
 import { openTestCore } from '../helpers.js';
 
 // A writer that does not take the record's edit lock (as a forge sync or a health probe) may commit between an
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => core.close());
 
 async function storedSoftware(name: string): Promise<StoredRecord> {
-  const created = await createSoftware(core, ROOT_PRINCIPAL, { name });
+  const created = await createSoftware(core, actOf(ROOT_PRINCIPAL), { name });
   return requireStored(core, SOFTWARE, created.iri as string);
 }
 
@@ -51,7 +51,7 @@ const edit = (stored: StoredRecord, codeRules: () => Promise<[]>) =>
     { description: 'the edit' },
     {},
     {
-      principal: ROOT_PRINCIPAL,
+      act: actOf(ROOT_PRINCIPAL),
       action: 'software.update',
       codeRules,
     },

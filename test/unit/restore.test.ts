@@ -7,14 +7,15 @@ import { restoreNQuads } from '../../src/core/ops/restore.js';
 import { createSoftware, getSoftware, withdrawSoftware } from '../../src/core/catalogue/software.js';
 import { createType } from '../../src/core/catalogue/types.js';
 import { openTestCore, tempDir } from '../helpers.js';
+import { actOf } from '../../src/core/stored/write-path.js';
 
 describe('restore', () => {
   it('keeps record kinds, counting withdrawn records apart', async () => {
     const source = await openTestCore({}, true);
     const root = ROOT_PRINCIPAL;
-    await createSoftware(source, root, { name: 'kept' });
-    const gone = await createSoftware(source, root, { name: 'withdrawn' });
-    await withdrawSoftware(source, root, gone.id as string);
+    await createSoftware(source, actOf(root), { name: 'kept' });
+    const gone = await createSoftware(source, actOf(root), { name: 'withdrawn' });
+    await withdrawSoftware(source, actOf(root), gone.id as string);
     const file = path.join(tempDir(), 'dump.nq');
     const chunks: string[] = [];
     for await (const chunk of source.graph.dump()) chunks.push(chunk);
@@ -39,7 +40,7 @@ describe('restore of records whose IRI has a fragment', () => {
   it('keeps an adopted term such as vocab#Thing as its own record', async () => {
     const source = await openTestCore({}, true);
     const root = ROOT_PRINCIPAL;
-    const adopted = await createType(source, root, {
+    const adopted = await createType(source, actOf(root), {
       iri: 'https://example.org/vocab#Thing',
       label: 'Thing',
     });
@@ -56,7 +57,7 @@ describe('restore of records whose IRI has a fragment', () => {
         '"Thing"',
       );
       expect(await target.graph.readRecord(GRAPHS.local, 'https://example.org/vocab')).toBeUndefined();
-      const created = await createSoftware(target, root, {
+      const created = await createSoftware(target, actOf(root), {
         name: 'uses it',
         capability: { produces: [adopted.iri as string] },
       });
@@ -76,8 +77,8 @@ describe('restore of records that hold quads about other IRIs', () => {
       identifier: 'https://ror.org/02jz4aj89',
       homepage: 'https://lab.example.org',
     };
-    const one = await createSoftware(source, ROOT_PRINCIPAL, { name: 'one', publisher });
-    const two = await createSoftware(source, ROOT_PRINCIPAL, { name: 'two', publisher });
+    const one = await createSoftware(source, actOf(ROOT_PRINCIPAL), { name: 'one', publisher });
+    const two = await createSoftware(source, actOf(ROOT_PRINCIPAL), { name: 'two', publisher });
     const file = path.join(tempDir(), 'dump.nq');
     const chunks: string[] = [];
     for await (const chunk of source.graph.dump()) chunks.push(chunk);

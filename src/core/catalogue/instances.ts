@@ -19,6 +19,7 @@ import type { Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
 import { countArtifacts, listArtifacts, type ArtifactListParams } from '../provenance/artifact-list.js';
 import { memoised } from '../stored/memoised.js';
+import type { Act } from '../stored/write-path.js';
 import { withinLastDays } from '../discovery/sparql-text.js';
 import {
   createRecord,
@@ -235,14 +236,9 @@ function underClientClaim<T>(core: Core, clientId: unknown, write: () => Promise
 }
 
 /** Registers a deployment (curator role or `register:instance`); registry-kept fields in the body are ignored. */
-export async function createInstance(
-  core: Core,
-  principal: Principal,
-  body: unknown,
-  requestId?: string,
-): Promise<JsonObject> {
-  requireCuratorOrScope(principal, 'register:instance');
-  const input = withBoundSoftware(principal, expandReferences(core, requireObject(body)));
+export async function createInstance(core: Core, act: Act, body: unknown): Promise<JsonObject> {
+  requireCuratorOrScope(act.principal, 'register:instance');
+  const input = withBoundSoftware(act.principal, expandReferences(core, requireObject(body)));
   const iri = mintIri(core.config.baseIri, INSTANCE.path);
   await underClientClaim(core, input.oidc_client_id, () =>
     createRecord(
@@ -252,29 +248,22 @@ export async function createInstance(
       input,
       {},
       {
-        principal,
+        act,
         action: 'instance.create',
         codeRules: instanceRules(core, iri),
-        requestId,
       },
     ),
   );
-  return getInstanceFor(core, principal, iri);
+  return getInstanceFor(core, act.principal, iri);
 }
 
 /** Edits a deployment with a JSON merge patch (curator); the merged record is validated again in full. */
-export async function updateInstance(
-  core: Core,
-  principal: Principal,
-  id: string,
-  body: unknown,
-  requestId?: string,
-): Promise<JsonObject> {
+export async function updateInstance(core: Core, act: Act, id: string, body: unknown): Promise<JsonObject> {
   const iri = iriOf(core, 'instance', id);
-  requireCuratorOrRecordKeeper(principal, iri);
+  requireCuratorOrRecordKeeper(act.principal, iri);
   const patch = expandReferences(core, requireObject(body));
   const stored = await requireStored(core, INSTANCE, iri);
-  refuseEditOf(principal, stored.iri, stored.json, patch);
+  refuseEditOf(act.principal, stored.iri, stored.json, patch);
   const client = 'oidc_client_id' in patch ? patch.oidc_client_id : stored.json.oidc_client_id;
   await underClientClaim(core, client, () =>
     patchRecord(
@@ -284,45 +273,37 @@ export async function updateInstance(
       patch,
       {},
       {
-        principal,
+        act,
         action: 'instance.update',
         codeRules: instanceRules(core, stored.iri, stored.json),
-        requestId,
       },
     ),
   );
-  return getInstanceFor(core, principal, stored.iri);
+  return getInstanceFor(core, act.principal, stored.iri);
 }
 
 /** Withdraws a deployment (curator). */
-export async function withdrawInstance(
-  core: Core,
-  principal: Principal,
-  id: string,
-  requestId?: string,
-): Promise<void> {
-  requireCurator(principal);
+export async function withdrawInstance(core: Core, act: Act, id: string): Promise<void> {
+  requireCurator(act.principal);
   const stored = await requireStored(core, INSTANCE, iriOf(core, 'instance', id));
-  await tombstoneRecord(core, INSTANCE, stored, principal, requestId);
+  await tombstoneRecord(core, INSTANCE, stored, act);
 }
 
 /** Replaces the declared capability of a deployment (curator); the IRIs are held to the vocabulary rule. */
 export async function declareInstanceCapability(
   core: Core,
-  principal: Principal,
+  act: Act,
   id: string,
   body: unknown,
-  requestId?: string,
 ): Promise<JsonObject> {
   const iri = iriOf(core, 'instance', id);
-  requireCuratorOrRecordKeeper(principal, iri);
+  requireCuratorOrRecordKeeper(act.principal, iri);
   const stored = await requireStored(core, INSTANCE, iri);
-  refuseEditOf(principal, stored.iri, stored.json, {});
+  refuseEditOf(act.principal, stored.iri, stored.json, {});
   const capability = await declareCapability(core, INSTANCE, stored, body, {
-    principal,
+    act,
     action: 'capability.declare',
     codeRules: instanceRules(core, stored.iri, stored.json),
-    requestId,
   });
   return (await presentCapability(core, capability, stored.iri, 'instance')) ?? {};
 }

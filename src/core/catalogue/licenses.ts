@@ -3,7 +3,6 @@
  * projects whose licence SPDX does not list. Adopting records the licence in the local graph as a
  * `dct:LicenseDocument`, which the vocabulary rule accepts in the licence slot.
  */
-import type { Principal } from '../access/principal.js';
 import { requireCurator } from '../access/policy.js';
 import { BadRequestError } from '../errors.js';
 import { DCT } from '../ns.js';
@@ -13,7 +12,7 @@ import type { Core } from '../core.js';
 import { readStored, requireObject, withoutRegistryFields } from '../stored/records.js';
 import { attributionOf, optionalIri, refuseHeldElsewhere, requireLabel } from './types.js';
 import { entriesOf, parseLimit, rankEntries, type VocabEntry } from '../discovery/vocab-search.js';
-import { writeRecord } from '../stored/write-path.js';
+import { writeRecord, type Act } from '../stored/write-path.js';
 
 /** One licence as `GET /api/v1/licenses` lists it. */
 export interface LicenseItem {
@@ -39,13 +38,8 @@ function itemOf(entry: VocabEntry, score?: number): LicenseItem {
  * Adopts a licence IRI with a label (curator), so records may cite it; adopting it again replaces the label.
  * A licence the bundles already hold, or an IRI held as another kind of term or record, is a 409.
  */
-export async function adoptLicense(
-  core: Core,
-  principal: Principal,
-  body: unknown,
-  requestId?: string,
-): Promise<JsonObject> {
-  requireCurator(principal);
+export async function adoptLicense(core: Core, act: Act, body: unknown): Promise<JsonObject> {
+  requireCurator(act.principal);
   const { iri: rawIri, label: rawLabel, ...rest } = requireObject(body);
   const label = requireLabel(rawLabel);
   const iri = optionalIri(rawIri);
@@ -54,10 +48,14 @@ export async function adoptLicense(
   await writeRecord(core, {
     spec: ADOPTED_LICENSE,
     iri,
-    candidate: { ...withoutRegistryFields(ADOPTED_LICENSE.fields, rest), label, ...attributionOf(principal) },
+    candidate: {
+      ...withoutRegistryFields(ADOPTED_LICENSE.fields, rest),
+      label,
+      ...attributionOf(act.principal),
+    },
     action: 'license.create',
-    principal,
-    requestId,
+    principal: act.principal,
+    requestId: act.requestId,
   });
   const stored = await readStored(core, ADOPTED_LICENSE, iri);
   const local = iri.startsWith(`${core.config.baseIri}/`);

@@ -1,4 +1,3 @@
-import type { Principal } from '../access/principal.js';
 import { requireCurator, requireCuratorOrScope, requireSoftwareBinding } from '../access/policy.js';
 import { NotFoundError, TombstonedError } from '../errors.js';
 import { DCT, GRAPHS, REG } from '../ns.js';
@@ -9,6 +8,7 @@ import { RELEASE, SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { iriPattern, listAllRecords } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
+import type { Act } from '../stored/write-path.js';
 import {
   createRecord,
   iriOf,
@@ -105,15 +105,14 @@ async function listReleasesNow(core: Core, iri: string): Promise<JsonObject> {
  */
 export async function createRelease(
   core: Core,
-  principal: Principal,
+  act: Act,
   softwareId: string,
   body: unknown,
-  requestId?: string,
 ): Promise<JsonObject> {
-  requireCuratorOrScope(principal, 'register:software');
+  requireCuratorOrScope(act.principal, 'register:software');
   const input = requireObject(body);
   const software = await requireStored(core, SOFTWARE, iriOf(core, 'software', softwareId));
-  requireSoftwareBinding(principal, software.iri);
+  requireSoftwareBinding(act.principal, software.iri);
   if (software.tombstoned) {
     throw new TombstonedError(`${software.iri} is withdrawn; no release can be added to it`);
   }
@@ -125,9 +124,8 @@ export async function createRelease(
     input,
     { software: software.iri },
     {
-      principal,
+      act,
       action: 'release.create',
-      requestId,
     },
   );
   return presentRelease(core, await requireStored(core, RELEASE, iri));
@@ -136,15 +134,14 @@ export async function createRelease(
 /** Withdraws a release through its own software (curator); a release of another software is a 404. */
 export async function withdrawRelease(
   core: Core,
-  principal: Principal,
+  act: Act,
   softwareId: string,
   releaseId: string,
-  requestId?: string,
 ): Promise<void> {
-  requireCurator(principal);
+  requireCurator(act.principal);
   const software = await requireStored(core, SOFTWARE, iriOf(core, 'software', softwareId));
   const release = await requireStored(core, RELEASE, iriOf(core, 'release', releaseId));
   if (release.json.software !== software.iri)
     throw new NotFoundError(`no release ${release.iri} of software ${software.iri}`);
-  await tombstoneRecord(core, RELEASE, release, principal, requestId);
+  await tombstoneRecord(core, RELEASE, release, act);
 }

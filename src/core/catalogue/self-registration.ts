@@ -9,6 +9,7 @@ import { INSTANCE, SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { getInstance, instanceRules } from './instances.js';
 import { createRecord, patchRecord, readStored, requireObject, requireStored } from '../stored/records.js';
+import type { Act } from '../stored/write-path.js';
 import { sparqlString } from '../discovery/sparql-text.js';
 
 /** What a deployment may send when it announces itself. */
@@ -44,12 +45,8 @@ export interface Announcement {
  * later ones. The credential, never the payload, decides which software it is a deployment of; the record is
  * found again by the credential's subject and `instance_key`.
  */
-export async function announceInstance(
-  core: Core,
-  principal: Principal,
-  body: unknown,
-  requestId?: string,
-): Promise<Announcement> {
+export async function announceInstance(core: Core, act: Act, body: unknown): Promise<Announcement> {
+  const { principal, now } = act;
   // A workload that binds to no deployment counts as anonymous everywhere else, but this is how it gets one.
   if (!principal.authenticated && principal.credential !== 'oidc-workload') throw new UnauthorizedError();
   if (
@@ -70,7 +67,6 @@ export async function announceInstance(
   const software = await softwareOf(core, principal, input);
   const keyed = typeof input.instance_key === 'string' && input.instance_key.trim() !== '';
   const instanceKey = keyed ? (input.instance_key as string) : principal.subject;
-  const now = new Date().toISOString();
   const fields: JsonObject = {};
   for (const key of STORED) {
     if (input[key] !== undefined) fields[key] = input[key];
@@ -80,7 +76,6 @@ export async function announceInstance(
     if (release !== undefined) fields.release = release;
   }
   const existing = await announcedRecord(core, principal, instanceKey, keyed);
-  const options = { principal, requestId };
   if (existing !== undefined) {
     const stored = await requireStored(core, INSTANCE, existing);
     await patchRecord(
@@ -89,7 +84,7 @@ export async function announceInstance(
       stored,
       fields,
       { last_seen_at: now },
-      { ...options, action: 'instance.announce', codeRules: instanceRules(core, stored.iri, stored.json) },
+      { act, action: 'instance.announce', codeRules: instanceRules(core, stored.iri, stored.json) },
     );
     return { created: false, record: await getInstance(core, existing) };
   }
@@ -102,7 +97,7 @@ export async function announceInstance(
     ...(principal.issuer === null ? {} : { self_registered_issuer: principal.issuer }),
   };
   await createRecord(core, INSTANCE, iri, { label: instanceKey, ...fields }, registry, {
-    ...options,
+    act,
     action: 'instance.self-register',
     codeRules: instanceRules(core, iri),
   });

@@ -1,4 +1,3 @@
-import type { Principal } from '../access/principal.js';
 import { requireCurator, requireCuratorOrScope } from '../access/policy.js';
 import { DCT, GRAPHS, PROV, REG, SCHEMA, SH } from '../ns.js';
 import { idOf, mintIri } from '../records/ids.js';
@@ -23,6 +22,7 @@ import {
   tombstoneRecord,
 } from '../stored/records.js';
 import { memoised } from '../stored/memoised.js';
+import type { Act } from '../stored/write-path.js';
 import { sparqlString, withinLastDays } from '../discovery/sparql-text.js';
 import { checkSyncInput, presentSync } from '../forge/sync-settings.js';
 import { describeTerm, describeTerms, presentCapability } from '../discovery/terms.js';
@@ -151,13 +151,8 @@ function withKindsOfOlderClients(input: JsonObject): JsonObject {
 }
 
 /** Registers a software record (curator role or `register:software`). */
-export async function createSoftware(
-  core: Core,
-  principal: Principal,
-  body: unknown,
-  requestId?: string,
-): Promise<JsonObject> {
-  requireCuratorOrScope(principal, 'register:software');
+export async function createSoftware(core: Core, act: Act, body: unknown): Promise<JsonObject> {
+  requireCuratorOrScope(act.principal, 'register:software');
   const input = withMatchedKeywords(requireObject(body));
   checkSyncInput(undefined, input);
   const iri = mintIri(core.config.baseIri, SOFTWARE.path);
@@ -168,10 +163,9 @@ export async function createSoftware(
     { deployable: true, ...input },
     {},
     {
-      principal,
+      act,
       action: 'software.create',
       codeRules: issuerRule(core),
-      requestId,
     },
   );
   return presentSoftware(core, await requireStored(core, SOFTWARE, iri));
@@ -186,14 +180,8 @@ export async function getSoftware(core: Core, id: string): Promise<JsonObject> {
 }
 
 /** Edits a software record with a JSON merge patch (curator). */
-export async function updateSoftware(
-  core: Core,
-  principal: Principal,
-  id: string,
-  body: unknown,
-  requestId?: string,
-): Promise<JsonObject> {
-  requireCurator(principal);
+export async function updateSoftware(core: Core, act: Act, id: string, body: unknown): Promise<JsonObject> {
+  requireCurator(act.principal);
   const patch = withMatchedKeywords(requireObject(body));
   const stored = await requireStored(core, SOFTWARE, iriOf(core, 'software', id));
   checkSyncInput(stored.json, patch);
@@ -204,46 +192,37 @@ export async function updateSoftware(
     patch,
     {},
     {
-      principal,
+      act,
       action: 'software.update',
       codeRules: issuerRule(core),
-      requestId,
     },
   );
   return presentSoftware(core, await requireStored(core, SOFTWARE, stored.iri));
 }
 
 /** Withdraws a software record (curator). */
-export async function withdrawSoftware(
-  core: Core,
-  principal: Principal,
-  id: string,
-  requestId?: string,
-): Promise<void> {
-  requireCurator(principal);
+export async function withdrawSoftware(core: Core, act: Act, id: string): Promise<void> {
+  requireCurator(act.principal);
   await tombstoneRecord(
     core,
     SOFTWARE,
     await requireStored(core, SOFTWARE, iriOf(core, 'software', id)),
-    principal,
-    requestId,
+    act,
   );
 }
 
 /** Replaces the declared capability of a software (curator); the IRIs are held to the vocabulary rule. */
 export async function declareSoftwareCapability(
   core: Core,
-  principal: Principal,
+  act: Act,
   id: string,
   body: unknown,
-  requestId?: string,
 ): Promise<JsonObject> {
-  requireCurator(principal);
+  requireCurator(act.principal);
   const stored = await requireStored(core, SOFTWARE, iriOf(core, 'software', id));
   const capability = await declareCapability(core, SOFTWARE, stored, body, {
-    principal,
+    act,
     action: 'capability.declare',
-    requestId,
   });
   return (await presentCapability(core, capability, stored.iri, 'software')) ?? {};
 }

@@ -15,7 +15,7 @@ import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
 import { readStored, requireObject, withoutRegistryFields } from '../stored/records.js';
 import { describeTerm } from '../discovery/terms.js';
-import { writeRecord } from '../stored/write-path.js';
+import { writeRecord, type Act } from '../stored/write-path.js';
 
 const ARTIFACT_TYPE_CLASS = REG('ArtifactType');
 const LIVE = (node: string): string => `FILTER NOT EXISTS { ${node} <${REG('tombstoned')}> true }`;
@@ -126,13 +126,8 @@ function cleanAliases(value: Json | undefined, label: string): Json | undefined 
  * `default_media_type`) an artifact type; re-posting a slug or IRI replaces that type. Curator or
  * `register:software`; audited `type.create`.
  */
-export async function createType(
-  core: Core,
-  principal: Principal,
-  body: unknown,
-  requestId?: string,
-): Promise<JsonObject> {
-  requireCuratorOrScope(principal, 'register:software');
+export async function createType(core: Core, act: Act, body: unknown): Promise<JsonObject> {
+  requireCuratorOrScope(act.principal, 'register:software');
   const { iri: rawIri, slug: rawSlug, label: rawLabel, aliases, scheme, ...rest } = requireObject(body);
   const label = requireLabel(rawLabel);
   const adopted = optionalIri(rawIri);
@@ -157,10 +152,10 @@ export async function createType(
   await writeRecord(core, {
     spec: ARTIFACT_TYPE,
     iri,
-    candidate: { ...candidate, ...attributionOf(principal) },
+    candidate: { ...candidate, ...attributionOf(act.principal) },
     action: 'type.create',
-    principal,
-    requestId,
+    principal: act.principal,
+    requestId: act.requestId,
   });
   return getType(core, iri);
 }

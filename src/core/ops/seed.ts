@@ -31,6 +31,7 @@ import { createInstance } from '../catalogue/instances.js';
 import { createRelease } from '../catalogue/releases.js';
 import { createSoftware } from '../catalogue/software.js';
 import { createType } from '../catalogue/types.js';
+import { actOf } from '../stored/write-path.js';
 
 /** The worked examples `reg seed` can load. */
 export const SEED_EXAMPLES = [IDS_EXAMPLES] as const;
@@ -141,7 +142,7 @@ async function refuseSeeded(core: Core): Promise<void> {
 async function mintTypes(core: Core, step: () => void): Promise<TypeIris> {
   const types = new Map<string, string>();
   for (const type of SEED_TYPES) {
-    const created = await createType(core, SEED_PRINCIPAL, {
+    const created = await createType(core, actOf(SEED_PRINCIPAL), {
       slug: type.slug,
       label: type.label,
       definition: type.definition,
@@ -178,9 +179,14 @@ async function registerDeployments(
   const software = new Map<string, { iri: string; release: string; spec: SeedSoftware }>();
   for (const spec of SEED_SOFTWARE) {
     const topics = topicIris(core, [...COMMON_TOPICS, ...spec.topics]);
-    const record = await createSoftware(core, SEED_PRINCIPAL, softwareBody(spec, topics, typeIri));
+    const record = await createSoftware(core, actOf(SEED_PRINCIPAL), softwareBody(spec, topics, typeIri));
     step();
-    const release = await createRelease(core, SEED_PRINCIPAL, textOf(record, 'id'), releaseBody(spec, now));
+    const release = await createRelease(
+      core,
+      actOf(SEED_PRINCIPAL),
+      textOf(record, 'id'),
+      releaseBody(spec, now),
+    );
     step();
     software.set(spec.name, { iri: textOf(record, 'iri'), release: textOf(release, 'iri'), spec });
   }
@@ -190,7 +196,7 @@ async function registerDeployments(
     if (owner === undefined)
       throw new InternalError(`seed deployment of unknown software ${deployment.software}`);
     const body = deploymentBody(deployment, owner.iri, owner.release);
-    const record = await createInstance(core, SEED_PRINCIPAL, body);
+    const record = await createInstance(core, actOf(SEED_PRINCIPAL), body);
     const iri = textOf(record, 'iri');
     deployments.push({ iri, label: deployment.label, software: owner.spec, softwareIri: owner.iri });
     step();

@@ -1,4 +1,3 @@
-import type { Principal } from '../access/principal.js';
 import { BadRequestError, NotFoundError, TombstonedError } from '../errors.js';
 import { GRAPHS, PEER_GRAPH_PREFIX, RDF } from '../ns.js';
 import { acceptInput, type AcceptOptions } from '../records/input.js';
@@ -14,7 +13,7 @@ import type { Core } from '../core.js';
 import { cachedRecord, isStale } from '../federation/peers.js';
 import { editStored } from './record-edit.js';
 import { checkCondition, versionOf } from './record-version.js';
-import { writeRecord } from './write-path.js';
+import { writeRecord, type Act } from './write-path.js';
 
 /** A record read back from the store: its JSON (as the mapper reads it) and its quads indexed by subject. */
 export interface StoredRecord {
@@ -117,18 +116,17 @@ export function acceptedInput(
   return accepted.json;
 }
 
-/** What a create or an edit needs besides the record itself. */
+/** What a create or an edit needs besides the record itself: the act it is part of, and its audit action. */
 export interface EditOptions {
-  readonly principal: Principal;
+  readonly act: Act;
   readonly action: string;
-  readonly requestId?: string | undefined;
   readonly codeRules?: (
     quads: readonly Quad[],
     candidate: JsonObject,
   ) => Promise<ValidationResult[]> | ValidationResult[];
 }
 
-/** Creates a record at `iri` from caller input plus registry-set members; returns the IRI. */
+/** Creates a record at `iri` from caller input plus registry-set members, dated at the act; returns the IRI. */
 export async function createRecord(
   core: Core,
   spec: RecordSpec,
@@ -139,7 +137,7 @@ export async function createRecord(
 ): Promise<string> {
   // An If-Match on a request that creates the record (a deployment announcing itself) matches nothing.
   checkCondition(iri, undefined);
-  const now = new Date().toISOString();
+  const { now } = options.act;
   const candidate: JsonObject = {
     ...acceptedInput(core, spec, input),
     ...registry,
@@ -151,9 +149,9 @@ export async function createRecord(
     iri,
     candidate,
     action: options.action,
-    principal: options.principal,
+    principal: options.act.principal,
     ...codeRulesFor(options, candidate),
-    requestId: options.requestId,
+    requestId: options.act.requestId,
   });
   return iri;
 }
@@ -182,7 +180,7 @@ export async function patchRecord(
       const candidate: JsonObject = {
         ...mergePatch(current.json, accepted),
         ...registry,
-        modified: new Date().toISOString(),
+        modified: options.act.now,
       };
       if (current.json.created !== undefined) candidate.created = current.json.created;
       return {
@@ -190,9 +188,9 @@ export async function patchRecord(
         iri: current.iri,
         candidate,
         action: options.action,
-        principal: options.principal,
+        principal: options.act.principal,
         ...codeRulesFor(options, candidate),
-        requestId: options.requestId,
+        requestId: options.act.requestId,
       };
     },
   );
@@ -214,8 +212,7 @@ export async function tombstoneRecord(
   core: Core,
   spec: RecordSpec,
   stored: StoredRecord,
-  principal: Principal,
-  requestId?: string,
+  act: Act,
 ): Promise<void> {
   await editStored(
     core,
@@ -223,16 +220,16 @@ export async function tombstoneRecord(
     () => readStored(core, spec, stored.iri),
     (current) => {
       if (current.tombstoned) return undefined;
-      const now = new Date().toISOString();
+      const { now } = act;
       return {
         spec,
         iri: current.iri,
         candidate: { ...current.json, tombstoned: true, tombstoned_at: now, modified: now },
         action: 'tombstone',
-        principal,
+        principal: act.principal,
         kind: `${spec.kind}:withdrawn`,
         validate: false,
-        requestId,
+        requestId: act.requestId,
       };
     },
   );

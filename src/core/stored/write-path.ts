@@ -21,6 +21,14 @@ export interface Act {
   readonly now: string;
 }
 
+/**
+ * The act of `principal` starting now: what a write service receives from a request (with its id, for the
+ * audit log), from a command, or from the registry's own work. `at` stands in for the clock.
+ */
+export function actOf(principal: Principal, requestId?: string, at: Date = new Date()): Act {
+  return { principal, requestId, now: at.toISOString() };
+}
+
 /** One record write, as every writer submits it. */
 export interface RecordWriteRequest {
   readonly spec: RecordSpec;

@@ -31,19 +31,13 @@ export const INSTANCE_LIST_PARAMS = [
 /** `/api/v1/instances`: register, read, list, edit and withdraw deployments, and declare their capability. */
 export function instanceRoutes(): Mounts {
   const instances = new Hono<AppEnv>();
-  const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
   const named = (c: Context<AppEnv>) => iriOf(c.get('core'), 'instance', c.req.param('id') ?? '');
   // The deployment a credential announces is not named in the path: If-Match applies to the one it edits.
   instances.put(
     '/self',
     conditionalEdit(() => undefined, true),
     async (c) => {
-      const result = await announceInstance(
-        c.get('core'),
-        c.get('principal'),
-        await readJson(c),
-        c.get('requestId'),
-      );
+      const result = await announceInstance(c.get('core'), c.get('act'), await readJson(c));
       return c.json(result.record, result.created ? 201 : 200);
     },
   );
@@ -56,21 +50,21 @@ export function instanceRoutes(): Mounts {
     return c.json(await listInstances(c.get('core'), params));
   });
   instances.post('/', async (c) =>
-    c.json(await createInstance(...who(c), await readJson(c), c.get('requestId')), 201),
+    c.json(await createInstance(c.get('core'), c.get('act'), await readJson(c)), 201),
   );
   instances.get('/:id', async (c) =>
     c.json(await getInstanceFor(c.get('core'), c.get('principal'), c.req.param('id'))),
   );
   instances.patch('/:id', conditionalEdit(named, true), async (c) =>
-    c.json(await updateInstance(...who(c), c.req.param('id'), await readJson(c), c.get('requestId'))),
+    c.json(await updateInstance(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c))),
   );
   instances.delete('/:id', conditionalEdit(named), async (c) => {
-    await withdrawInstance(...who(c), c.req.param('id'), c.get('requestId'));
+    await withdrawInstance(c.get('core'), c.get('act'), c.req.param('id'));
     return c.body(null, 204);
   });
   instances.put('/:id/capability', conditionalEdit(named), async (c) =>
     c.json(
-      await declareInstanceCapability(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')),
+      await declareInstanceCapability(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c)),
     ),
   );
   instances.get('/:id/runs', async (c) =>

@@ -16,17 +16,16 @@ import { iriOf } from '../../core/stored/records.js';
  */
 export function releaseRoutes(): Mounts {
   const software = new Hono<AppEnv>();
-  const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
   software.get('/:id/releases', async (c) => c.json(await listReleases(c.get('core'), c.req.param('id'))));
   software.post('/:id/releases', async (c) =>
-    c.json(await createRelease(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')), 201),
+    c.json(await createRelease(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c)), 201),
   );
   software.get('/:id/releases/:release_id', async (c) =>
     c.json(await releaseOf(c.get('core'), c.req.param('id'), c.req.param('release_id'))),
   );
   const named = (c: Context<AppEnv>) => iriOf(c.get('core'), 'release', c.req.param('release_id') ?? '');
   software.delete('/:id/releases/:release_id', conditionalEdit(named), async (c) => {
-    await withdrawRelease(...who(c), c.req.param('id'), c.req.param('release_id'), c.get('requestId'));
+    await withdrawRelease(c.get('core'), c.get('act'), c.req.param('id'), c.req.param('release_id'));
     return c.body(null, 204);
   });
   return [['/api/v1/software', software]];

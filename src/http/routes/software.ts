@@ -35,7 +35,6 @@ export const SOFTWARE_LIST_PARAMS = [
  */
 export function softwareRoutes(): Mounts {
   const software = new Hono<AppEnv>();
-  const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal')] as const;
   const named = (c: Context<AppEnv>) => iriOf(c.get('core'), 'software', c.req.param('id') ?? '');
   software.get('/', async (c) => {
     const params: SoftwareListParams = {};
@@ -46,19 +45,19 @@ export function softwareRoutes(): Mounts {
     return c.json(await listSoftware(c.get('core'), params));
   });
   software.post('/', async (c) =>
-    c.json(await createSoftware(...who(c), await readJson(c), c.get('requestId')), 201),
+    c.json(await createSoftware(c.get('core'), c.get('act'), await readJson(c)), 201),
   );
   software.get('/:id', async (c) => c.json(await getSoftware(c.get('core'), c.req.param('id'))));
   software.patch('/:id', conditionalEdit(named, true), async (c) =>
-    c.json(await updateSoftware(...who(c), c.req.param('id'), await readJson(c), c.get('requestId'))),
+    c.json(await updateSoftware(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c))),
   );
   software.delete('/:id', conditionalEdit(named), async (c) => {
-    await withdrawSoftware(...who(c), c.req.param('id'), c.get('requestId'));
+    await withdrawSoftware(c.get('core'), c.get('act'), c.req.param('id'));
     return c.body(null, 204);
   });
   software.put('/:id/capability', conditionalEdit(named), async (c) =>
     c.json(
-      await declareSoftwareCapability(...who(c), c.req.param('id'), await readJson(c), c.get('requestId')),
+      await declareSoftwareCapability(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c)),
     ),
   );
   return [['/api/v1/software', software]];

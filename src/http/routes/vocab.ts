@@ -16,9 +16,7 @@ export function vocabRoutes(): Mounts {
   const keywords = new Hono<AppEnv>();
   const licenses = new Hono<AppEnv>();
   types.get('/', async (c) => c.json(await listTypes(c.get('core'))));
-  types.post('/', async (c) =>
-    c.json(await createType(c.get('core'), c.get('principal'), await readJson(c), c.get('requestId')), 201),
-  );
+  types.post('/', async (c) => c.json(await createType(c.get('core'), c.get('act'), await readJson(c)), 201));
   types.get('/:id{.+}', async (c) => c.json(await getType(c.get('core'), c.req.param('id'))));
   vocab.get('/search', async (c) =>
     c.json(
@@ -40,7 +38,7 @@ export function vocabRoutes(): Mounts {
     ),
   );
   licenses.post('/', async (c) =>
-    c.json(await adoptLicense(c.get('core'), c.get('principal'), await readJson(c), c.get('requestId')), 201),
+    c.json(await adoptLicense(c.get('core'), c.get('act'), await readJson(c)), 201),
   );
   return [
     ['/api/v1/types', types],
