@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { ERROR_CODES } from '../core/error-codes.js';
 import { DEREFERENCEABLE, KINDS, type RecordKind } from '../core/records/kind-registry.js';
 import type { FieldSpec, NodeSpec } from '../core/records/schema.js';
+import { routePath } from './allowed-methods.js';
 import type { AppEnv } from './env.js';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
@@ -52,16 +53,6 @@ const RECORD_PATHS: readonly (readonly [pattern: RegExp, kind: RecordKind])[] = 
   [/^\/api\/v1\/types(\/\{id\})?$/, 'type'],
 ];
 
-/** A Hono path as an OpenAPI path template, and its parameter names. */
-function template(path: string): { path: string; params: string[] } {
-  const params: string[] = [];
-  const converted = path.replace(/:([A-Za-z_][A-Za-z0-9_]*)(\{[^}]*\})?/g, (_, name: string) => {
-    params.push(name);
-    return `{${name}}`;
-  });
-  return { path: converted, params };
-}
-
 const problemResponse = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
@@ -77,7 +68,7 @@ export function openApiDocument(app: Hono<AppEnv>, baseIri: string, version: str
   for (const route of app.routes) {
     if (route.method === 'ALL') continue;
     const method = route.method.toLowerCase();
-    const { path, params } = template(route.path);
+    const { template: path, params } = routePath(route.path);
     const operations = (paths[path] ??= {});
     if (operations[method] !== undefined) continue;
     const kind = RECORD_PATHS.find(([pattern]) => pattern.test(path))?.[1];

@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { ERROR_CODES } from '../../src/core/error-codes.js';
+import { routePath } from '../../src/http/allowed-methods.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore } from '../helpers.js';
 
@@ -33,10 +34,7 @@ describe('the OpenAPI description', () => {
     const answered = new Set(
       app.routes
         .filter((route) => route.method !== 'ALL')
-        .map(
-          (route) =>
-            `${route.method.toLowerCase()} ${route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)(\{[^}]*\})?/g, '{$1}')}`,
-        ),
+        .map((route) => `${route.method.toLowerCase()} ${routePath(route.path).template}`),
     );
     const described = new Set(
       Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
