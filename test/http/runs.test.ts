@@ -111,7 +111,7 @@ beforeAll(async () => {
   lineageRun = (
     await advertise(
       core,
-      principal,
+      actOf(principal),
       'produced',
       { run: { external_key: 'ol-1' }, artifacts: [] },
       { openLineagePayload: EVENT },

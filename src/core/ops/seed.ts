@@ -234,7 +234,7 @@ async function advertiseRuns(
   for (let i = 0; i < RUNS_PER_DEPLOYMENT; i++) {
     const run = runOf(n, i, now);
     const input = i === 0 ? { iri: FOREIGN_INPUT } : inputGraph(`${n + 1}-${i + 1}`, typeIri);
-    const consumed = await advertise(core, caller, 'consumed', { run, artifacts: [input] });
+    const consumed = await advertise(core, actOf(caller), 'consumed', { run, artifacts: [input] });
     results.push(consumed);
     step();
     if (runFailed(n, i)) continue;
@@ -245,7 +245,7 @@ async function advertiseRuns(
       deployment.software,
       typeIri,
     );
-    results.push(await advertise(core, caller, 'produced', { run, artifacts: [report] }));
+    results.push(await advertise(core, actOf(caller), 'produced', { run, artifacts: [report] }));
     step();
   }
   return results;

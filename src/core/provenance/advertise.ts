@@ -50,7 +50,6 @@ export interface AdvertiseResult {
 
 /** Registry-side extras of an advertisement (the OpenLineage adapter keeps the whole event on the run). */
 export interface AdvertiseOptions {
-  readonly requestId?: string | undefined;
   readonly openLineagePayload?: Json;
   /** The audit action of the act (default `advertise.<role>`), e.g. `openlineage.ingest` for the adapter. */
   readonly auditAction?: string;
@@ -74,11 +73,12 @@ const RUN_FIELDS: readonly string[] = RUN.fields
  */
 export async function advertise(
   core: Core,
-  principal: Principal,
+  act: Act,
   role: AdvertiseRole,
   body: unknown,
   options: AdvertiseOptions = {},
 ): Promise<AdvertiseResult> {
+  const { principal } = act;
   if (!principal.authenticated) throw new UnauthorizedError();
   requireDeploymentScope(principal, role === 'produced' ? 'advertise:produce' : 'advertise:consume');
   const instance = await requireActingDeployment(core, principal);
@@ -99,7 +99,7 @@ export async function advertise(
   // share a transaction). Two runs claiming the same artifact key at once: the loser retries and finds it.
   const runKey =
     typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
-  const attempt = () => advertiseLocked(core, principal, { instance, role, run, artifacts, options });
+  const attempt = () => advertiseLocked(core, act, { instance, role, run, artifacts, options });
   const once = () => (runKey === undefined ? attempt() : core.locks.run(`${instance}\n${runKey}`, attempt));
   try {
     return await once();
@@ -134,7 +134,7 @@ interface Planned {
 
 async function advertiseLocked(
   core: Core,
-  principal: Principal,
+  act: Act,
   sent: {
     readonly instance: string;
     readonly role: AdvertiseRole;
@@ -144,8 +144,7 @@ async function advertiseLocked(
   },
 ): Promise<AdvertiseResult> {
   const { instance, role, run, options } = sent;
-  const act: Act = { principal, requestId: options.requestId, now: new Date().toISOString() };
-  const now = act.now;
+  const { principal, now } = act;
   const runKey =
     typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
   const existingRun = runKey === undefined ? undefined : findRunByKey(core.db, instance, runKey);
@@ -204,7 +203,7 @@ async function advertiseLocked(
         action: options.auditAction ?? `advertise.${role}`,
         target: runIri,
         detail: `${role}: ${planned.iris.length} artifact(s)`,
-        requestId: options.requestId ?? null,
+        requestId: act.requestId ?? null,
       });
     },
     false,
@@ -317,7 +316,7 @@ async function planArtifacts(
         prefix,
       },
     );
-    planned.writes.push({ request: artifactCreateRequest(iri, built, principal), prefix });
+    planned.writes.push({ request: artifactCreateRequest(iri, built, ad.act), prefix });
     if (built.series !== undefined)
       planned.writes.push({ request: seriesRequest(principal, built.series, now), prefix });
     if (key !== undefined) planned.newKeys.push([key, iri]);
@@ -374,17 +373,12 @@ function seriesRequest(principal: Principal, iri: string, now: string): RecordWr
  * `POST /api/v1/artifacts`: registers one artifact with no run (curator, or a deployment with
  * `advertise:produce`); attributed to the caller. Returns the artifact as a later GET shows it.
  */
-export async function registerArtifact(
-  core: Core,
-  principal: Principal,
-  body: unknown,
-  requestId?: string,
-): Promise<JsonObject> {
+export async function registerArtifact(core: Core, act: Act, body: unknown): Promise<JsonObject> {
+  const { principal, now } = act;
   if (!principal.authenticated) throw new UnauthorizedError();
   if (!isCurator(principal)) requireDeploymentScope(principal, 'advertise:produce');
   const input = requireObject(body);
   const iri = mintIri(core.config.baseIri, ARTIFACT.path);
-  const now = new Date().toISOString();
   const attribution = agentOfCredential(core.config.baseIri, principal);
   const built = buildArtifactCandidate(core, input, iri, {
     attributedTo: attribution.agent,
@@ -394,8 +388,7 @@ export async function registerArtifact(
   const request = artifactCreateRequest(
     iri,
     { ...built, extraQuads: [...built.extraQuads, ...attribution.quads] },
-    principal,
-    requestId,
+    act,
   );
   const requests = [
     request,

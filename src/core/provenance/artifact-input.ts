@@ -1,4 +1,3 @@
-import type { Principal } from '../access/principal.js';
 import { RegError, type FieldError } from '../errors.js';
 import { GRAPHS, PROV, REG } from '../ns.js';
 import { ARTIFACT } from '../records/activity-specs.js';
@@ -10,7 +9,7 @@ import { factory, type Quad } from '../store/nquads.js';
 import { normaliseKeywords } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { acceptedInput } from '../stored/records.js';
-import type { RecordWriteRequest } from '../stored/write-path.js';
+import type { Act, RecordWriteRequest } from '../stored/write-path.js';
 
 /** An artifact ready for the write path: its candidate JSON, registry-computed quads and what it refers to. */
 export interface ArtifactCandidate {
@@ -35,20 +34,15 @@ export interface ArtifactContext {
 const LINK_FIELDS = ['was_derived_from', 'was_revision_of', 'is_version_of'] as const;
 
 /** The write that creates a built artifact, as advertising, registration and the OpenLineage check submit it. */
-export function artifactCreateRequest(
-  iri: string,
-  built: ArtifactCandidate,
-  principal: Principal,
-  requestId?: string,
-): RecordWriteRequest {
+export function artifactCreateRequest(iri: string, built: ArtifactCandidate, act: Act): RecordWriteRequest {
   return {
     spec: ARTIFACT,
     iri,
     candidate: built.candidate,
     extraQuads: built.extraQuads,
     action: 'artifact.create',
-    principal,
-    requestId,
+    principal: act.principal,
+    requestId: act.requestId,
   };
 }
 

@@ -1,6 +1,5 @@
 import { requireActingDeployment } from '../access/acting-deployment.js';
 import { requireDeploymentScope } from '../access/policy.js';
-import type { Principal } from '../access/principal.js';
 import { RegError, UnauthorizedError } from '../errors.js';
 import { DCAT } from '../ns.js';
 import { ARTIFACT, RUN } from '../records/activity-specs.js';
@@ -17,7 +16,7 @@ import {
   type OpenLineageStatus,
 } from './openlineage-map.js';
 import { readStored } from '../stored/records.js';
-import { checkRecords, refuseViolations, type RecordWriteRequest } from '../stored/write-path.js';
+import { checkRecords, refuseViolations, type Act, type RecordWriteRequest } from '../stored/write-path.js';
 
 /** The answer to an OpenLineage event: the run, the artifacts it produced and consumed, and its new status. */
 export interface OpenLineageResult {
@@ -25,11 +24,6 @@ export interface OpenLineageResult {
   readonly produced: string[];
   readonly consumed: string[];
   readonly mapped_status: OpenLineageStatus;
-}
-
-/** Request-side extras of an ingest. */
-export interface OpenLineageOptions {
-  readonly requestId?: string | undefined;
 }
 
 /** One dataset as it is advertised: a new or keyed artifact, or a reference to one the registry knows. */
@@ -44,12 +38,8 @@ interface Item {
  * `advertise:produce`, and `advertise:consume` when the event has inputs. Either everything is written or,
  * on a refusal, nothing.
  */
-export async function ingestOpenLineage(
-  core: Core,
-  principal: Principal,
-  body: unknown,
-  options: OpenLineageOptions = {},
-): Promise<OpenLineageResult> {
+export async function ingestOpenLineage(core: Core, act: Act, body: unknown): Promise<OpenLineageResult> {
+  const { principal } = act;
   if (!principal.authenticated) throw new UnauthorizedError();
   requireDeploymentScope(principal, 'advertise:produce');
   const instance = await requireActingDeployment(core, principal);
@@ -57,16 +47,15 @@ export async function ingestOpenLineage(
   if (event.inputs.length > 0) requireDeploymentScope(principal, 'advertise:consume');
   // Held across both advertisements, so two events of one run never interleave between them.
   return core.locks.run(`openlineage\n${instance}\n${event.runId}`, () =>
-    ingestLocked(core, principal, instance, event, options),
+    ingestLocked(core, act, instance, event),
   );
 }
 
 async function ingestLocked(
   core: Core,
-  principal: Principal,
+  act: Act,
   instance: string,
   event: MappedEvent,
-  options: OpenLineageOptions,
 ): Promise<OpenLineageResult> {
   const inputs = await itemsOf(core, event.inputs);
   const outputs = await itemsOf(core, event.outputs);
@@ -75,11 +64,10 @@ async function ingestLocked(
     inEventTerms(items, () =>
       advertise(
         core,
-        principal,
+        act,
         role,
         { run, artifacts: items.map((item) => item.artifact) },
         {
-          requestId: options.requestId,
           ...(payload === undefined ? {} : { openLineagePayload: payload }),
           auditAction: 'openlineage.ingest',
         },
@@ -87,7 +75,7 @@ async function ingestLocked(
     );
   const both = inputs.length > 0 && outputs.length > 0;
   // The first advertisement commits before the second runs: check the second's new artifacts beforehand.
-  if (both) await inEventTerms(outputs, () => precheck(core, principal, instance, outputs));
+  if (both) await inEventTerms(outputs, () => precheck(core, act, instance, outputs));
   const first = await send(inputs.length > 0 ? 'consumed' : 'produced', inputs.length > 0 ? inputs : outputs);
   const second = both ? await send('produced', outputs) : undefined;
   const consumed = inputs.length > 0 ? first.artifacts : [];
@@ -149,13 +137,8 @@ async function knownElsewhere(core: Core, iri: string): Promise<boolean> {
 }
 
 /** Validates the artifacts an advertisement would create, exactly as it would, without writing anything. */
-async function precheck(
-  core: Core,
-  principal: Principal,
-  instance: string,
-  items: readonly Item[],
-): Promise<void> {
-  const now = new Date().toISOString();
+async function precheck(core: Core, act: Act, instance: string, items: readonly Item[]): Promise<void> {
+  const { now } = act;
   const run = mintIri(core.config.baseIri, RUN.path);
   const checks: { request: RecordWriteRequest; prefix: string }[] = [];
   for (const [index, item] of items.entries()) {
@@ -169,7 +152,7 @@ async function precheck(
       now,
       prefix,
     });
-    checks.push({ request: artifactCreateRequest(iri, built, principal), prefix });
+    checks.push({ request: artifactCreateRequest(iri, built, act), prefix });
   }
   refuseViolations((await checkRecords(core, checks)).flatMap((outcome) => outcome.results));
 }

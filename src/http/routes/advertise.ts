@@ -10,17 +10,12 @@ export function advertiseRoutes(): Mounts {
   const artifacts = new Hono<AppEnv>();
   for (const role of ['produced', 'consumed'] as const) {
     advertiseApi.post(`/${role}`, async (c) => {
-      const result = await advertise(c.get('core'), c.get('principal'), role, await readJson(c), {
-        requestId: c.get('requestId'),
-      });
+      const result = await advertise(c.get('core'), c.get('act'), role, await readJson(c));
       return c.json(result, result.created ? 201 : 200);
     });
   }
   artifacts.post('/', async (c) =>
-    c.json(
-      await registerArtifact(c.get('core'), c.get('principal'), await readJson(c), c.get('requestId')),
-      201,
-    ),
+    c.json(await registerArtifact(c.get('core'), c.get('act'), await readJson(c)), 201),
   );
   return [
     ['/api/v1/advertise', advertiseApi],

@@ -8,12 +8,7 @@ import { readJson } from '../body.js';
 export function openLineageRoutes(): Mounts {
   const openlineage = new Hono<AppEnv>();
   openlineage.post('/', async (c) =>
-    c.json(
-      await ingestOpenLineage(c.get('core'), c.get('principal'), await readJson(c), {
-        requestId: c.get('requestId'),
-      }),
-      202,
-    ),
+    c.json(await ingestOpenLineage(c.get('core'), c.get('act'), await readJson(c)), 202),
   );
   return [['/api/v1/openlineage', openlineage]];
 }
