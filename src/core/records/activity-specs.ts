@@ -1,6 +1,6 @@
 import { DCAT, DCT, FOAF, PROV, RDFS, REG, SCHEMA, SPDX } from '../ns.js';
 import { DATA_LINK, REQUEST_LINK, WEB_LINK } from './links.js';
-import type { NodeSpec, RecordSpec } from './schema.js';
+import type { Declared, NodeSpec, RecordSpec } from './schema.js';
 import { AVAILABILITY, BOOKKEEPING } from './specs.js';
 
 /** Run statuses, in the order they are documented. */
@@ -10,8 +10,7 @@ export const ACCESS_PROTOCOLS = ['https', 'http', 's3', 'sparql', 'oci', 'ipfs',
 /** Ways a distribution may require a caller to authenticate. */
 export const AUTH_METHODS = ['none', 'apikey', 'oauth2', 'basic', 'signed-url'] as const;
 
-/** Run: one execution advertised by a deployment. */
-export const RUN: RecordSpec = {
+const RUN_TABLE = {
   kind: 'run',
   path: 'run',
   types: [PROV('Activity')],
@@ -47,19 +46,21 @@ export const RUN: RecordSpec = {
     'generated',
     'origin',
   ],
-};
+} as const satisfies RecordSpec;
+/** Run: one execution advertised by a deployment. */
+export const RUN: Declared<RecordSpec, typeof RUN_TABLE> = RUN_TABLE;
 
 /** The checksum of a distribution: an SPDX algorithm IRI and a lower-case hex value. */
-const CHECKSUM: NodeSpec = {
+const CHECKSUM = {
   types: [SPDX('Checksum')],
   fields: [
     { json: 'algorithm', predicate: SPDX('algorithm'), type: 'iri' },
     { json: 'value', predicate: SPDX('checksumValue'), type: 'string' },
   ],
-};
+} as const satisfies NodeSpec;
 
 /** A distribution: one way to obtain an artifact's bytes (or to ask for them). */
-export const DISTRIBUTION: NodeSpec = {
+export const DISTRIBUTION = {
   types: [DCAT('Distribution')],
   fields: [
     { json: 'title', predicate: DCT('title'), type: 'string' },
@@ -78,19 +79,19 @@ export const DISTRIBUTION: NodeSpec = {
     { json: 'license', predicate: DCT('license'), type: 'iri' },
     { json: 'access_service', predicate: DCAT('accessService'), type: 'iri' },
   ],
-};
+} as const satisfies NodeSpec;
 
 /** A producer claim: a qualified attribution naming the agent and its role. */
-const attribution = (agentFragment: string): NodeSpec => ({
-  types: [PROV('Attribution')],
-  fields: [
-    { json: 'agent', predicate: PROV('agent'), type: 'agent', fragment: agentFragment },
-    { json: 'role', predicate: PROV('hadRole'), type: 'iri' },
-  ],
-});
+const attribution = (agentFragment: string) =>
+  ({
+    types: [PROV('Attribution')],
+    fields: [
+      { json: 'agent', predicate: PROV('agent'), type: 'agent', fragment: agentFragment },
+      { json: 'role', predicate: PROV('hadRole'), type: 'iri' },
+    ],
+  }) as const satisfies NodeSpec;
 
-/** Artifact: a data item a run generated or used, or that was registered on its own. */
-export const ARTIFACT: RecordSpec = {
+const ARTIFACT_TABLE = {
   kind: 'artifact',
   path: 'artifact',
   types: [DCAT('Dataset'), PROV('Entity')],
@@ -150,13 +151,16 @@ export const ARTIFACT: RecordSpec = {
     ...BOOKKEEPING,
   ],
   derived: ['availability', 'content_identifiers', 'generated_by_run', 'origin', 'iri', 'id'],
-};
+} as const satisfies RecordSpec;
+/** Artifact: a data item a run generated or used, or that was registered on its own. */
+export const ARTIFACT: Declared<RecordSpec, typeof ARTIFACT_TABLE> = ARTIFACT_TABLE;
 
-/** Artifact series: the default `is_version_of` of an artifact, minted at `{base}/artifact-series/<uuid>`. */
-export const ARTIFACT_SERIES: RecordSpec = {
+const ARTIFACT_SERIES_TABLE = {
   kind: 'artifact-series',
   path: 'artifact-series',
   types: [REG('ArtifactSeries')],
   fields: [...BOOKKEEPING],
   derived: [],
-};
+} as const satisfies RecordSpec;
+/** Artifact series: the default `is_version_of` of an artifact, minted at `{base}/artifact-series/<uuid>`. */
+export const ARTIFACT_SERIES: Declared<RecordSpec, typeof ARTIFACT_SERIES_TABLE> = ARTIFACT_SERIES_TABLE;

@@ -69,3 +69,20 @@ export interface RecordSpec extends NodeSpec {
   /** JSON members a client may send back from a read that are derived and silently ignored on write. */
   readonly derived: readonly string[];
 }
+
+/** The key under which a spec's type carries its literal table; it exists in types only. */
+declare const TABLE: unique symbol;
+
+/**
+ * A spec as the code that maps records reads it (`Spec`: fields, types and paths of any record) that also carries,
+ * in its type only, the literal table it was declared with, from which `src/api` derives the record's JSON type.
+ * Nothing of the table's type shows at run time.
+ */
+export type Declared<Spec, Table extends Spec> = Spec & { readonly [TABLE]?: Table };
+
+/** The literal table of a declared spec; any other spec is its own table. */
+export type TableOf<S> = S extends { readonly [TABLE]?: infer Table }
+  ? unknown extends Table
+    ? S
+    : Table
+  : S;

@@ -1,7 +1,7 @@
 import { CODEMETA, DCAT, DCT, PROV, RDFS, REG, SCHEMA } from '../ns.js';
 import { SCOPES } from '../access/scopes.js';
 import { DOWNLOAD_LINK, ENDPOINT_LINK, REPOSITORY_LINK, WEB_LINK } from './links.js';
-import type { FieldSpec, NodeSpec, RecordSpec } from './schema.js';
+import type { Declared, FieldSpec, NodeSpec, RecordSpec } from './schema.js';
 
 export { SCOPES };
 
@@ -33,31 +33,31 @@ export const SYNC_FIELDS = [
 ] as const;
 
 /** Registry-written bookkeeping every record carries. */
-export const BOOKKEEPING: readonly FieldSpec[] = [
+export const BOOKKEEPING = [
   { json: 'created', predicate: DCT('created'), type: 'dateTime', registry: true },
   { json: 'modified', predicate: DCT('modified'), type: 'dateTime', registry: true },
   { json: 'tombstoned', predicate: REG('tombstoned'), type: 'boolean', registry: true },
   { json: 'tombstoned_at', predicate: REG('tombstonedAt'), type: 'dateTime', registry: true },
-];
+] as const satisfies readonly FieldSpec[];
 
 /** A capability: artifact types a software, release or deployment produces and consumes. */
-export const CAPABILITY: NodeSpec = {
+export const CAPABILITY = {
   types: [REG('Capability')],
   fields: [
     { json: 'produces', predicate: REG('produces'), type: 'iri', many: true },
     { json: 'consumes', predicate: REG('consumes'), type: 'iri', many: true },
   ],
-};
+} as const satisfies NodeSpec;
 
-const capabilityField: FieldSpec = {
+const capabilityField = {
   json: 'capability',
   predicate: REG('hasCapability'),
   type: 'node',
   fragment: 'capability',
   node: CAPABILITY,
-};
+} as const satisfies FieldSpec;
 
-const API_DOC: NodeSpec = {
+const API_DOC = {
   types: [REG('ApiDescription'), DCT('Standard')],
   fields: [
     { json: 'url', predicate: SCHEMA('url'), type: 'iri', link: WEB_LINK },
@@ -65,9 +65,9 @@ const API_DOC: NodeSpec = {
     { json: 'title', predicate: DCT('title'), type: 'string' },
     { json: 'description', predicate: DCT('description'), type: 'string' },
   ],
-};
+} as const satisfies NodeSpec;
 
-const SYNC: NodeSpec = {
+const SYNC = {
   types: [REG('RepositorySync')],
   fields: [
     { json: 'source', predicate: REG('syncSource'), type: 'string' },
@@ -79,10 +79,9 @@ const SYNC: NodeSpec = {
     { json: 'last_error', predicate: REG('syncError'), type: 'string', registry: true },
     { json: 'last_changed', predicate: REG('syncChanged'), type: 'string', many: true, registry: true },
   ],
-};
+} as const satisfies NodeSpec;
 
-/** Software: an abstract program. */
-export const SOFTWARE: RecordSpec = {
+const SOFTWARE_TABLE = {
   kind: 'software',
   path: 'software',
   types: [REG('Software'), SCHEMA('SoftwareApplication'), SCHEMA('SoftwareSourceCode')],
@@ -144,9 +143,11 @@ export const SOFTWARE: RecordSpec = {
     'origin',
     'license_label',
   ],
-};
+} as const satisfies RecordSpec;
+/** Software: an abstract program. */
+export const SOFTWARE: Declared<RecordSpec, typeof SOFTWARE_TABLE> = SOFTWARE_TABLE;
 
-const DOWNLOAD: NodeSpec = {
+const DOWNLOAD = {
   types: [REG('Download')],
   fields: [
     { json: 'url', predicate: DCAT('downloadURL'), type: 'iri', link: DOWNLOAD_LINK },
@@ -155,10 +156,9 @@ const DOWNLOAD: NodeSpec = {
     { json: 'byte_size', predicate: DCAT('byteSize'), type: 'integer' },
     { json: 'availability', predicate: REG('availability'), type: 'string', values: AVAILABILITY },
   ],
-};
+} as const satisfies NodeSpec;
 
-/** Release: a versioned, runnable plan of a software. */
-export const RELEASE: RecordSpec = {
+const RELEASE_TABLE = {
   kind: 'release',
   path: 'release',
   types: [REG('Release'), SCHEMA('SoftwareApplication'), PROV('Plan')],
@@ -182,10 +182,11 @@ export const RELEASE: RecordSpec = {
     ...BOOKKEEPING,
   ],
   derived: ['software_name', 'origin'],
-};
+} as const satisfies RecordSpec;
+/** Release: a versioned, runnable plan of a software. */
+export const RELEASE: Declared<RecordSpec, typeof RELEASE_TABLE> = RELEASE_TABLE;
 
-/** Deployment (instance): a release of a software installed somewhere. */
-export const INSTANCE: RecordSpec = {
+const INSTANCE_TABLE = {
   kind: 'instance',
   path: 'instance',
   types: [REG('Instance'), PROV('SoftwareAgent')],
@@ -233,4 +234,6 @@ export const INSTANCE: RecordSpec = {
     'token_count',
     'origin',
   ],
-};
+} as const satisfies RecordSpec;
+/** Deployment (instance): a release of a software installed somewhere. */
+export const INSTANCE: Declared<RecordSpec, typeof INSTANCE_TABLE> = INSTANCE_TABLE;

@@ -4,13 +4,12 @@
  * rule finds them with one record read.
  */
 import { DCT, PROV, RDFS, REG, SKOS } from '../ns.js';
-import type { RecordSpec } from './schema.js';
+import type { Declared, RecordSpec } from './schema.js';
 
 /** Path segment of minted artifact types: `{base}/type/<slug>`. */
 export const TYPE_PATH = 'type';
 
-/** An artifact type minted at `{base}/type/<slug>` or adopted under its own IRI (docs/rdf-model.md §3.10). */
-export const ARTIFACT_TYPE: RecordSpec = {
+const ARTIFACT_TYPE_TABLE = {
   kind: 'type',
   path: TYPE_PATH,
   types: [REG('ArtifactType'), SKOS('Concept')],
@@ -23,13 +22,11 @@ export const ARTIFACT_TYPE: RecordSpec = {
     { json: 'attributed_to', predicate: PROV('wasAttributedTo'), type: 'iri', registry: true },
   ],
   derived: ['source', 'adopted', 'artifact_count'],
-};
+} as const satisfies RecordSpec;
+/** An artifact type minted at `{base}/type/<slug>` or adopted under its own IRI (docs/rdf-model.md §3.10). */
+export const ARTIFACT_TYPE: Declared<RecordSpec, typeof ARTIFACT_TYPE_TABLE> = ARTIFACT_TYPE_TABLE;
 
-/**
- * A licence adopted here under its own IRI: typed `dct:LicenseDocument`, which the vocabulary rule accepts in
- * the licence slot beside the bundled SPDX licences.
- */
-export const ADOPTED_LICENSE: RecordSpec = {
+const ADOPTED_LICENSE_TABLE = {
   kind: 'license',
   path: 'license',
   types: [DCT('LicenseDocument')],
@@ -38,4 +35,9 @@ export const ADOPTED_LICENSE: RecordSpec = {
     { json: 'attributed_to', predicate: PROV('wasAttributedTo'), type: 'iri', registry: true },
   ],
   derived: ['source', 'adopted'],
-};
+} as const satisfies RecordSpec;
+/**
+ * A licence adopted here under its own IRI: typed `dct:LicenseDocument`, which the vocabulary rule accepts in
+ * the licence slot beside the bundled SPDX licences.
+ */
+export const ADOPTED_LICENSE: Declared<RecordSpec, typeof ADOPTED_LICENSE_TABLE> = ADOPTED_LICENSE_TABLE;
