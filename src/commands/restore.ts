@@ -3,7 +3,11 @@ import { openCore } from '../core/core.js';
 import { silentLogger } from '../core/log.js';
 import { restoreNQuads, type RestoreResult } from '../core/ops/restore.js';
 import { RegCommand } from '../cli/base-command.js';
-import { startProgress } from '../cli/progress.js';
+import { startProgress, type Progress } from '../cli/progress.js';
+import type { StrandedReport } from '../core/ops/restore-check.js';
+
+/** Stranded records named on stderr; `--json` names more. */
+const SHOWN_STRANDED = 5;
 
 export default class Restore extends RegCommand {
   static override summary = 'Load an N-Quads dump into a stopped registry.';
@@ -13,6 +17,9 @@ UTF-8, or holding a string that is not an RFC 3987 IRI where an IRI belongs) is 
 (the first 20, then a count), and nothing is written. The advertising keys and claims are rebuilt from the
 restored records, so an advertisement retried afterwards finds its run instead of minting a new one. Reference bundle graphs in the file are skipped, since every start reloads them
 from the package. Blank nodes are given IRIs under the record that refers to them.
+A backup is never refused for what today's shapes say: the restored records are then checked against today's
+shapes and vocabulary, and those an edit would now refuse are kept, reported as stranded (a warning on stderr
+naming the first ones and the fields an edit would name; under --json in "stranded"), and stay readable.
 The registry must be stopped (the data directory is single-writer).`;
   static override examples = [
     '<%= config.bin %> <%= command.id %> --nquads backup.nq',
@@ -26,15 +33,42 @@ The registry must be stopped (the data directory is single-writer).`;
     const { flags } = await this.parse(Restore);
     const config = this.loadConfig();
     const core = await openCore(config, silentLogger);
-    const progress = await startProgress('restoring', 'quads read');
+    const reading = await startProgress('restoring', 'quads read');
+    let checking: Progress | undefined;
     try {
-      const result = await restoreNQuads(core, flags.nquads, (read) => progress.update(read));
-      progress.finish();
+      const result = await restoreNQuads(core, flags.nquads, async (progress) => {
+        if (progress.phase === 'read') return reading.update(progress.quads);
+        reading.finish();
+        checking ??= await startProgress('checking restored records', `of ${progress.of} records`);
+        checking.update(progress.records);
+      });
+      reading.finish();
+      checking?.finish();
       this.log(`${result.new} new quads (read ${result.read}; ${result.reference} reference quads skipped)`);
+      this.reportStranded(result.stranded);
       return result;
     } finally {
-      progress.finish();
+      reading.finish();
+      checking?.finish();
       await core.close();
+    }
+  }
+
+  /** Names the restored records an edit would refuse today, on stderr (they were kept). */
+  private reportStranded(stranded: StrandedReport): void {
+    if (stranded.records === 0) return;
+    const shown = stranded.examples.slice(0, SHOWN_STRANDED);
+    process.stderr.write(
+      `warning: ${stranded.records} of ${stranded.checked} restored records fail today's shapes or vocabulary; they were kept and stay readable, but each is refused on its next edit until fixed\n`,
+    );
+    for (const { record, problems } of shown) {
+      const first = problems[0];
+      process.stderr.write(`  ${record}: ${first === undefined ? '' : first.message}\n`);
+    }
+    if (stranded.records > shown.length) {
+      process.stderr.write(
+        `  and ${stranded.records - shown.length} more (--json names ${stranded.examples.length})\n`,
+      );
     }
   }
 }

@@ -70,6 +70,11 @@ async function restoreAndServe(stranded: boolean): Promise<{ server: ServerProce
   const env = testEnv();
   const restored = await runReg(['restore', '--nquads', dumpFile(stranded)], env);
   expect(restored.code, restored.stderr).toBe(0);
+  if (stranded) {
+    // The restore itself reports what it kept that an edit would refuse, naming the record.
+    expect(restored.stderr).toMatch(/restored records fail today's shapes or vocabulary; they were kept/);
+    expect(restored.stderr).toContain(SOFTWARE);
+  }
   const server = await startServe(env);
   let summary: any;
   await waitFor(async () => {

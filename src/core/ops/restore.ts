@@ -9,6 +9,7 @@ import type { Core } from '../core.js';
 import { readNQuadsFile, type LineProblem } from './restore-reader.js';
 import { rebuildAdvertisingKeys } from '../provenance/advertising-keys.js';
 import { checkRestorable, kindOfLines } from './restore-sink.js';
+import { checkRestoredRecords, type StrandedReport } from './restore-check.js';
 
 /** What a restore did. */
 export interface RestoreResult {
@@ -20,7 +21,21 @@ export interface RestoreResult {
   readonly reference: number;
   /** Records created or extended. */
   readonly records: number;
+  /**
+   * Restored records of the registry's own graph that an edit would refuse today (shapes or vocabulary changed
+   * since the dump); they are kept and stay readable.
+   */
+  readonly stranded: StrandedReport;
 }
+
+/** How far a restore is: quads read, then restored records checked against today's shapes. */
+export type RestoreProgress =
+  | { readonly phase: 'read'; readonly quads: number }
+  | {
+      readonly phase: 'check';
+      readonly records: number;
+      readonly of: number;
+    };
 
 const PROGRESS_EVERY = 50_000;
 
@@ -32,11 +47,13 @@ const PROGRESS_EVERY = 50_000;
  * group; a record whose quads are scattered is merged once per run, which gives the same result. Blank nodes
  * are replaced by IRIs under the record that refers to them (records never share blank nodes), reference
  * bundle graphs are skipped, and a catalogue entry is taken over only when it matches this package's bundle.
+ * Restored records are then checked against today's shapes and vocabulary: a record an edit would refuse is kept
+ * and reported as stranded (`stranded`), never refused.
  */
 export async function restoreNQuads(
   core: Core,
   file: string,
-  onProgress: (read: number) => void = () => undefined,
+  onProgress: (progress: RestoreProgress) => void | Promise<void> = () => undefined,
 ): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new BadRequestError(`cannot read ${file}: no such file`);
   const bundleGraphs = new Map(core.reference.bundles.map((bundle) => [bundle.graph, bundle]));
@@ -45,6 +62,7 @@ export async function restoreNQuads(
   if (!sink.atomic) await checkFile(core, file, bundleGraphs);
   const now = new Date().toISOString();
   const totals = { read: 0, new: 0, reference: 0, records: 0 };
+  const restored = new Set<string>();
   const merge = async (
     graph: string,
     owner: string,
@@ -54,6 +72,7 @@ export async function restoreNQuads(
     const added = await sink.merge({ graph, subject: owner, lines, replace });
     totals.new += added;
     if (added > 0) totals.records++;
+    if (added > 0 && graph === GRAPHS.local) restored.add(owner);
   };
   // `<x#frag>` belongs to record `<x>` only when there is such a record; otherwise (an adopted term such as
   // `vocab#Thing`) each subject is a record of its own, as the write path stored it.
@@ -91,7 +110,7 @@ export async function restoreNQuads(
         continue;
       }
       const quad = item.quad;
-      if (++totals.read % PROGRESS_EVERY === 0) onProgress(totals.read);
+      if (++totals.read % PROGRESS_EVERY === 0) await onProgress({ phase: 'read', quads: totals.read });
       const graph = quad.graph.value;
       if (bundleGraphs.has(graph)) {
         totals.reference++;
@@ -138,14 +157,17 @@ export async function restoreNQuads(
         at: now,
       });
     }, totals.new > 0);
-    onProgress(totals.read);
+    await onProgress({ phase: 'read', quads: totals.read });
     // The restored records carry their keys and claims: rebuilding the rows from them keeps advertising
     // idempotent, so a job retried after the restore finds its run instead of minting a second one.
     if (totals.new > 0) {
       if (!core.graph.ready) await core.graph.open();
       await rebuildAdvertisingKeys(core);
     }
-    return totals;
+    const stranded = await checkRestoredRecords(core, restored, (records) =>
+      onProgress({ phase: 'check', records, of: restored.size }),
+    );
+    return { ...totals, stranded };
   } catch (error) {
     sink.abort();
     throw error;
