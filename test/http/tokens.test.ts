@@ -7,6 +7,7 @@ import { listSoftwareTokens, mintInstanceToken, mintSoftwareToken } from '../../
 import { setApiTokenExpiry } from '../../src/core/store/api-tokens.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
+import { actOf } from '../../src/core/stored/write-path.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;
@@ -235,15 +236,17 @@ describe('deployment tokens', () => {
     await expectStatus(await send('POST', path, {}, null), 401);
     const { token } = await created(path, {});
     expect((await expectStatus(await send('POST', path, {}, token), 403)).detail).toBe('admin role required');
-    await expect(mintInstanceToken(core, curator, inst.id, {})).rejects.toMatchObject({ status: 403 });
+    await expect(mintInstanceToken(core, actOf(curator), inst.id, {})).rejects.toMatchObject({ status: 403 });
 
     const admin = await created(path, { scopes: ['admin:*'], label: 'ops' });
     expect(await json(await whoami(admin.token))).toMatchObject({ roles: ['admin'], is_admin: true });
-    await expect(mintSoftwareToken(core, curator, sw.id, { scopes: ['admin:*'] })).rejects.toMatchObject({
+    await expect(
+      mintSoftwareToken(core, actOf(curator), sw.id, { scopes: ['admin:*'] }),
+    ).rejects.toMatchObject({
       status: 403,
       detail: 'only an administrator may issue a token with the admin:* scope',
     });
-    const minted = await mintSoftwareToken(core, curator, sw.id, { label: 'curated' });
+    const minted = await mintSoftwareToken(core, actOf(curator), sw.id, { label: 'curated' });
     expect(minted.record.created_by).toBe(curator.subject);
     expect((await listSoftwareTokens(core, curator, sw.id)).items.map((item) => item.id)).toContain(
       minted.record.id,

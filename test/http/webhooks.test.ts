@@ -16,6 +16,7 @@ import {
   type Received,
   type TestCa,
 } from '../support/receivers.js';
+import { actOf } from '../../src/core/stored/write-path.js';
 
 /*
  * Webhook delivery against real receivers on the loopback interface (HTTP, and HTTPS with a CA made for the
@@ -151,7 +152,7 @@ describe('webhook delivery', () => {
     const subscriber = await reg.api.deployment(undefined, 'tls subscriber');
     const good = await createSubscription(
       reg.core,
-      ROOT_PRINCIPAL,
+      actOf(ROOT_PRINCIPAL),
       subscriber.instance.id,
       {
         webhook_url: hook.url('/hook', 'hooks.test'),
@@ -160,7 +161,7 @@ describe('webhook delivery', () => {
     );
     const wrong = await createSubscription(
       reg.core,
-      ROOT_PRINCIPAL,
+      actOf(ROOT_PRINCIPAL),
       subscriber.instance.id,
       {
         webhook_url: hook.url('/hook', 'wrong.test'),
@@ -366,7 +367,7 @@ describe('webhook targets are checked again at send time', () => {
     const subscriber = await reg.api.deployment(undefined, 'rebind subscriber');
     const created = await createSubscription(
       reg.core,
-      ROOT_PRINCIPAL,
+      actOf(ROOT_PRINCIPAL),
       subscriber.instance.id,
       {
         webhook_url: hook.url('/hook', 'rebind.test'),

@@ -20,6 +20,7 @@ import { appendAudit } from '../store/audit.js';
 import type { Core } from '../core.js';
 
 import { iriOf, readStored } from '../stored/records.js';
+import type { Act } from '../stored/write-path.js';
 
 import { parseTokenRequest, type TokenRequest } from './token-request.js';
 
@@ -52,12 +53,6 @@ export interface MintedToken {
 export interface TokenList {
   readonly items: readonly TokenRecord[];
   readonly total: number;
-}
-
-/** Options of the token services: the request id for the audit log, and the clock (tests move it). */
-export interface TokenOptions {
-  readonly requestId?: string | undefined;
-  readonly now?: Date;
 }
 
 /** Scopes a deployment token carries when the request names none. */
@@ -138,14 +133,13 @@ function uniqueToken(core: Core): ReturnType<typeof generateApiToken> {
 
 function mint(
   core: Core,
-  principal: Principal,
+  act: Act,
   owner: TokenOwner & { readonly allowed: readonly string[] },
   body: unknown,
   defaults: readonly string[],
-  options: TokenOptions,
 ): { token: string; record: TokenRecord } {
-  const now = options.now ?? new Date();
-  const parsed = parseTokenRequest(body, defaults, now);
+  const { principal } = act;
+  const parsed = parseTokenRequest(body, defaults, new Date(act.now));
   const named = isObject(body) && body.scopes !== undefined && body.scopes !== null;
   const request = { ...parsed, scopes: scopesWithin(owner.iri, parsed, named, owner.allowed) };
   if (request.scopes.includes('admin:*') && !principal.roles.includes('admin'))
@@ -160,7 +154,7 @@ function mint(
     subject_kind: owner.kind,
     scopes: JSON.stringify(request.scopes),
     label: request.label,
-    created_at: now.toISOString(),
+    created_at: act.now,
     created_by: principal.subject,
     expires_at: request.expiresAt,
     last_used_at: null,
@@ -175,7 +169,7 @@ function mint(
       target: owner.iri,
       detail: `token ${row.id} (${request.scopes.join(' ') || 'no scopes'})`,
       at: row.created_at,
-      requestId: options.requestId ?? null,
+      requestId: act.requestId ?? null,
     });
   });
   return { token, record: presentToken(row) };
@@ -184,27 +178,25 @@ function mint(
 /** Issues a per-deployment token (admin); the token is in this answer only. */
 export async function mintInstanceToken(
   core: Core,
-  principal: Principal,
+  act: Act,
   id: string,
   body: unknown,
-  options: TokenOptions = {},
 ): Promise<MintedToken> {
-  requireAdmin(principal);
+  requireAdmin(act.principal);
   const owner = await resolveOwner(core, 'instance', id, true);
-  return { ...mint(core, principal, owner, body, DEFAULT_INSTANCE_SCOPES, options), shown_once: true };
+  return { ...mint(core, act, owner, body, DEFAULT_INSTANCE_SCOPES), shown_once: true };
 }
 
 /** Issues a per-software token (curator), shared by the deployments of that software to register themselves. */
 export async function mintSoftwareToken(
   core: Core,
-  principal: Principal,
+  act: Act,
   id: string,
   body: unknown,
-  options: TokenOptions = {},
 ): Promise<MintedToken> {
-  requireCurator(principal);
+  requireCurator(act.principal);
   const owner = await resolveOwner(core, 'software', id, true);
-  const minted = mint(core, principal, owner, body, DEFAULT_SOFTWARE_SCOPES, options);
+  const minted = mint(core, act, owner, body, DEFAULT_SOFTWARE_SCOPES);
   return {
     ...minted,
     shown_once: true,
@@ -229,16 +221,10 @@ export async function listSoftwareTokens(core: Core, principal: Principal, id: s
   return listOf(core, await resolveOwner(core, 'software', id, false));
 }
 
-function revoke(
-  core: Core,
-  principal: Principal,
-  owner: TokenOwner,
-  tokenId: string,
-  options: TokenOptions,
-): void {
+function revoke(core: Core, act: Act, owner: TokenOwner, tokenId: string): void {
   const row = findOwnedApiToken(core.db, owner, tokenId);
   if (row === undefined) throw new NotFoundError(`no token ${tokenId} of the ${owner.kind} ${owner.iri}`);
-  const at = (options.now ?? new Date()).toISOString();
+  const { principal, now: at } = act;
   core.db.transaction(() => {
     // Revoking twice is not an error, but only the first revocation is recorded.
     if (!revokeApiToken(core.db, row.id, at)) return;
@@ -249,33 +235,21 @@ function revoke(
       target: owner.iri,
       detail: `token ${row.id}`,
       at,
-      requestId: options.requestId ?? null,
+      requestId: act.requestId ?? null,
     });
   });
 }
 
 /** Revokes one token of a deployment (admin, curator or the deployment keeping its own record), at once. */
-export async function revokeInstanceToken(
-  core: Core,
-  principal: Principal,
-  id: string,
-  tokenId: string,
-  options: TokenOptions = {},
-): Promise<void> {
-  requireCuratorOrRecordKeeper(principal, iriOf(core, 'instance', id));
-  revoke(core, principal, await resolveOwner(core, 'instance', id, false), tokenId, options);
+export async function revokeInstanceToken(core: Core, act: Act, id: string, tokenId: string): Promise<void> {
+  requireCuratorOrRecordKeeper(act.principal, iriOf(core, 'instance', id));
+  revoke(core, act, await resolveOwner(core, 'instance', id, false), tokenId);
 }
 
 /** Revokes one token of a software (curator or admin); it stops working at once. */
-export async function revokeSoftwareToken(
-  core: Core,
-  principal: Principal,
-  id: string,
-  tokenId: string,
-  options: TokenOptions = {},
-): Promise<void> {
-  requireCurator(principal);
-  revoke(core, principal, await resolveOwner(core, 'software', id, false), tokenId, options);
+export async function revokeSoftwareToken(core: Core, act: Act, id: string, tokenId: string): Promise<void> {
+  requireCurator(act.principal);
+  revoke(core, act, await resolveOwner(core, 'software', id, false), tokenId);
 }
 
 /** How many tokens of a deployment work now (neither revoked nor expired): the record's `token_count`. */

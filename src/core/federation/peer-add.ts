@@ -4,7 +4,6 @@
  * about this registry in turn (it records a suggestion on its side).
  */
 import { requireAdmin } from '../access/policy.js';
-import type { Principal } from '../access/principal.js';
 import { BadRequestError, ConflictError, InternalError } from '../errors.js';
 import { isObject } from '../records/json.js';
 import { appendAudit } from '../store/audit.js';
@@ -13,7 +12,7 @@ import type { Core } from '../core.js';
 import { normaliseBaseIri, peerText, PeerRequestError, requestPeer } from './peer-http.js';
 import { registryTitle } from '../ops/status.js';
 import { isOwnBase, mintPeerId, presentPeer, suggestPeer, type PeerRecord } from './peers.js';
-import { commitAct } from '../stored/write-path.js';
+import { commitAct, type Act } from '../stored/write-path.js';
 
 /** The path of the description every registry serves. */
 export const WELL_KNOWN_PATH = '/.well-known/reg-registry';
@@ -104,11 +103,10 @@ function flag(input: Record<string, unknown>, name: string, fallback: boolean): 
  */
 export async function addPeer(
   core: Core,
-  principal: Principal,
+  act: Act,
   body: unknown,
-  options: { requestId?: string | undefined } = {},
 ): Promise<{ status: 200; body: PeerPreview } | { status: 201; body: AddedPeer }> {
-  requireAdmin(principal);
+  requireAdmin(act.principal);
   const input = isObject(body) ? body : {};
   const base = normaliseBaseIri(input.base_iri);
   if (base === undefined)
@@ -145,7 +143,7 @@ export async function addPeer(
   const known = findPeerByBase(core.db, base);
   if (known?.state === 'active')
     throw new ConflictError(`${base} is already a peer (${known.id})`, { extra: { peer_id: known.id } });
-  const at = new Date().toISOString();
+  const at = act.now;
   const id = await commitAct(core, [], () => {
     const fields = {
       title: description.title ?? null,
@@ -172,12 +170,12 @@ export async function addPeer(
       suggestPeer(core, { base_iri: peer.base_iri, title: peer.title }, base, at);
     rearmUnder(core.db, base);
     appendAudit(core.db, {
-      actor: principal.subject,
-      actorKind: principal.actorKind,
+      actor: act.principal.subject,
+      actorKind: act.principal.actorKind,
       action: 'peer.add',
       target: base,
       detail: peerId,
-      requestId: options.requestId ?? null,
+      requestId: act.requestId ?? null,
     });
     return peerId;
   });

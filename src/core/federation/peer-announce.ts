@@ -18,7 +18,7 @@ import { countPeersIn, deletePeer, findPeerByBase, type PeerState } from '../sto
 import type { Core } from '../core.js';
 import { normaliseBaseIri, peerText } from './peer-http.js';
 import { isOwnBase, MAX_SUGGESTIONS, suggestPeer } from './peers.js';
-import { commitAct } from '../stored/write-path.js';
+import { commitAct, type Act } from '../stored/write-path.js';
 
 /** What an announcement is answered with (contract §3.3). */
 export interface AnnounceAnswer {
@@ -51,8 +51,9 @@ const DAY_MS = 86_400_000;
  */
 export async function announcePeer(
   core: Core,
+  act: Act,
   body: unknown,
-  options: { requestId?: string | undefined; from?: string | undefined } = {},
+  options: { from?: string | undefined } = {},
 ): Promise<AnnounceAnswer> {
   const input =
     typeof body === 'object' && body !== null && !Array.isArray(body)
@@ -64,14 +65,14 @@ export async function announcePeer(
       errors: [{ field: 'base_iri', message: 'base_iri must be an http(s) URL without query or fragment' }],
     });
   if (isOwnBase(core, base)) return { accepted: false, reason: 'that is the base IRI of this registry' };
-  const now = new Date();
+  const now = new Date(act.now);
   const network = clientNetwork(options.from);
   return commitAct(core, [], (): AnnounceAnswer => {
     expireSuggestions(core.db, new Date(now.getTime() - ANNOUNCE_BOUNDS.ttlDays * DAY_MS).toISOString());
     const known = findPeerByBase(core.db, base);
     if (known !== undefined) return { accepted: true, state: known.state, note: 'already known' };
     const room = makeRoom(core, base, network);
-    const at = now.toISOString();
+    const at = act.now;
     const candidate = { base_iri: base, title: peerText(input.title), operator: peerText(input.operator) };
     if (typeof room === 'string' || !suggestPeer(core, candidate, base, at))
       return { accepted: false, reason: typeof room === 'string' ? room : 'the review queue is full' };
@@ -85,7 +86,7 @@ export async function announcePeer(
         room.length === 0
           ? `suggested for review (announced from ${network})`
           : `suggested for review (announced from ${network}); made way for it: ${room.join(', ')}`,
-      requestId: options.requestId ?? null,
+      requestId: act.requestId ?? null,
     });
     return { accepted: true, state: 'suggested', note: 'queued for admin review' };
   });

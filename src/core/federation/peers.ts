@@ -27,7 +27,7 @@ import type { Database } from '../store/database.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
 import { normaliseBaseIri } from './peer-http.js';
-import { commitAct } from '../stored/write-path.js';
+import { commitAct, type Act } from '../stored/write-path.js';
 
 /** A peer with no successful contact for this long (from `last_seen_at`, else `added_at`) is stale. */
 export const STALE_AFTER_MS = 90 * 86_400_000;
@@ -236,32 +236,27 @@ export function suggestPeer(
  * from it is dropped from its graph through the graph store; a dismissed peer is forgotten. IRIs it held wait,
  * unresolved, for a peer that covers them.
  */
-export async function removePeer(
-  core: Core,
-  principal: Principal,
-  id: string,
-  options: { requestId?: string | undefined } = {},
-): Promise<void> {
-  requireAdmin(principal);
+export async function removePeer(core: Core, act: Act, id: string): Promise<void> {
+  requireAdmin(act.principal);
   const row = findPeer(core.db, id);
   if (row === undefined) throw new NotFoundError(`no peer ${id}`);
   const graph = peerGraph(row.id);
   const writes = (await cachedSubjects(core, row)).map((subject) => ({ graph, subject, quads: null }));
-  const at = new Date().toISOString();
+  const at = act.now;
   await commitAct(core, writes, () => {
     if (row.state === 'dismissed') deletePeer(core.db, row.id);
     else setPeerState(core.db, row.id, 'dismissed');
     orphanPeerIris(core.db, row.id, at);
     appendAudit(core.db, {
-      actor: principal.subject,
-      actorKind: principal.actorKind,
+      actor: act.principal.subject,
+      actorKind: act.principal.actorKind,
       action: 'peer.remove',
       target: row.base_iri,
       detail:
         row.state === 'dismissed'
           ? 'forgotten'
           : `dismissed; ${writes.length} cached record${writes.length === 1 ? '' : 's'} dropped`,
-      requestId: options.requestId ?? null,
+      requestId: act.requestId ?? null,
     });
   });
 }

@@ -23,6 +23,7 @@ import {
   type SyncRunOptions,
 } from './forge-sync-outcome.js';
 import { iriOf, readStored, requireStored, type StoredRecord } from '../stored/records.js';
+import type { Act } from '../stored/write-path.js';
 import { presentSoftware } from '../catalogue/software.js';
 import { readSyncSettings, type SyncSettings } from './sync-settings.js';
 
@@ -42,13 +43,8 @@ export const FORGE_SYNC_PRINCIPAL: Principal = makePrincipal({
  * with the run's outcome in `sync`. A record without `sync.source` and `sync.repo` is a 400; one whose
  * `sync.enabled` is false is a 409 (a sync runs, by hand or on schedule, only while it is enabled).
  */
-export async function syncSoftware(
-  core: Core,
-  principal: Principal,
-  id: string,
-  requestId?: string,
-): Promise<JsonObject> {
-  requireCurator(principal);
+export async function syncSoftware(core: Core, act: Act, id: string): Promise<JsonObject> {
+  requireCurator(act.principal);
   const stored = await requireStored(core, SOFTWARE, iriOf(core, 'software', id));
   if (stored.tombstoned) throw new TombstonedError(`${stored.iri} is withdrawn and is not synced`);
   if (
@@ -61,7 +57,11 @@ export async function syncSoftware(
     throw new ConflictError(
       `sync of ${stored.iri} is disabled: set sync.enabled to true to sync it from its repository`,
     );
-  await runForgeSync(core, stored.iri, { principal, requestId });
+  await runForgeSync(core, stored.iri, {
+    principal: act.principal,
+    requestId: act.requestId,
+    now: () => new Date(act.now),
+  });
   return presentSoftware(core, await requireStored(core, SOFTWARE, stored.iri));
 }
 

@@ -1,4 +1,3 @@
-import type { Principal } from '../access/principal.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { isObject } from '../records/json.js';
 import type { JsonObject } from '../records/mapper.js';
@@ -14,6 +13,7 @@ import {
 import { advanceCursor, findSubscription, touchPolled } from '../store/subscriptions.js';
 import type { Core } from '../core.js';
 import { getArtifact } from '../provenance/artifact-view.js';
+import type { Act } from '../stored/write-path.js';
 import { managedSubscription } from './subscription-access.js';
 import { ARTIFACT_ADVERTISED } from './webhook-signature.js';
 
@@ -62,11 +62,6 @@ export interface PullParams {
   readonly limit?: string | undefined;
   readonly cursor?: string | undefined;
   readonly ack?: string | undefined;
-}
-
-/** Options of the delivery services: the clock (tests move it). */
-export interface DeliveryOptions {
-  readonly now?: Date;
 }
 
 const DEFAULT_LIMIT = 25;
@@ -168,20 +163,19 @@ function acknowledge(core: Core, subscription: string, cursor: number, at: strin
  */
 export async function pullDeliveries(
   core: Core,
-  principal: Principal,
+  act: Act,
   id: string,
   params: PullParams,
-  options: DeliveryOptions = {},
 ): Promise<DeliveryPage> {
-  const subscription = managedSubscription(core, principal, id);
+  const subscription = managedSubscription(core, act.principal, id);
   const requested = integerParam('limit', params.limit);
   const limit = Math.min(Math.max(requested ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
   const cursor = integerParam('cursor', params.cursor) ?? subscription.cursor_seq;
   const ack = booleanParam('ack', params.ack);
   const rows = await withNotifications(core, deliveriesAfter(core.db, subscription.id, cursor, limit));
   const next = rows.at(-1)?.seq ?? cursor;
-  const now = options.now ?? new Date();
-  const at = now.toISOString();
+  const at = act.now;
+  const now = new Date(at);
   const acknowledged = ack
     ? acknowledge(core, subscription.id, next, at)
     : (findSubscription(core.db, subscription.id)?.cursor_seq ?? subscription.cursor_seq);
@@ -196,18 +190,12 @@ export async function pullDeliveries(
 }
 
 /** `POST /api/v1/subscriptions/{sid}/deliveries/ack`: acknowledges every delivery up to `cursor`. */
-export function acknowledgeCursor(
-  core: Core,
-  principal: Principal,
-  id: string,
-  body: unknown,
-  options: DeliveryOptions = {},
-): AckResult {
-  const subscription = managedSubscription(core, principal, id);
+export function acknowledgeCursor(core: Core, act: Act, id: string, body: unknown): AckResult {
+  const subscription = managedSubscription(core, act.principal, id);
   const cursor = isObject(body) ? body.cursor : undefined;
   if (typeof cursor !== 'number' || !Number.isSafeInteger(cursor) || cursor < 0) {
     throw new BadRequestError('cursor must be a non-negative integer (a next_cursor of the deliveries)');
   }
-  const stored = acknowledge(core, subscription.id, cursor, (options.now ?? new Date()).toISOString());
+  const stored = acknowledge(core, subscription.id, cursor, act.now);
   return { cursor: stored, remaining: countDeliveriesAfter(core.db, subscription.id, stored) };
 }

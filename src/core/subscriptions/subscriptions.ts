@@ -24,6 +24,7 @@ import {
 import type { Core } from '../core.js';
 
 import { iriOf, readStored, requireObject } from '../stored/records.js';
+import type { Act } from '../stored/write-path.js';
 import { managedSubscription, requireSubscriptionManager } from './subscription-access.js';
 import { presentDelivery, type Delivery } from './subscription-deliveries.js';
 import { parseFilter, type SubscriptionFilter } from './subscription-filter.js';
@@ -71,10 +72,8 @@ export interface SubscriptionDetail {
   readonly recent_deliveries: readonly Delivery[];
 }
 
-/** Options of the subscription services: request id (audit), clock, and the resolver webhook hosts use. */
+/** Options of the subscription services: the resolver webhook hosts are looked up with (tests stand one in). */
 export interface SubscriptionOptions {
-  readonly requestId?: string | undefined;
-  readonly now?: Date;
   readonly resolve?: Resolver | undefined;
 }
 
@@ -120,13 +119,13 @@ export function presentSubscription(core: Core, row: SubscriptionRow): Subscript
  */
 export async function createSubscription(
   core: Core,
-  principal: Principal,
+  act: Act,
   id: string,
   body: unknown,
   options: SubscriptionOptions = {},
 ): Promise<SubscriptionWritten> {
   const instance = iriOf(core, 'instance', id);
-  requireSubscriptionManager(principal, instance);
+  requireSubscriptionManager(act.principal, instance);
   const stored = await readStored(core, INSTANCE, instance);
   if (stored === undefined || stored.tombstoned)
     throw new NotFoundError(`no deployment ${instance}${stored === undefined ? '' : ' (it is withdrawn)'}`);
@@ -145,7 +144,7 @@ export async function createSubscription(
       : input.webhook_secret === undefined || input.webhook_secret === null
         ? generateSecret()
         : secretOf(input.webhook_secret);
-  const at = (options.now ?? new Date()).toISOString();
+  const at = act.now;
   const row: SubscriptionRow = {
     id: uuidv7(),
     instance_iri: instance,
@@ -158,7 +157,7 @@ export async function createSubscription(
     consecutive_failures: 0,
     cursor_seq: 0,
     created_at: at,
-    created_by: principal.subject,
+    created_by: act.principal.subject,
     updated_at: at,
     last_match_at: null,
     last_success_at: null,
@@ -176,34 +175,24 @@ export async function createSubscription(
     insertSubscription(core.db, row);
     audit(
       core,
-      principal,
+      act,
       'subscription.create',
       row,
       `subscription ${row.id} (${row.webhook_url === null ? 'pull' : 'webhook'})`,
-      options,
-      at,
     );
   });
   return { subscription: presentSubscription(core, row), secret, shown_once: true };
 }
 
-function audit(
-  core: Core,
-  principal: Principal,
-  action: string,
-  row: SubscriptionRow,
-  detail: string,
-  options: SubscriptionOptions,
-  at: string,
-): void {
+function audit(core: Core, act: Act, action: string, row: SubscriptionRow, detail: string): void {
   appendAudit(core.db, {
-    actor: principal.subject,
-    actorKind: principal.actorKind,
+    actor: act.principal.subject,
+    actorKind: act.principal.actorKind,
     action,
     target: row.instance_iri,
     detail,
-    at,
-    requestId: options.requestId ?? null,
+    at: act.now,
+    requestId: act.requestId ?? null,
   });
 }
 
@@ -231,17 +220,10 @@ export function getSubscription(core: Core, principal: Principal, id: string): S
 }
 
 /** `DELETE /api/v1/subscriptions/{sid}`: removes the subscription and its queue. */
-export function deleteSubscription(
-  core: Core,
-  principal: Principal,
-  id: string,
-  options: SubscriptionOptions = {},
-): void {
-  const row = managedSubscription(core, principal, id);
-  const at = (options.now ?? new Date()).toISOString();
+export function deleteSubscription(core: Core, act: Act, id: string): void {
+  const row = managedSubscription(core, act.principal, id);
   core.db.transaction(() => {
-    if (deleteRow(core.db, row.id))
-      audit(core, principal, 'subscription.delete', row, `subscription ${row.id}`, options, at);
+    if (deleteRow(core.db, row.id)) audit(core, act, 'subscription.delete', row, `subscription ${row.id}`);
   });
 }
 
@@ -264,12 +246,12 @@ function reschedule(core: Core, id: string, resume: boolean, at: string): void {
  */
 export async function editSubscription(
   core: Core,
-  principal: Principal,
+  act: Act,
   id: string,
   body: unknown,
   options: SubscriptionOptions = {},
 ): Promise<SubscriptionWritten> {
-  const row = managedSubscription(core, principal, id);
+  const row = managedSubscription(core, act.principal, id);
   const input = requireObject(body);
   refuseUnknown(input, PATCH_FIELDS);
   for (const flag of ['rotate_secret', 'enabled', 'resume'] as const) {
@@ -295,14 +277,14 @@ export async function editSubscription(
     change.delivery_state = 'active';
     change.consecutive_failures = 0;
   }
-  const at = (options.now ?? new Date()).toISOString();
+  const at = act.now;
   change.updated_at = at;
   const changed = Object.keys(input).filter((key) => input[key] !== undefined);
   core.db.transaction(() => {
     updateSubscription(core.db, row.id, change);
     reschedule(core, row.id, resume, at);
     const detail = `subscription ${row.id}: ${changed.join(', ') || 'nothing'}`;
-    audit(core, principal, 'subscription.update', row, detail, options, at);
+    audit(core, act, 'subscription.update', row, detail);
   });
   const after = findSubscription(core.db, row.id) ?? row;
   return { subscription: presentSubscription(core, after), secret, shown_once: true };

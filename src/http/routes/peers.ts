@@ -20,18 +20,16 @@ export function peerRoutes(): Mounts {
   );
   peers.get('/suggested', async (c) => c.json(await listSuggestedPeers(c.get('core'), c.get('principal'))));
   peers.post('/', async (c) => {
-    const added = await addPeer(c.get('core'), c.get('principal'), await readJson(c), {
-      requestId: c.get('requestId'),
-    });
+    const added = await addPeer(c.get('core'), c.get('act'), await readJson(c));
     return c.json(added.body, added.status);
   });
   peers.post('/announce', async (c) => {
     const core = c.get('core');
     const from = clientAddress(c, core.config.trustedProxies);
-    return c.json(await announcePeer(core, await readJson(c), { requestId: c.get('requestId'), from }));
+    return c.json(await announcePeer(core, c.get('act'), await readJson(c), { from }));
   });
   peers.delete('/:id', async (c) => {
-    await removePeer(c.get('core'), c.get('principal'), c.req.param('id'), { requestId: c.get('requestId') });
+    await removePeer(c.get('core'), c.get('act'), c.req.param('id'));
     return c.body(null, 204);
   });
   resolve.get('/', async (c) =>

@@ -26,7 +26,7 @@ export function softwareExtraRoutes(): Mounts {
     c.json(await exportCatalogue(c.get('core'), c.req.param('id'))),
   );
   software.post('/:id/sync', async (c) =>
-    c.json(await syncSoftware(c.get('core'), c.get('principal'), c.req.param('id'), c.get('requestId'))),
+    c.json(await syncSoftware(c.get('core'), c.get('act'), c.req.param('id'))),
   );
   return [['/api/v1/software', software]];
 }

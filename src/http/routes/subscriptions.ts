@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import {
   createSubscription,
   deleteSubscription,
@@ -18,24 +18,28 @@ import { readJson, readOptionalJson } from '../body.js';
 export function subscriptionRoutes(): Mounts {
   const instances = new Hono<AppEnv>();
   const subscriptions = new Hono<AppEnv>();
-  const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal'), c.req.param('id') ?? ''] as const;
-  const options = (c: Context<AppEnv>) => ({ requestId: c.get('requestId') });
-
-  instances.get('/:id/subscriptions', async (c) => c.json(await listSubscriptions(...who(c))));
-  instances.post('/:id/subscriptions', async (c) =>
-    c.json(await createSubscription(...who(c), await readOptionalJson(c), options(c)), 201),
+  instances.get('/:id/subscriptions', async (c) =>
+    c.json(await listSubscriptions(c.get('core'), c.get('principal'), c.req.param('id'))),
   );
-  subscriptions.get('/:id', (c) => c.json(getSubscription(...who(c))));
+  instances.post('/:id/subscriptions', async (c) =>
+    c.json(
+      await createSubscription(c.get('core'), c.get('act'), c.req.param('id'), await readOptionalJson(c)),
+      201,
+    ),
+  );
+  subscriptions.get('/:id', (c) =>
+    c.json(getSubscription(c.get('core'), c.get('principal'), c.req.param('id'))),
+  );
   subscriptions.patch('/:id', async (c) =>
-    c.json(await editSubscription(...who(c), await readJson(c), options(c))),
+    c.json(await editSubscription(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c))),
   );
   subscriptions.delete('/:id', (c) => {
-    deleteSubscription(...who(c), options(c));
+    deleteSubscription(c.get('core'), c.get('act'), c.req.param('id'));
     return c.body(null, 204);
   });
   subscriptions.get('/:id/deliveries', async (c) =>
     c.json(
-      await pullDeliveries(...who(c), {
+      await pullDeliveries(c.get('core'), c.get('act'), c.req.param('id'), {
         limit: c.req.query('limit'),
         cursor: c.req.query('cursor'),
         ack: c.req.query('ack'),
@@ -43,7 +47,7 @@ export function subscriptionRoutes(): Mounts {
     ),
   );
   subscriptions.post('/:id/deliveries/ack', async (c) =>
-    c.json(acknowledgeCursor(...who(c), await readJson(c))),
+    c.json(acknowledgeCursor(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c))),
   );
   return [
     ['/api/v1/instances', instances],

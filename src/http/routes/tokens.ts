@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import {
   listInstanceTokens,
   listSoftwareTokens,
@@ -15,24 +15,31 @@ import { readOptionalJson } from '../body.js';
 export function tokenRoutes(): Mounts {
   const instances = new Hono<AppEnv>();
   const software = new Hono<AppEnv>();
-  const who = (c: Context<AppEnv>) => [c.get('core'), c.get('principal'), c.req.param('id') ?? ''] as const;
-  const options = (c: Context<AppEnv>) => ({ requestId: c.get('requestId') });
-
   instances.post('/:id/tokens', async (c) =>
-    c.json(await mintInstanceToken(...who(c), await readOptionalJson(c), options(c)), 201),
+    c.json(
+      await mintInstanceToken(c.get('core'), c.get('act'), c.req.param('id'), await readOptionalJson(c)),
+      201,
+    ),
   );
-  instances.get('/:id/tokens', async (c) => c.json(await listInstanceTokens(...who(c))));
+  instances.get('/:id/tokens', async (c) =>
+    c.json(await listInstanceTokens(c.get('core'), c.get('principal'), c.req.param('id'))),
+  );
   instances.delete('/:id/tokens/:tid', async (c) => {
-    await revokeInstanceToken(...who(c), c.req.param('tid'), options(c));
+    await revokeInstanceToken(c.get('core'), c.get('act'), c.req.param('id'), c.req.param('tid'));
     return c.body(null, 204);
   });
 
   software.post('/:id/tokens', async (c) =>
-    c.json(await mintSoftwareToken(...who(c), await readOptionalJson(c), options(c)), 201),
+    c.json(
+      await mintSoftwareToken(c.get('core'), c.get('act'), c.req.param('id'), await readOptionalJson(c)),
+      201,
+    ),
   );
-  software.get('/:id/tokens', async (c) => c.json(await listSoftwareTokens(...who(c))));
+  software.get('/:id/tokens', async (c) =>
+    c.json(await listSoftwareTokens(c.get('core'), c.get('principal'), c.req.param('id'))),
+  );
   software.delete('/:id/tokens/:tid', async (c) => {
-    await revokeSoftwareToken(...who(c), c.req.param('tid'), options(c));
+    await revokeSoftwareToken(c.get('core'), c.get('act'), c.req.param('id'), c.req.param('tid'));
     return c.body(null, 204);
   });
   return [
