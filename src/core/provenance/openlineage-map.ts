@@ -47,10 +47,10 @@ const STATUS: Readonly<Record<string, OpenLineageStatus>> = {
 
 /**
  * Checks that a body is an OpenLineage RunEvent (400 naming every missing member otherwise) and maps it:
- * the event type to a run status, `run.runId` to the run's key, `eventTime` to its start (and, for an event
- * that ends the run, its end), the job to the run's label and each dataset to an artifact.
+ * the event type to a run status, `run.runId` to the run's key, `eventTime` (else `receivedAt`) to its start
+ * (and, for an event that ends the run, its end), the job to the run's label and each dataset to an artifact.
  */
-export function mapRunEvent(body: unknown): MappedEvent {
+export function mapRunEvent(body: unknown, receivedAt: string): MappedEvent {
   if (!isObject(body)) throw new BadRequestError('an OpenLineage RunEvent must be a JSON object');
   const errors: FieldError[] = [];
   const missing = (field: string, what: string) => errors.push({ field, message: `${field} ${what}` });
@@ -65,7 +65,7 @@ export function mapRunEvent(body: unknown): MappedEvent {
   if (namespace === undefined) missing('job.namespace', 'is required');
   const name = nonEmpty(job.name);
   if (name === undefined) missing('job.name', 'is required');
-  const time = eventTimeOf(body.eventTime, missing);
+  const time = eventTimeOf(body.eventTime, receivedAt, missing);
   const inputs = datasetsOf(body.inputs, 'inputs', missing);
   const outputs = datasetsOf(body.outputs, 'outputs', missing, engineOf(run));
   if (errors.length > 0 || eventType === undefined || runId === undefined) {
@@ -98,9 +98,13 @@ function nonEmpty(value: Json | undefined): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-/** `eventTime` as an xsd:dateTime; an event without one is dated on receipt. */
-function eventTimeOf(value: Json | undefined, missing: (field: string, what: string) => void): string {
-  if (value === undefined || value === null) return new Date().toISOString();
+/** `eventTime` as an xsd:dateTime; an event without one is dated on receipt (`receivedAt`). */
+function eventTimeOf(
+  value: Json | undefined,
+  receivedAt: string,
+  missing: (field: string, what: string) => void,
+): string {
+  if (value === undefined || value === null) return receivedAt;
   const time = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(time)) {
     missing('eventTime', 'must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z');

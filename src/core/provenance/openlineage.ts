@@ -43,7 +43,7 @@ export async function ingestOpenLineage(core: Core, act: Act, body: unknown): Pr
   if (!principal.authenticated) throw new UnauthorizedError();
   requireDeploymentScope(principal, 'advertise:produce');
   const instance = await requireActingDeployment(core, principal);
-  const event = mapRunEvent(body);
+  const event = mapRunEvent(body, act.now);
   if (event.inputs.length > 0) requireDeploymentScope(principal, 'advertise:consume');
   // Held across both advertisements, so two events of one run never interleave between them.
   return core.locks.run(`openlineage\n${instance}\n${event.runId}`, () =>
