@@ -1,40 +1,31 @@
 import type { Hono } from 'hono';
+import {
+  ADVERTISE_ANSWER,
+  CAPABILITY_MATCHES,
+  FIELD_ERROR,
+  GRAPH_ANSWER,
+  LINEAGE_ANSWER,
+  LIST_PAGE,
+  PROBLEM,
+  READ_SHAPES,
+  recordSchema,
+  REGISTRY_DESCRIPTION,
+  SEARCH_ANSWER,
+  VOCAB_HIT,
+  WARNINGS,
+  type JsonSchema,
+  type ReadShape,
+} from '../api/index.js';
 import { ERROR_CODES } from '../core/error-codes.js';
 import { DEREFERENCEABLE, KINDS, type RecordKind } from '../core/records/kind-registry.js';
-import type { FieldSpec, NodeSpec } from '../core/records/schema.js';
 import { routePath } from './allowed-methods.js';
 import type { AppEnv } from './env.js';
 
-/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), or any other object of the description. */
 type Schema = Record<string, unknown>;
 
-const SCALAR: Readonly<Record<string, Schema>> = {
-  string: { type: 'string' },
-  iri: { type: 'string', format: 'iri' },
-  boolean: { type: 'boolean' },
-  integer: { type: 'integer' },
-  date: { type: 'string', format: 'date' },
-  dateTime: { type: 'string', format: 'date-time' },
-  json: {},
-};
-
-/** The JSON Schema of one field, from the record description the mapper reads. */
-function fieldSchema(field: FieldSpec): Schema {
-  let one: Schema;
-  if (field.type === 'node') one = nodeSchema(field.node);
-  else if (field.type === 'agent') one = { type: 'string', format: 'iri', description: 'an agent' };
-  else one = { ...SCALAR[field.type], ...(field.values === undefined ? {} : { enum: [...field.values] }) };
-  const schema: Schema = field.many === true ? { type: 'array', items: one } : one;
-  return field.registry === true ? { ...schema, readOnly: true } : schema;
-}
-
-/** The JSON Schema of a node: its fields, none required (the shapes decide what a record needs). */
-function nodeSchema(node: NodeSpec): Schema {
-  return {
-    type: 'object',
-    properties: Object.fromEntries(node.fields.map((field) => [field.json, fieldSchema(field)])),
-  };
-}
+/** What a read of each record kind adds to its spec (`src/api`); every kind the API serves has one. */
+const READS: Readonly<Record<RecordKind, ReadShape>> = READ_SHAPES;
 
 /** The schema name of a record kind in `components`. */
 const schemaName = (kind: string): string =>
@@ -53,15 +44,36 @@ const RECORD_PATHS: readonly (readonly [pattern: RegExp, kind: RecordKind])[] = 
   [/^\/api\/v1\/types(\/\{id\})?$/, 'type'],
 ];
 
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+/** A page of a list of `items` (`src/api` LIST_PAGE). */
+const listPage = (items: Schema): Schema => ({
+  ...LIST_PAGE,
+  properties: { ...LIST_PAGE.properties, items: { type: 'array', items } },
+});
+
+/** The answers of the API that are not records, by method and path (`src/api` envelopes). */
+const ANSWERS: Readonly<Record<string, Schema>> = {
+  'get /api/v1/search': ref('SearchAnswer'),
+  'get /api/v1/artifacts/{id}/lineage': ref('Lineage'),
+  'get /api/v1/graph': ref('Graph'),
+  'post /api/v1/advertise/produced': ref('AdvertiseAnswer'),
+  'post /api/v1/advertise/consumed': ref('AdvertiseAnswer'),
+  'get /api/v1/capabilities': ref('CapabilityMatches'),
+  'get /api/v1/vocab/search': listPage(ref('VocabHit')),
+  'get /.well-known/reg-registry': ref('RegistryDescription'),
+};
+
 const problemResponse = (description: string) => ({
   description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  content: { 'application/problem+json': { schema: ref('Problem') } },
 });
 
 /**
  * The OpenAPI 3.1 description of the registry's HTTP interface, generated from what the server itself runs: every
  * route the application answers (its paths and methods), the record kinds' JSON shapes from the same descriptions
- * the mapper reads, and the problem codes from the error catalogue. It never drifts from the code.
+ * the mapper reads and the answers declared in `src/api`, and the problem codes from the error catalogue. It never
+ * drifts from the code.
  */
 export function openApiDocument(app: Hono<AppEnv>, baseIri: string, version: string): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
@@ -72,23 +84,19 @@ export function openApiDocument(app: Hono<AppEnv>, baseIri: string, version: str
     const operations = (paths[path] ??= {});
     if (operations[method] !== undefined) continue;
     const kind = RECORD_PATHS.find(([pattern]) => pattern.test(path))?.[1];
-    const record = kind === undefined ? undefined : { $ref: `#/components/schemas/${schemaName(kind)}` };
+    const record = kind === undefined ? undefined : ref(schemaName(kind));
     const listing = kind !== undefined && !path.endsWith('}');
+    const answer =
+      ANSWERS[`${method} ${path}`] ??
+      (record !== undefined && listing && method === 'get' ? listPage(record) : record);
+    const writes = ['post', 'put', 'patch'].includes(method);
     const ok =
-      record === undefined
+      answer === undefined
         ? { description: 'success' }
         : {
             description: 'success',
             content: {
-              'application/json': {
-                schema:
-                  listing && method === 'get'
-                    ? {
-                        type: 'object',
-                        properties: { items: { type: 'array', items: record }, total: { type: 'integer' } },
-                      }
-                    : record,
-              },
+              'application/json': { schema: writes ? { allOf: [answer, ref('Warnings')] } : answer },
             },
           };
     operations[method] = {
@@ -103,7 +111,7 @@ export function openApiDocument(app: Hono<AppEnv>, baseIri: string, version: str
               schema: { type: 'string' },
             })),
           }),
-      ...(['post', 'put', 'patch'].includes(method)
+      ...(writes
         ? {
             requestBody: {
               content: { 'application/json': { schema: record ?? { type: 'object' } } },
@@ -118,34 +126,27 @@ export function openApiDocument(app: Hono<AppEnv>, baseIri: string, version: str
       },
     };
   }
-  const schemas: Record<string, Schema> = {
+  const schemas: Record<string, JsonSchema | Schema> = {
     Problem: {
-      type: 'object',
-      description: 'RFC 9457 problem details',
+      ...PROBLEM,
       properties: {
-        type: { type: 'string', format: 'uri' },
-        title: { type: 'string' },
-        status: { type: 'integer' },
-        detail: { type: 'string' },
-        code: { type: 'string', enum: Object.keys(ERROR_CODES) },
-        errors: {
-          type: 'array',
-          items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
-        },
+        ...PROBLEM.properties,
+        code: { ...PROBLEM.properties.code, enum: Object.keys(ERROR_CODES) },
       },
-      required: ['type', 'title', 'status'],
     },
+    FieldError: FIELD_ERROR,
+    Warnings: WARNINGS,
+    SearchAnswer: SEARCH_ANSWER,
+    Lineage: LINEAGE_ANSWER,
+    Graph: GRAPH_ANSWER,
+    AdvertiseAnswer: ADVERTISE_ANSWER,
+    CapabilityMatches: CAPABILITY_MATCHES,
+    VocabHit: VOCAB_HIT,
+    RegistryDescription: REGISTRY_DESCRIPTION,
   };
   for (const entry of KINDS) {
     if (entry.spec === undefined || !DEREFERENCEABLE.has(entry.kind as RecordKind)) continue;
-    schemas[schemaName(entry.kind)] = {
-      ...nodeSchema(entry.spec),
-      properties: {
-        iri: { type: 'string', format: 'iri', readOnly: true },
-        id: { type: 'string', readOnly: true },
-        ...(nodeSchema(entry.spec).properties as Schema),
-      },
-    };
+    schemas[schemaName(entry.kind)] = recordSchema(entry.spec, READS[entry.kind as RecordKind]);
   }
   return {
     openapi: '3.1.0',

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
+import { ADVERTISE_ANSWER, LINEAGE_ANSWER, LIST_PAGE, PROBLEM, SEARCH_ANSWER } from '../../src/api/index.js';
 import { ERROR_CODES } from '../../src/core/error-codes.js';
 import { routePath } from '../../src/http/allowed-methods.js';
 import { createApp } from '../../src/http/app.js';
@@ -61,5 +62,26 @@ describe('the OpenAPI description', () => {
     expect(document.paths['/api/v1/software'].post.requestBody.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Software',
     });
+  });
+
+  it('takes the answers that are not records from src/api', () => {
+    const schemas = document.components.schemas as Record<string, any>;
+    expect(schemas.SearchAnswer).toEqual(SEARCH_ANSWER);
+    expect(schemas.Lineage).toEqual(LINEAGE_ANSWER);
+    expect(schemas.AdvertiseAnswer).toEqual(ADVERTISE_ANSWER);
+    expect(Object.keys(schemas.Problem.properties)).toEqual(Object.keys(PROBLEM.properties));
+    const ok = (path: string, method: string, status = '200') =>
+      document.paths[path][method].responses[status].content['application/json'].schema;
+    expect(ok('/api/v1/search', 'get')).toEqual({ $ref: '#/components/schemas/SearchAnswer' });
+    expect(ok('/api/v1/artifacts/{id}/lineage', 'get')).toEqual({ $ref: '#/components/schemas/Lineage' });
+    expect(ok('/api/v1/advertise/produced', 'post').allOf).toContainEqual({
+      $ref: '#/components/schemas/AdvertiseAnswer',
+    });
+    const list = ok('/api/v1/software', 'get');
+    expect(Object.keys(list.properties)).toEqual(Object.keys(LIST_PAGE.properties));
+    expect(list.properties.items.items).toEqual({ $ref: '#/components/schemas/Software' });
+    // What a read adds to the spec's fields is described too, as written by the registry only.
+    expect(schemas.Software.properties.origin.readOnly).toBe(true);
+    expect(schemas.Instance.properties.software_name.readOnly).toBe(true);
   });
 });
