@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import type { AdvertiseAnswer, TypeJson } from '../../api/index.js';
 import { RUN_STATUSES } from '../../core/records/activity-specs.js';
 import {
   ARTIFACT_SPEC_KEYS,
@@ -13,18 +14,13 @@ import {
   type RunFlags,
   type TypeResolver,
 } from './advertise-input.js';
-import {
-  describeAdvertisement,
-  sendAdvertisement,
-  type AdvertiseResultJson,
-  type AdvertiseRole,
-} from './advertise.js';
+import { describeAdvertisement, sendAdvertisement, type AdvertiseRole } from './advertise.js';
 import { ClientCommand } from './client-command.js';
 import { ApiError } from './errors.js';
 import { AVAILABILITY } from './fields.js';
 import { HttpClient, type JsonObject } from './http.js';
 import { resolveProfile, type ProfileFlags } from './profile.js';
-import { RegistryClient, type TypeJson } from './registry.js';
+import { RegistryClient } from './registry.js';
 
 const RUN = 'RUN';
 const ARTIFACT = 'ARTIFACT (one, from separate flags)';
@@ -116,7 +112,7 @@ export interface AdvertiseFlagValues extends ProfileFlags, RunFlags, ArtifactFla
  * data files locally; sends it with retries; prints one line, or the registry's answer under --json.
  */
 export abstract class AdvertiseCommand extends ClientCommand {
-  protected async advertise(role: AdvertiseRole, flags: AdvertiseFlagValues): Promise<AdvertiseResultJson> {
+  protected async advertise(role: AdvertiseRole, flags: AdvertiseFlagValues): Promise<AdvertiseAnswer> {
     const profile = await resolveProfile(flags, process.env);
     const registry = new RegistryClient(new HttpClient(profile));
     const file = flags.file === undefined ? undefined : readAdvertiseFile(flags.file);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MalformedInputError } from '../../core/errors.js';
+import { AVAILABILITY } from '../../core/records/specs.js';
 import { digestFile } from './checksum.js';
 import { ciRunDefaults } from './ci-env.js';
 import { UsageError } from './errors.js';
@@ -49,8 +50,6 @@ const SPEC_KEYS: Readonly<Record<string, DraftField | 'keywords' | 'derivedFrom'
 
 /** The names `--artifact` accepts, for help texts. */
 export const ARTIFACT_SPEC_KEYS = Object.keys(SPEC_KEYS);
-
-const AVAILABILITY = ['public', 'restricted', 'embargoed', 'metadata-only'];
 
 /**
  * Parses `title=…,type=…,url=…,file=…`. A comma starts a new pair only when a known-looking `name=` follows,
@@ -212,7 +211,7 @@ export async function artifactOf(draft: ArtifactDraft, resolveType: TypeResolver
       throw new UsageError(`iri=${draft.iri} names an artifact already registered: give it alone`);
     return { iri: draft.iri };
   }
-  if (draft.availability !== undefined && !AVAILABILITY.includes(draft.availability))
+  if (draft.availability !== undefined && !(AVAILABILITY as readonly string[]).includes(draft.availability))
     throw new UsageError(
       `availability must be one of ${AVAILABILITY.join(', ')}, got "${draft.availability}"`,
     );

@@ -1,17 +1,13 @@
+import type { AdvertiseAnswer } from '../../api/index.js';
 import { ApiError, UnreachableError } from './errors.js';
 import { HttpClient, type JsonObject } from './http.js';
 import type { Profile } from './profile.js';
 
+/** The registry's answer to an advertisement (declared in `src/api`). */
+export type { AdvertiseAnswer as AdvertiseResultJson } from '../../api/index.js';
+
 /** Whether the runs' artifacts were produced or consumed. */
 export type AdvertiseRole = 'produced' | 'consumed';
-
-/** The registry's answer to an advertisement (contract §3.3). */
-export interface AdvertiseResultJson {
-  readonly run: string;
-  readonly artifacts: string[];
-  readonly created: boolean;
-  readonly queued_for_resolution?: string[];
-}
 
 /** How often and how patiently an advertisement is retried. */
 export interface RetryPolicy {
@@ -71,7 +67,7 @@ export async function sendAdvertisement(
   body: JsonObject,
   policy: RetryPolicy,
   fetchImpl: typeof fetch = fetch,
-): Promise<AdvertiseResultJson> {
+): Promise<AdvertiseAnswer> {
   let neverSent = false;
   const tracking: typeof fetch = async (input, init) => {
     neverSent = false;
@@ -90,7 +86,7 @@ export async function sendAdvertisement(
   const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   for (let attempt = 0; ; attempt++) {
     try {
-      return await http.request<AdvertiseResultJson>('POST', `/api/v1/advertise/${role}`, {
+      return await http.request<AdvertiseAnswer>('POST', `/api/v1/advertise/${role}`, {
         body,
         ...(policy.instanceKey === undefined
           ? {}
@@ -107,7 +103,7 @@ export async function sendAdvertisement(
 }
 
 /** One line saying what an advertisement did: created or already recorded, the run, artifacts, queued IRIs. */
-export function describeAdvertisement(role: AdvertiseRole, result: AdvertiseResultJson): string {
+export function describeAdvertisement(role: AdvertiseRole, result: AdvertiseAnswer): string {
   const count = result.artifacts.length;
   const artifacts =
     count === 0

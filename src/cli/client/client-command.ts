@@ -5,7 +5,8 @@ import { exitCodeFor } from '../exit-codes.js';
 import { ApiError } from './errors.js';
 import { HttpClient, type Query } from './http.js';
 import { resolveProfile, type ProfileFlags } from './profile.js';
-import { RegistryClient, type Collection, type ListPage, type RecordJson } from './registry.js';
+import type { ListPage, RecordIdentity } from '../../api/index.js';
+import { RegistryClient, type Collection } from './registry.js';
 import { outputWidth, renderFields, renderTable, type Column } from './table.js';
 
 const CONNECTION = 'CONNECTION';
@@ -66,7 +67,7 @@ export abstract class ClientCommand extends RegCommand {
    * Lists a collection (one page, or every page with --all), prints it as a table and returns the envelope.
    * The filters may ask the registry first (to turn a software id into its IRI, for example).
    */
-  protected async listRecords<T extends RecordJson>(
+  protected async listRecords<T extends RecordIdentity>(
     flags: ProfileFlags & ListFlags,
     collection: Collection,
     filters: (client: RegistryClient) => Query | Promise<Query>,

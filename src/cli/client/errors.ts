@@ -1,9 +1,10 @@
-import { Problem, RegError, type FieldError } from '../../core/errors.js';
+import type { FieldError, Problem as ProblemJson } from '../../api/index.js';
+import { Problem, RegError } from '../../core/errors.js';
 
 /** A problem+json answer (or any non-2xx answer) from the registry, kept with its HTTP status. */
 export class ApiError extends Problem {
   /** The response body when it was a JSON object (the RFC 9457 problem), for `--json` output. */
-  readonly problem: Readonly<Record<string, unknown>> | undefined;
+  readonly problem: Partial<ProblemJson> | undefined;
 
   constructor(
     status: number,
@@ -13,7 +14,7 @@ export class ApiError extends Problem {
     options: {
       errors?: readonly FieldError[];
       hints?: readonly string[];
-      problem?: Record<string, unknown>;
+      problem?: Partial<ProblemJson>;
     } = {},
   ) {
     super(code, status, title, detail, {

@@ -1,11 +1,12 @@
 import { Flags } from '@oclif/core';
+import { AVAILABILITY, SOFTWARE_KINDS } from '../../core/records/specs.js';
 import { licenceIri } from './input.js';
 
 /** The kinds of software the registry knows. */
-export const KINDS = ['service', 'library', 'cli', 'desktop', 'workflow'] as const;
+export const KINDS = SOFTWARE_KINDS;
 
 /** How openly a deployment can be used. */
-export const AVAILABILITY = ['public', 'restricted', 'embargoed', 'metadata-only'] as const;
+export { AVAILABILITY };
 
 const fileFlag = Flags.string({
   char: 'f',

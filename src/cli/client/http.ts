@@ -1,4 +1,4 @@
-import type { FieldError } from '../../core/errors.js';
+import type { FieldError, Problem } from '../../api/index.js';
 import { ApiError, UnexpectedResponseError, UnreachableError } from './errors.js';
 import { describeSource, type Profile } from './profile.js';
 
@@ -128,8 +128,9 @@ function problemOf(response: Response, text: string): ApiError {
   } catch {
     body = undefined;
   }
-  const problem =
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as JsonObject) : {};
+  // What the registry writes, read defensively: any member may be missing or of another type.
+  const problem: Partial<Problem> =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
   const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
   const type = str(problem.type);
   const code =

@@ -1,26 +1,7 @@
-/** One node of a lineage answer (contract §3.11). */
-export interface LineageNode {
-  readonly iri: string;
-  readonly entity_type: string;
-  readonly title?: string;
-  readonly depth: number;
-  readonly unresolved?: boolean;
-}
+import type { LineageAnswer, LineageEdge, LineageNode } from '../../api/index.js';
 
-/** One edge of a lineage answer: `from` used, generated, derived from or revised `to`. */
-export interface LineageEdge {
-  readonly from: string;
-  readonly to: string;
-  readonly predicate: string;
-}
-
-/** `GET /api/v1/artifacts/{id}/lineage`. */
-export interface LineageJson {
-  readonly root: string;
-  readonly nodes: LineageNode[];
-  readonly edges: LineageEdge[];
-  readonly truncated: boolean;
-}
+/** `GET /api/v1/artifacts/{id}/lineage` (declared in `src/api`). */
+export type { LineageAnswer as LineageJson } from '../../api/index.js';
 
 /** How an edge reads from the node it is printed under: forwards (from → to) or backwards. */
 const WORDS: Readonly<Record<string, readonly [forward: string, backward: string]>> = {
@@ -49,7 +30,7 @@ function describe(node: LineageNode | undefined, iri: string): string {
  * node (nearest the root) it is linked to, with the relation as seen from its parent; a node reached again
  * is named with "(shown elsewhere)". Nodes the edges do not reach are listed at the end.
  */
-export function renderLineageTree(lineage: LineageJson): string {
+export function renderLineageTree(lineage: LineageAnswer): string {
   const nodes = new Map(lineage.nodes.map((node) => [node.iri, node]));
   const links = new Map<string, { edge: LineageEdge; other: string; forward: boolean }[]>();
   const link = (iri: string, entry: { edge: LineageEdge; other: string; forward: boolean }): void => {

@@ -1,70 +1,8 @@
+import type { ListPage, RecordIdentity, SoftwareJson, VocabHit } from '../../api/index.js';
 import type { HttpClient, JsonObject, Query } from './http.js';
 
-/** A record as the API returns it: its IRI, its id (the last IRI segment) and its fields. */
-export interface RecordJson {
-  readonly iri: string;
-  readonly id: string;
-  readonly [field: string]: unknown;
-}
-
-/** A described vocabulary term (topic, artifact type, licence …). */
-export interface TypeRef {
-  readonly iri: string;
-  readonly label?: string;
-  readonly definition?: string;
-  readonly source?: string;
-}
-
-/** A software record (contract §3.11). */
-export interface SoftwareJson extends RecordJson {
-  readonly name: string;
-  readonly tagline?: string;
-  readonly kinds: readonly string[];
-  readonly license?: string;
-  readonly homepage?: string;
-  readonly topics: readonly TypeRef[];
-  readonly tombstoned?: boolean;
-}
-
-/** An instance (deployment) record (contract §3.11). */
-export interface InstanceJson extends RecordJson {
-  readonly label: string;
-  readonly software?: string;
-  readonly software_name?: string;
-  readonly endpoint_url?: string;
-  readonly availability?: string;
-  readonly health?: string;
-}
-
-/** An artifact type minted or adopted here, or cited by a record (contract §3.8). */
-export interface TypeJson extends RecordJson {
-  readonly label: string;
-  readonly definition?: string;
-  readonly default_media_type?: string;
-  readonly artifact_count?: number;
-  readonly adopted?: boolean;
-  readonly source?: string;
-}
-
-/** One hit of a vocabulary search. */
-export interface VocabHit extends TypeRef {
-  readonly branch?: string;
-  readonly score: number;
-}
-
-/** One facet of the software list. */
-export interface Facet {
-  readonly name: string;
-  readonly values: readonly { readonly value: string; readonly label?: string; readonly count: number }[];
-}
-
-/** The list envelope of the API (contract §3.1). */
-export interface ListPage<T> {
-  readonly items: readonly T[];
-  readonly total: number;
-  readonly next_cursor?: string;
-  readonly facets?: Facet[];
-}
+/** The API's record and list shapes, as the commands read them (declared in `src/api`). */
+export type { InstanceJson, ListPage, SoftwareJson, TypeJson, VocabHit } from '../../api/index.js';
 
 /** What a withdrawal printed under --json: the API answers 204, so the command reports what it did. */
 export interface WithdrawResult {
@@ -84,12 +22,12 @@ export class RegistryClient {
   }
 
   /** One page of a collection. */
-  list<T extends RecordJson>(collection: Collection, query: Query): Promise<ListPage<T>> {
+  list<T extends RecordIdentity>(collection: Collection, query: Query): Promise<ListPage<T>> {
     return this.http.request<ListPage<T>>('GET', `/api/v1/${collection}`, { query });
   }
 
   /** Every page of a collection, following `next_cursor`, as one envelope without a cursor. */
-  async listAll<T extends RecordJson>(collection: Collection, query: Query): Promise<ListPage<T>> {
+  async listAll<T extends RecordIdentity>(collection: Collection, query: Query): Promise<ListPage<T>> {
     const items: T[] = [];
     let page = await this.list<T>(collection, query);
     const seen = new Set<string>();
@@ -104,17 +42,17 @@ export class RegistryClient {
   }
 
   /** One record by id or IRI. */
-  get<T extends RecordJson>(collection: Collection, id: string): Promise<T> {
+  get<T extends RecordIdentity>(collection: Collection, id: string): Promise<T> {
     return this.http.request<T>('GET', `/api/v1/${collection}/${encodeURIComponent(id)}`);
   }
 
   /** Creates a record; the API answers with the full record. */
-  create<T extends RecordJson>(collection: Collection, body: JsonObject): Promise<T> {
+  create<T extends RecordIdentity>(collection: Collection, body: JsonObject): Promise<T> {
     return this.http.request<T>('POST', `/api/v1/${collection}`, { body });
   }
 
   /** Edits a record with a JSON merge patch (null clears a field). */
-  update<T extends RecordJson>(collection: Collection, id: string, patch: JsonObject): Promise<T> {
+  update<T extends RecordIdentity>(collection: Collection, id: string, patch: JsonObject): Promise<T> {
     return this.http.request<T>('PATCH', `/api/v1/${collection}/${encodeURIComponent(id)}`, {
       body: patch,
       contentType: 'application/merge-patch+json',

@@ -1,22 +1,8 @@
+import type { SearchHit } from '../../api/index.js';
 import type { Column } from './table.js';
 
-/** One hit of `GET /api/v1/search` (contract §3.12). */
-export interface SearchHit {
-  readonly iri: string;
-  readonly id?: string;
-  readonly entity_type: string;
-  readonly title: string;
-  readonly snippet?: string;
-  readonly score: number;
-}
-
-/** `GET /api/v1/search`. */
-export interface SearchJson {
-  readonly query: string;
-  readonly hits: SearchHit[];
-  readonly total: number;
-  readonly partial: boolean;
-}
+/** `GET /api/v1/search` and its hits (declared in `src/api`). */
+export type { SearchAnswer as SearchJson, SearchHit } from '../../api/index.js';
 
 /** The record kinds search finds, as `--type` accepts them. */
 export const SEARCH_TYPES = ['software', 'instance', 'artifact', 'run'] as const;

@@ -1,4 +1,4 @@
-import type { InstanceJson, SoftwareJson, TypeJson, VocabHit } from './registry.js';
+import type { InstanceJson, SoftwareJson, TypeJson, VocabHit } from '../../api/index.js';
 import type { Column } from './table.js';
 
 /** The last segment of an IRI: enough to tell licences, types and records apart in a table. */
