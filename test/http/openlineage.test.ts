@@ -111,10 +111,12 @@ describe('POST /api/v1/openlineage', () => {
     const complete = await post(event('airflow-complete', runId), token);
     expect(complete.status).toBe(202);
     expect(complete.body).toEqual({
+      kind: 'run',
       run: start.body.run,
       consumed: start.body.consumed,
       produced: start.body.produced,
       mapped_status: 'success',
+      replayed: false,
     });
     expect(await sparql(`<${start.body.run}> <${REG}status> ?v`)).toEqual(['success']);
     expect(await sparql(`<${start.body.run}> <${PROV}startedAtTime> ?v`)).toEqual([
@@ -126,13 +128,23 @@ describe('POST /api/v1/openlineage', () => {
     expect(await sparql(`<${start.body.produced[0]}> <${PROV}wasGeneratedBy> ?v`)).toEqual([start.body.run]);
   });
 
-  it('does not reopen a finished run when a START arrives late', async () => {
+  it('does not reopen a finished run when a START arrives late, and takes its start time', async () => {
     const token = await deployment();
     const runId = randomUUID();
     const complete = await post(event('airflow-complete', runId), token);
+    expect(await sparql(`<${complete.body.run}> <${PROV}startedAtTime> ?v`)).toEqual([
+      '2026-03-02T06:01:17.004Z',
+    ]);
     const late = await post(event('airflow-start', runId), token);
-    expect(late.body).toMatchObject({ run: complete.body.run, mapped_status: 'running' });
+    expect(late.body).toMatchObject({ run: complete.body.run, mapped_status: 'success' });
     expect(await sparql(`<${complete.body.run}> <${REG}status> ?v`)).toEqual(['success']);
+    // Times come from the events' own times, whatever order they arrived in.
+    expect(await sparql(`<${complete.body.run}> <${PROV}startedAtTime> ?v`)).toEqual([
+      '2026-03-02T06:00:04.512Z',
+    ]);
+    expect(await sparql(`<${complete.body.run}> <${PROV}endedAtTime> ?v`)).toEqual([
+      '2026-03-02T06:01:17.004Z',
+    ]);
     const payload = await sparql(`<${complete.body.run}> <${REG}openLineagePayload> ?v`);
     expect(JSON.parse(payload[0]!).eventType).toBe('COMPLETE');
   });
@@ -149,19 +161,23 @@ describe('POST /api/v1/openlineage', () => {
     expect(await sparql(`<${start.body.run}> <${REG}status> ?v`)).toEqual(['success']);
   });
 
-  it('keeps one artifact per namespace#name across events and runs', async () => {
-    const { iri: instance, token } = await deploymentRecord();
-    const writer = await post(event('airflow-complete'), token);
+  it('makes a dataset one series registry-wide: another deployment reading it later reads the version written', async () => {
+    const writerToken = await deployment();
+    const { iri: readerInstance, token: readerToken } = await deploymentRecord();
+    const writer = await post(event('airflow-complete'), writerToken);
     const reader = event('spark-complete');
+    reader.eventTime = '2026-03-03T00:00:00Z';
     reader.inputs[0] = { ...event('airflow-complete').outputs[0], outputFacets: undefined };
-    const read = await post(reader, token);
+    // The same table, named with a host in upper case and a trailing slash: the naming spec's identity.
+    reader.inputs[0].namespace = 'postgres://ORDERS-DB.internal:5432/';
+    const read = await post(reader, readerToken);
     expect(read.status, JSON.stringify(read.body)).toBe(202);
     expect(read.body.run).not.toBe(writer.body.run);
     expect(read.body.consumed).toEqual(writer.body.produced);
-    const key = 'postgres://orders-db.internal:5432#analytics.public.daily_revenue';
-    expect(await sparql(`?v <${DCT}identifier> "${key}" ; <${PROV}wasAttributedTo> <${instance}>`)).toEqual(
-      writer.body.produced,
-    );
+    expect(await sparql(`<${read.body.run}> <${PROV}wasAssociatedWith> ?v`)).toEqual([readerInstance]);
+    const series = await sparql(`<${writer.body.produced[0]}> <${DCT}isVersionOf> ?v`);
+    expect(series).toHaveLength(1);
+    expect(series[0]).toMatch(/\/artifact-series\/ol-[0-9a-f]{40}$/);
     expect(await sparql(`<${writer.body.produced[0]}> <${DCT}title> ?v`)).toEqual([
       'analytics.public.daily_revenue',
     ]);
@@ -208,9 +224,9 @@ describe('POST /api/v1/openlineage', () => {
     const [output] = spark.body.produced as string[];
     expect(await sparql(`<${output}> <${DCT}conformsTo> ?v`)).toEqual([TABULAR]);
     expect(await sparql(`<${output}> <${DCAT}version> ?v`)).toEqual(['118']);
-    expect(await sparql(`<${output}> <${DCAT}distribution> ?d . ?d <${DCAT}byteSize> ?v`)).toEqual([
-      '96482133',
-    ]);
+    // The size a run reports describes the version it wrote, not a way to obtain it.
+    expect(await sparql(`<${output}> <${REG}byteSize> ?v`)).toEqual(['96482133']);
+    expect(await sparql(`<${output}> <${DCAT}distribution> ?d . ?d <${DCAT}byteSize> ?v`)).toEqual([]);
     expect(await sparql(`<${output}> <${DCAT}distribution> ?d . ?d <${DCAT}accessURL> ?v`)).toEqual([
       's3://lake-curated',
     ]);
@@ -228,7 +244,7 @@ describe('POST /api/v1/openlineage', () => {
       'https://data.example.org/releases/2026/cohort-summary.csv',
     ]);
     expect(await sparql(`${distribution} <${DCAT}mediaType> ?v`)).toEqual(['text/csv']);
-    expect(await sparql(`${distribution} <${DCAT}byteSize> ?v`)).toEqual(['412907']);
+    expect(await sparql(`<${answer.body.produced[0]}> <${REG}byteSize> ?v`)).toEqual(['412907']);
     expect(await sparql(`${distribution} <${PROV}specializationOf> ?v`)).toEqual([
       'ni:///sha-256;n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg',
     ]);
@@ -250,8 +266,7 @@ describe('POST /api/v1/openlineage', () => {
     expect(empty.status).toBe(400);
     expect(empty.body.code).toBe('bad-request');
     expect(empty.body.errors.map((error: { field: string }) => error.field)).toEqual([
-      'eventType',
-      'run.runId',
+      'job',
       'job.namespace',
       'job.name',
     ]);
@@ -264,7 +279,7 @@ describe('POST /api/v1/openlineage', () => {
       'eventTime',
       'outputs[0].name',
     ]);
-    expect((await post([event('airflow-start')], token)).status).toBe(400);
+    expect((await post('"just text"', token)).status).toBe(400);
   });
 
   it('needs a deployment credential with the advertise scopes', async () => {

@@ -53,6 +53,21 @@ export interface AdvertiseOptions {
   readonly openLineagePayload?: Json;
   /** The audit action of the act (default `advertise.<role>`), e.g. `openlineage.ingest` for the adapter. */
   readonly auditAction?: string;
+  /**
+   * The run sent is its whole state (the OpenLineage adapter derives it from every event of the run), so it
+   * replaces the stored start time too instead of keeping the first one.
+   */
+  readonly wholeRun?: boolean;
+  /**
+   * Artifacts found by their key take the fields sent for them (a later event of a run adds the statistics of
+   * an output it reported earlier); registry fields are kept.
+   */
+  readonly refreshKnown?: boolean;
+  /**
+   * Operational work committed with the advertisement (even when no record changes), given the run's IRI, e.g.
+   * keeping the event the advertisement was made from.
+   */
+  readonly inCommit?: (run: string) => void;
 }
 
 const ACTION_STATUS: Readonly<Record<string, string>> = {
@@ -167,7 +182,8 @@ async function advertiseLocked(
     created,
     ...(queued.length > 0 ? { queued_for_resolution: queued } : {}),
   };
-  if (!created && !runRequest.changed) return result;
+  if (!created && !runRequest.changed && planned.writes.length === 0 && options.inCommit === undefined)
+    return result;
   const writes: CheckedRecord[] = [
     ...(runRequest.changed ? [{ request: runRequest.request, quads: runChecked.quads }] : []),
     ...planned.writes.map(({ request }, at) => ({
@@ -197,6 +213,7 @@ async function advertiseLocked(
       const claimed = planned.iris.filter((artifact) => claim(core.db, runIri, artifact, role, now));
       queueDeliveries(core, deliveries, claimed, now);
       for (const iri of queued) queueForResolution(core.db, iri, now);
+      options.inCommit?.(runIri);
       appendAudit(core.db, {
         actor: principal.subject,
         actorKind: principal.actorKind,
@@ -241,9 +258,14 @@ async function runWrite(
       created: now,
     };
   } else {
-    // A later advertisement replaces the outcome (status, end time, label); the start and the key stay.
-    const { started_at: _s, external_key: _k, ...outcome } = sent;
-    candidate = { ...stored.json, ...outcome };
+    // A later advertisement replaces the outcome (status, end time, label); the start and the key stay, unless
+    // the run sent is the run's whole state.
+    const { started_at: startedAt, external_key: _k, ...outcome } = sent;
+    candidate = {
+      ...stored.json,
+      ...outcome,
+      ...(options.wholeRun === true && startedAt !== undefined ? { started_at: startedAt } : {}),
+    };
   }
   if (role === 'consumed') {
     const used = Array.isArray(candidate.used) ? candidate.used : [];
@@ -302,6 +324,10 @@ async function planArtifacts(
     const existing = key === undefined ? undefined : findArtifactByKey(core.db, instance, key);
     if (existing !== undefined) {
       planned.iris.push(existing);
+      if (ad.options.refreshKnown === true) {
+        const refreshed = await refreshedArtifact(core, ad, existing, artifact, prefix);
+        if (refreshed !== undefined) planned.writes.push({ request: refreshed, prefix });
+      }
       continue;
     }
     const iri = mintIri(core.config.baseIri, ARTIFACT.path);
@@ -317,13 +343,70 @@ async function planArtifacts(
       },
     );
     planned.writes.push({ request: artifactCreateRequest(iri, built, ad.act), prefix });
-    if (built.series !== undefined)
-      planned.writes.push({ request: seriesRequest(principal, built.series, now), prefix });
+    for (const series of await seriesToCreate(core, built, planned))
+      planned.writes.push({ request: seriesRequest(principal, series, now), prefix });
     if (key !== undefined) planned.newKeys.push([key, iri]);
     planned.iris.push(iri);
     planned.foreign.push(...built.foreign);
   }
   return planned;
+}
+
+/**
+ * The artifact series a new artifact needs written: the one minted for it, and any series of this registry it
+ * names as a version of that does not exist yet (a client naming its own series, or a dataset whose series IRI
+ * is derived from its identity), each once per advertisement.
+ */
+async function seriesToCreate(core: Core, built: ArtifactCandidate, planned: Planned): Promise<string[]> {
+  if (built.series !== undefined) return [built.series];
+  const prefix = `${core.config.baseIri}/${ARTIFACT_SERIES.path}/`;
+  const named = Array.isArray(built.candidate.is_version_of) ? built.candidate.is_version_of : [];
+  const missing: string[] = [];
+  for (const series of named) {
+    if (typeof series !== 'string' || !series.startsWith(prefix)) continue;
+    if (planned.writes.some(({ request }) => request.iri === series)) continue;
+    if ((await readStored(core, ARTIFACT_SERIES, series)) === undefined) missing.push(series);
+  }
+  return missing;
+}
+
+/**
+ * An artifact found by its key with the fields now sent for it (registry fields kept), or undefined when that
+ * changes nothing.
+ */
+async function refreshedArtifact(
+  core: Core,
+  ad: Advertisement,
+  iri: string,
+  sent: JsonObject,
+  prefix: string,
+): Promise<RecordWriteRequest | undefined> {
+  const stored = await readStored(core, ARTIFACT, iri);
+  if (stored === undefined) return undefined;
+  const built = buildArtifactCandidate(core, sent, iri, {
+    attributedTo: ad.instance,
+    now: ad.act.now,
+    prefix,
+  });
+  const registryFields = new Set(
+    ARTIFACT.fields.filter((field) => field.registry === true).map((f) => f.json),
+  );
+  const changes = Object.entries(built.candidate).filter(
+    ([field, value]) =>
+      !registryFields.has(field) &&
+      !['issued', 'is_version_of', 'external_key', 'created', 'modified'].includes(field) &&
+      JSON.stringify(stored.json[field]) !== JSON.stringify(value),
+  );
+  if (changes.length === 0) return undefined;
+  return {
+    spec: ARTIFACT,
+    iri,
+    candidate: { ...stored.json, ...Object.fromEntries(changes), modified: ad.act.now },
+    extraQuads: built.extraQuads,
+    action: 'artifact.update',
+    principal: ad.act.principal,
+    requestId: ad.act.requestId,
+  };
 }
 
 /** An artifact named only by IRI: a local one must exist; a foreign one is queued for resolution. */

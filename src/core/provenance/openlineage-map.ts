@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BadRequestError, type FieldError } from '../errors.js';
 import { REG } from '../ns.js';
 import { ACCESS_PROTOCOLS } from '../records/activity-specs.js';
@@ -7,34 +8,83 @@ import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js'
 /** The run status an OpenLineage event type maps to. */
 export type OpenLineageStatus = 'running' | 'success' | 'failed' | 'aborted';
 
-/** One input or output dataset of a RunEvent, as the artifact `advertise` is sent. */
+/**
+ * A dataset's identity, registry-wide: its OpenLineage namespace and name (normalised as the naming spec writes
+ * them), whichever deployment reports it. Its versions share one artifact series, whose IRI is derived from the
+ * identity, so the same table written by one tool and read by another is one dataset.
+ */
+export interface DatasetIdentity {
+  readonly namespace: string;
+  readonly name: string;
+  /** `namespace/name`, as the naming spec writes a dataset's URI. */
+  readonly label: string;
+  /** The artifact series all versions of the dataset belong to. */
+  readonly series: string;
+}
+
+/** One dataset of an event, as the artifact a version of it would be. */
 export interface MappedDataset {
   /** Where the dataset sits in the event, e.g. `outputs[1]`. */
   readonly path: string;
-  /** `namespace#name`: the same dataset in any event of the deployment is one artifact. */
-  readonly key: string;
+  readonly identity: DatasetIdentity;
+  /** The fields of a version of the dataset (no key, no series: the caller adds them). */
   readonly artifact: JsonObject;
+  /** The version a `version` facet names, if any. */
+  readonly version: string | undefined;
   /** IRIs its `symlinks` facet names, any of which may be an artifact the registry already holds. */
   readonly links: readonly string[];
   /** Where each artifact field came from in the event, for naming refusals in the caller's terms. */
   readonly sources: Readonly<Record<string, string>>;
 }
 
+/** The run a `parent` facet names (an Airflow DAG run for a task, a Spark application for a job). */
+export interface ParentRun {
+  readonly runId: string;
+  readonly label: string | undefined;
+}
+
 /** A RunEvent mapped onto the registry's run and artifacts. */
-export interface MappedEvent {
-  readonly eventType: string;
+export interface MappedRunEvent {
+  readonly kind: 'run';
+  /** As sent; absent (or OTHER) is an event that changes no state. */
+  readonly eventType: string | null;
   /** `run.runId`: the run's key, scoped to the deployment. */
   readonly runId: string;
-  readonly status: OpenLineageStatus;
-  /** COMPLETE, FAIL or ABORT: the event ends the run. */
-  readonly terminal: boolean;
-  /** The `run` object of an advertisement. */
-  readonly run: JsonObject;
+  /** The status the event sets, if it sets one. */
+  readonly status: OpenLineageStatus | undefined;
+  /** `eventTime` (else the time it was received). */
+  readonly time: string;
+  /** `namespace/name` of the job. */
+  readonly label: string;
+  readonly parent: ParentRun | undefined;
   readonly inputs: readonly MappedDataset[];
   readonly outputs: readonly MappedDataset[];
-  /** The whole event, kept on the run. */
+  /** The whole event. */
   readonly payload: JsonObject;
 }
+
+/** A DatasetEvent: what is known of one dataset, outside any run. */
+export interface MappedDatasetEvent {
+  readonly kind: 'dataset';
+  readonly eventType: string | null;
+  readonly time: string;
+  readonly dataset: MappedDataset;
+  readonly payload: JsonObject;
+}
+
+/** A JobEvent: a job's declared inputs and outputs, outside any run. */
+export interface MappedJobEvent {
+  readonly kind: 'job';
+  readonly eventType: string | null;
+  readonly time: string;
+  readonly label: string;
+  readonly inputs: readonly MappedDataset[];
+  readonly outputs: readonly MappedDataset[];
+  readonly payload: JsonObject;
+}
+
+/** Any OpenLineage event. */
+export type MappedEvent = MappedRunEvent | MappedDatasetEvent | MappedJobEvent;
 
 const STATUS: Readonly<Record<string, OpenLineageStatus>> = {
   START: 'running',
@@ -45,53 +95,92 @@ const STATUS: Readonly<Record<string, OpenLineageStatus>> = {
   ABORT: 'aborted',
 };
 
+/** Whether an event type ends a run. */
+export function endsRun(eventType: string | null): boolean {
+  const status = eventType === null ? undefined : STATUS[eventType.toUpperCase()];
+  return status !== undefined && status !== 'running';
+}
+
+/** The status an event type sets, if any (absent and OTHER set none). */
+export function statusOf(eventType: string | null): OpenLineageStatus | undefined {
+  return eventType === null ? undefined : STATUS[eventType.toUpperCase()];
+}
+
 /**
- * Checks that a body is an OpenLineage RunEvent (400 naming every missing member otherwise) and maps it:
- * the event type to a run status, `run.runId` to the run's key, `eventTime` (else `receivedAt`) to its start
- * (and, for an event that ends the run, its end), the job to the run's label and each dataset to an artifact.
+ * Checks that a body is an OpenLineage event and maps it: a RunEvent (it has `run` and `job`), a DatasetEvent
+ * (`dataset`) or a JobEvent (`job` alone). A 400 names every missing member, in the event's own terms. Unknown
+ * facets are never a reason to refuse: they are kept as sent.
  */
-export function mapRunEvent(body: unknown, receivedAt: string): MappedEvent {
-  if (!isObject(body)) throw new BadRequestError('an OpenLineage RunEvent must be a JSON object');
+export function mapEvent(body: unknown, receivedAt: string, baseIri: string): MappedEvent {
+  if (!isObject(body)) throw new BadRequestError('an OpenLineage event must be a JSON object');
   const errors: FieldError[] = [];
   const missing = (field: string, what: string) => errors.push({ field, message: `${field} ${what}` });
-  const run = isObject(body.run) ? body.run : {};
+  const refuseIfAny = (what: string): void => {
+    if (errors.length === 0) return;
+    throw new BadRequestError(
+      `this is not an OpenLineage ${what}: ${errors.map((error) => error.message).join('; ')}`,
+      { errors },
+    );
+  };
+  const eventType = eventTypeOf(body.eventType, missing);
+  const time = eventTimeOf(body.eventTime, receivedAt, missing);
+  if (body.run === undefined && body.job === undefined && isObject(body.dataset)) {
+    const dataset = datasetOf(body.dataset, 'dataset', baseIri, missing);
+    refuseIfAny('DatasetEvent');
+    if (dataset === undefined) throw new BadRequestError('dataset is required');
+    return { kind: 'dataset', eventType, time, dataset, payload: body };
+  }
   const job = isObject(body.job) ? body.job : {};
-  const eventType = nonEmpty(body.eventType);
-  if (eventType === undefined)
-    missing('eventType', 'is required (START, RUNNING, COMPLETE, FAIL, ABORT or OTHER)');
-  const runId = nonEmpty(run.runId);
-  if (runId === undefined) missing('run.runId', 'is required');
+  if (!isObject(body.job)) missing('job', 'is required (a RunEvent has run and job, a JobEvent job)');
   const namespace = nonEmpty(job.namespace);
   if (namespace === undefined) missing('job.namespace', 'is required');
   const name = nonEmpty(job.name);
   if (name === undefined) missing('job.name', 'is required');
-  const time = eventTimeOf(body.eventTime, receivedAt, missing);
-  const inputs = datasetsOf(body.inputs, 'inputs', missing);
-  const outputs = datasetsOf(body.outputs, 'outputs', missing, engineOf(run));
-  if (errors.length > 0 || eventType === undefined || runId === undefined) {
-    throw new BadRequestError(
-      `this is not an OpenLineage RunEvent: ${errors.map((error) => error.message).join('; ')}`,
-      { errors },
-    );
+  const label = `${namespace ?? ''}/${name ?? ''}`;
+  if (body.run === undefined) {
+    const inputs = datasetsOf(body.inputs, 'inputs', baseIri, missing);
+    const outputs = datasetsOf(body.outputs, 'outputs', baseIri, missing);
+    refuseIfAny('JobEvent');
+    return { kind: 'job', eventType, time, label, inputs, outputs, payload: body };
   }
-  const status = STATUS[eventType.toUpperCase()] ?? 'running';
-  const terminal = status !== 'running';
+  const run = isObject(body.run) ? body.run : {};
+  if (!isObject(body.run)) missing('run', 'must be an object with a runId');
+  const runId = nonEmpty(run.runId);
+  if (runId === undefined) missing('run.runId', 'is required');
+  const inputs = datasetsOf(body.inputs, 'inputs', baseIri, missing);
+  const outputs = datasetsOf(body.outputs, 'outputs', baseIri, missing, engineOf(run));
+  refuseIfAny('RunEvent');
   return {
+    kind: 'run',
     eventType,
-    runId,
-    status,
-    terminal,
-    run: {
-      external_key: runId,
-      status,
-      started_at: time,
-      ...(terminal ? { ended_at: time } : {}),
-      label: `${namespace}/${name}`,
-    },
+    runId: runId ?? '',
+    status: statusOf(eventType),
+    time,
+    label,
+    parent: parentOf(run),
     inputs,
     outputs,
     payload: body,
   };
+}
+
+/** `eventType`, optional in the spec; when sent it must be text. */
+function eventTypeOf(value: Json | undefined, missing: (field: string, what: string) => void): string | null {
+  if (value === undefined || value === null) return null;
+  const text = nonEmpty(value);
+  if (text === undefined) missing('eventType', 'must be START, RUNNING, COMPLETE, FAIL, ABORT or OTHER');
+  return text ?? null;
+}
+
+/** The parent run a `parent` run facet names. */
+function parentOf(run: JsonObject): ParentRun | undefined {
+  const parent = facet(run.facets, 'parent');
+  const runId = nonEmpty(isObject(parent?.run) ? parent.run.runId : undefined);
+  if (runId === undefined) return undefined;
+  const job = isObject(parent?.job) ? parent.job : {};
+  const namespace = nonEmpty(job.namespace);
+  const name = nonEmpty(job.name);
+  return { runId, label: namespace === undefined || name === undefined ? undefined : `${namespace}/${name}` };
 }
 
 function nonEmpty(value: Json | undefined): string | undefined {
@@ -132,6 +221,7 @@ function facet(facets: Json | undefined, name: string): JsonObject | undefined {
 function datasetsOf(
   value: Json | undefined,
   role: 'inputs' | 'outputs',
+  baseIri: string,
   missing: (field: string, what: string) => void,
   engine?: JsonObject,
 ): MappedDataset[] {
@@ -140,33 +230,63 @@ function datasetsOf(
     missing(role, 'must be a list of datasets');
     return [];
   }
-  const datasets: MappedDataset[] = [];
-  for (const [index, item] of value.entries()) {
-    const path = `${role}[${index}]`;
-    const dataset = isObject(item) ? item : {};
-    const namespace = nonEmpty(dataset.namespace);
-    const name = nonEmpty(dataset.name);
-    if (namespace === undefined) missing(`${path}.namespace`, 'is required');
-    if (name === undefined) missing(`${path}.name`, 'is required');
-    if (namespace === undefined || name === undefined) continue;
-    datasets.push(mapDataset(dataset, path, namespace, name, engine));
-  }
-  return datasets;
+  return value.flatMap((item, index) => datasetOf(item, `${role}[${index}]`, baseIri, missing, engine) ?? []);
+}
+
+function datasetOf(
+  value: Json,
+  path: string,
+  baseIri: string,
+  missing: (field: string, what: string) => void,
+  engine?: JsonObject,
+): MappedDataset | undefined {
+  const dataset = isObject(value) ? value : {};
+  const namespace = nonEmpty(dataset.namespace);
+  const name = nonEmpty(dataset.name);
+  if (namespace === undefined) missing(`${path}.namespace`, 'is required');
+  if (name === undefined) missing(`${path}.name`, 'is required');
+  if (namespace === undefined || name === undefined) return undefined;
+  return mapDataset(dataset, path, datasetIdentity(baseIri, namespace, name), engine);
+}
+
+/**
+ * A dataset's identity from its namespace and name as the naming spec writes them: surrounding space dropped,
+ * the scheme and host of a namespace URI in lower case, no trailing `/`. The series IRI is derived from it.
+ */
+export function datasetIdentity(baseIri: string, namespace: string, name: string): DatasetIdentity {
+  const ns = normaliseNamespace(namespace.trim());
+  const nm = name.trim();
+  const digest = createHash('sha256')
+    .update(JSON.stringify([ns, nm]))
+    .digest('hex')
+    .slice(0, 40);
+  return { namespace: ns, name: nm, label: `${ns}/${nm}`, series: `${baseIri}/artifact-series/ol-${digest}` };
+}
+
+function normaliseNamespace(namespace: string): string {
+  const match = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/.exec(namespace);
+  if (match === null) return namespace.replace(/\/+$/, '');
+  const [, scheme = '', authority = '', rest = ''] = match;
+  const at = authority.lastIndexOf('@');
+  const host =
+    at < 0
+      ? authority.toLowerCase()
+      : `${authority.slice(0, at + 1)}${authority.slice(at + 1).toLowerCase()}`;
+  return `${scheme.toLowerCase()}://${host}${rest}`.replace(/\/+$/, '');
 }
 
 function mapDataset(
   dataset: JsonObject,
   path: string,
-  namespace: string,
-  name: string,
+  identity: DatasetIdentity,
   engine: JsonObject | undefined,
 ): MappedDataset {
   const facets = dataset.facets;
-  const key = `${namespace}#${name}`;
-  const artifact: JsonObject = { external_key: key, title: name };
+  const artifact: JsonObject = { title: identity.name };
   const sources: Record<string, string> = {
     title: `${path}.name`,
     external_key: `${path}.name`,
+    is_version_of: `${path}.name`,
     iri: `${path}.facets.symlinks`,
   };
   const description = describe(facets);
@@ -189,11 +309,34 @@ function mapDataset(
     artifact.distributions = [distribution];
     sources['distributions[0]'] = `${path}.facets.${fair === undefined ? 'dataSource' : 'fairAccess'}`;
   }
+  const statistics =
+    facet(dataset.outputFacets, 'outputStatistics') ?? facet(dataset.inputFacets, 'inputStatistics');
+  const statisticsAt = `${path}.${dataset.outputFacets === undefined ? 'inputFacets.inputStatistics' : 'outputFacets.outputStatistics'}`;
+  for (const [field, member] of [
+    ['row_count', 'rowCount'],
+    ['byte_size', 'size'],
+    ['file_count', 'fileCount'],
+  ] as const) {
+    const count = statistics?.[member];
+    if (typeof count === 'number' && Number.isSafeInteger(count) && count >= 0) {
+      artifact[field] = count;
+      sources[field] = `${statisticsAt}.${member}`;
+    }
+  }
   if (engine !== undefined) {
     artifact.produced_by = engine;
     sources.produced_by = 'run.facets.processing_engine';
   }
-  return { path, key, artifact, links: symlinksOf(facets), sources };
+  // Every facet is kept as sent, known or not: the dataset's own and those of its role in the run.
+  const kept: JsonObject = {};
+  for (const member of ['facets', 'inputFacets', 'outputFacets'] as const) {
+    if (isObject(dataset[member]) && Object.keys(dataset[member]).length > 0) kept[member] = dataset[member];
+  }
+  if (Object.keys(kept).length > 0) {
+    artifact.openlineage_facets = kept;
+    sources.openlineage_facets = `${path}.facets`;
+  }
+  return { path, identity, artifact, version, links: symlinksOf(facets), sources };
 }
 
 /** The documentation facet's description, else a sentence naming the data source. */
@@ -209,8 +352,9 @@ function describe(facets: Json | undefined): string | undefined {
 }
 
 /**
- * How to reach the dataset: the data source's URI and the size the run reported, overridden member by member by
- * a `fairAccess` facet, which states a whole distribution in the registry's own terms.
+ * How to reach the dataset: the data source's URI, overridden member by member by a `fairAccess` facet, which
+ * states a whole distribution in the registry's own terms. (Sizes and row counts a run reports describe the
+ * version, not a way to obtain it.)
  */
 function distributionOf(dataset: JsonObject, fair: JsonObject | undefined): JsonObject | undefined {
   const out: JsonObject = {};
@@ -220,10 +364,6 @@ function distributionOf(dataset: JsonObject, fair: JsonObject | undefined): Json
     const scheme = uri.slice(0, uri.indexOf(':')).toLowerCase();
     if ((ACCESS_PROTOCOLS as readonly string[]).includes(scheme)) out.access_protocol = scheme;
   }
-  const statistics =
-    facet(dataset.outputFacets, 'outputStatistics') ?? facet(dataset.inputFacets, 'inputStatistics');
-  const size = statistics?.size;
-  if (typeof size === 'number' && Number.isSafeInteger(size) && size >= 0) out.byte_size = size;
   // Every member but the facet's own (`_producer`, `_schemaURL`) is passed on, so an unknown one is refused.
   for (const [field, value] of Object.entries(fair ?? {})) {
     if (field.startsWith('_') || value === null) continue;

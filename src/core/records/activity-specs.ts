@@ -148,6 +148,12 @@ const ARTIFACT_TABLE = {
     { json: 'language', predicate: DCT('language'), type: 'string', many: true },
     { json: 'temporal_start', predicate: REG('temporalStart'), type: 'dateTime' },
     { json: 'temporal_end', predicate: REG('temporalEnd'), type: 'dateTime' },
+    // What the run that wrote this version reported of it (OpenLineage output statistics), not how to obtain it.
+    { json: 'row_count', predicate: REG('rowCount'), type: 'integer' },
+    { json: 'byte_size', predicate: REG('byteSize'), type: 'integer' },
+    { json: 'file_count', predicate: REG('fileCount'), type: 'integer' },
+    // The OpenLineage facets of the dataset as reported, known or custom, kept verbatim.
+    { json: 'openlineage_facets', predicate: REG('openLineageFacets'), type: 'json' },
     ...BOOKKEEPING,
   ],
   derived: ['availability', 'content_identifiers', 'generated_by_run', 'origin', 'iri', 'id'],

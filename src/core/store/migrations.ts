@@ -376,6 +376,24 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (graph, subject)
       ) WITHOUT ROWID;`,
   },
+  {
+    id: 14,
+    name: 'OpenLineage events, every one kept as received',
+    // The subject is the run a RunEvent reported, the dataset series of a DatasetEvent, or the job of a JobEvent.
+    sql: `
+      CREATE TABLE openlineage_event (
+        id INTEGER PRIMARY KEY,
+        subject TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        event_type TEXT,
+        event_time TEXT NOT NULL,
+        received_at TEXT NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (subject, digest)
+      );
+      CREATE INDEX openlineage_event_subject ON openlineage_event (subject, event_time, id);`,
+  },
 ];
 
 /** Applies every migration newer than the recorded version, each in its own transaction. */

@@ -1,14 +1,55 @@
-import { Hono } from 'hono';
-import { ingestOpenLineage } from '../../core/provenance/openlineage.js';
+import { Hono, type Context } from 'hono';
+import {
+  ingestOpenLineage,
+  ingestOpenLineageBatch,
+  isBatch,
+  runEvents,
+} from '../../core/provenance/openlineage.js';
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
+import { problemBody } from '../problem.js';
 
-/** Native OpenLineage RunEvents, mapped onto runs and artifacts of the calling deployment. */
+/**
+ * OpenLineage in: one event (RunEvent, DatasetEvent or JobEvent) or a JSON array of them per request, plain or
+ * gzip-compressed, at `/api/v1/openlineage` and at `/api/v1/lineage`, the path the OpenLineage clients' HTTP
+ * transport posts to by default. A single event is answered 202 or with its problem; a batch 202 when every
+ * event was accepted, else 207 with each event's own answer (a refused event writes nothing, the others stand).
+ */
 export function openLineageRoutes(): Mounts {
   const openlineage = new Hono<AppEnv>();
-  openlineage.post('/', async (c) =>
-    c.json(await ingestOpenLineage(c.get('core'), c.get('act'), await readJson(c)), 202),
+  openlineage.post('/', async (c: Context<AppEnv>) => {
+    const body = await readJson(c);
+    const core = c.get('core');
+    if (!isBatch(body)) return c.json(await ingestOpenLineage(core, c.get('act'), body), 202);
+    const answers = await ingestOpenLineageBatch(core, c.get('act'), body);
+    const events = answers.map((answer) =>
+      'result' in answer
+        ? { index: answer.index, status: answer.status, ...answer.result }
+        : {
+            index: answer.index,
+            status: answer.status,
+            problem: problemBody(answer.problem, c.get('requestId')),
+          },
+    );
+    const accepted = answers.filter((answer) => answer.status === 202).length;
+    return c.json(
+      { accepted, refused: answers.length - accepted, events },
+      accepted === answers.length ? 202 : 207,
+    );
+  });
+  const events = new Hono<AppEnv>();
+  events.get('/:id/events', async (c) =>
+    c.json(
+      await runEvents(c.get('core'), c.req.param('id'), {
+        limit: c.req.query('limit'),
+        cursor: c.req.query('cursor'),
+      }),
+    ),
   );
-  return [['/api/v1/openlineage', openlineage]];
+  return [
+    ['/api/v1/openlineage', openlineage],
+    ['/api/v1/lineage', openlineage],
+    ['/api/v1/runs', events],
+  ];
 }
