@@ -309,6 +309,17 @@ export type ArtifactJson = ReadJson<typeof ARTIFACT, typeof ARTIFACT_READ>;
 /** An artifact type as the API returns it. */
 export type TypeJson = ReadJson<typeof ARTIFACT_TYPE, typeof TYPE_READ>;
 
+/** The kinds of software. */
+export type SoftwareKind = SoftwareJson['kinds'][number];
+/** How openly a deployment, a distribution or a download can be used. */
+export type Availability = NonNullable<InstanceJson['availability']>;
+/** Formats of API descriptions. */
+export type ApiFormat = NonNullable<ApiDocJson['format']>;
+/** Statuses a run is advertised with (a read says `unknown` for a run without one). */
+export type RunStatus = NonNullable<NodeJson<typeof RUN>['status']>;
+/** Scopes a credential may carry. */
+export type CredentialScope = InstanceJson['allowed_scopes'][number];
+
 /** One API description of a software. */
 export type ApiDocJson = NonNullable<SoftwareJson['api_docs']>[number];
 /** The repository sync settings of a software. */

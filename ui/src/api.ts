@@ -3,32 +3,53 @@
  * problems turned into `ApiError`s that keep the field-level errors for forms.
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { Problem } from '../../src/api/index.js';
 import { baseIri } from './registry';
 import { session } from './session';
 
-/** One field-level problem of a refused write, named by the JSON field it concerns (`distributions[0].title`). */
-export interface FieldError {
-  readonly field: string;
-  readonly message: string;
-}
-
-/** An RFC 9457 problem body as the registry writes it. */
-export interface Problem {
-  readonly type?: string;
-  readonly title?: string;
-  readonly status?: number;
-  readonly detail?: string;
-  readonly code?: string;
-  readonly errors?: readonly FieldError[];
-  readonly hints?: readonly string[];
-  readonly [extra: string]: unknown;
-}
+/** The API's JSON shapes (records, list pages, answers, problems), declared once in `src/api`. */
+export type {
+  AgentJson,
+  ApiDocJson,
+  ApiFormat,
+  ArtifactJson,
+  ArtifactRefJson,
+  Availability,
+  CapabilityJson,
+  CapabilityMatch,
+  CapabilityMatches,
+  CredentialScope,
+  DistributionJson,
+  DownloadJson,
+  Facet,
+  FieldError,
+  GraphAnswer,
+  GraphNode,
+  InstanceJson,
+  LineageAnswer,
+  LineageNode,
+  ListPage,
+  OriginJson,
+  Problem,
+  RegistryDescription,
+  ReleaseJson,
+  RunJson,
+  RunStatus,
+  SearchAnswer,
+  SearchHit,
+  SoftwareJson,
+  SoftwareKind,
+  TermJson,
+  TypeJson,
+  VocabHit,
+} from '../../src/api/index.js';
 
 /** A request the registry refused or could not answer. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly problem: Problem,
+    /** What the registry answered, or what the page knows of a failure it never answered. */
+    readonly problem: Partial<Problem>,
   ) {
     super(problem.detail ?? problem.title ?? `request failed with status ${status}`);
     this.name = 'ApiError';
@@ -40,14 +61,6 @@ export class ApiError extends Error {
       .filter((e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`))
       .map((e) => e.message);
   }
-}
-
-/** The standard list envelope. */
-export interface Page<T> {
-  readonly items: T[];
-  readonly total?: number;
-  readonly next_cursor?: string;
-  readonly [extra: string]: unknown;
 }
 
 type Query = Record<string, string | number | boolean | readonly string[] | undefined | null>;
@@ -92,9 +105,9 @@ export async function request<T>(
   return (type.includes('json') ? await response.json() : await response.text()) as T;
 }
 
-async function problemOf(response: Response): Promise<Problem> {
+async function problemOf(response: Response): Promise<Partial<Problem>> {
   try {
-    const body = (await response.json()) as Problem;
+    const body = (await response.json()) as Partial<Problem>;
     return typeof body === 'object' && body !== null ? body : { status: response.status };
   } catch {
     return {

@@ -1,29 +1,8 @@
 /** What the registry says about itself (`/.well-known/reg-registry`, public even when reads are private). */
 import { useEffect, useState } from 'preact/hooks';
+import type { RegistryDescription } from './api';
 
-export interface RegistryInfo {
-  readonly title: string;
-  readonly operator?: string;
-  readonly base_iri: string;
-  readonly software_version?: string;
-  readonly public_read: boolean;
-  readonly sparql_public?: boolean;
-  readonly sparql_url?: string;
-  readonly api_base?: string;
-  readonly auth: {
-    readonly anonymous_read: boolean;
-    readonly oidc: {
-      readonly enabled: boolean;
-      readonly issuer?: string | null;
-      readonly client_id?: string | null;
-      readonly human_signin: boolean;
-      readonly audience?: string | null;
-      readonly scopes?: readonly string[];
-    };
-  };
-}
-
-let cached: Promise<RegistryInfo> | undefined;
+let cached: Promise<RegistryDescription> | undefined;
 /** The base IRI: the server writes it into the shell; the description fetched below confirms it. */
 let base: string | undefined =
   document.querySelector('meta[name="reg-base-iri"]')?.getAttribute('content')?.replace(/\/+$/, '') ??
@@ -35,11 +14,11 @@ export function baseIri(): string | undefined {
 }
 
 /** The registry's self-description, fetched once per page load. */
-export function registryInfo(): Promise<RegistryInfo> {
+export function registryInfo(): Promise<RegistryDescription> {
   cached ??= fetch('/.well-known/reg-registry', { headers: { accept: 'application/json' } }).then(
     async (response) => {
       if (!response.ok) throw new Error(`the registry description answered ${response.status}`);
-      const info = (await response.json()) as RegistryInfo;
+      const info = (await response.json()) as RegistryDescription;
       base = info.base_iri.replace(/\/+$/, '');
       return info;
     },
@@ -48,8 +27,8 @@ export function registryInfo(): Promise<RegistryInfo> {
 }
 
 /** The registry's self-description once loaded. */
-export function useRegistryInfo(): RegistryInfo | undefined {
-  const [info, setInfo] = useState<RegistryInfo>();
+export function useRegistryInfo(): RegistryDescription | undefined {
+  const [info, setInfo] = useState<RegistryDescription>();
   useEffect(() => {
     let current = true;
     registryInfo().then(

@@ -5,7 +5,7 @@
  * stays in memory (in `session`) and renews the access token shortly before it expires.
  */
 import * as oauth from 'oauth4webapi';
-import type { RegistryInfo } from '../registry';
+import type { RegistryDescription } from '../api';
 import { session, type Principal } from '../session';
 import { refusalOf } from './refusal';
 import { safeNext } from './next';
@@ -45,7 +45,7 @@ interface Pending extends OidcSettings {
 }
 
 /** The provider settings when the registry offers people sign-in, otherwise undefined. */
-export function oidcSettings(info: RegistryInfo | undefined): OidcSettings | undefined {
+export function oidcSettings(info: RegistryDescription | undefined): OidcSettings | undefined {
   const oidc = info?.auth.oidc;
   if (oidc?.human_signin !== true || !oidc.issuer || !oidc.client_id) return undefined;
   return {

@@ -1,12 +1,27 @@
 /** Status badges (health, run status, availability), and what each availability means. */
+import type { Availability as AvailabilityValue, RunStatus } from '../api';
 import './browse.css';
 
 type Tone = 'ok' | 'error' | 'warn' | 'plain';
 
+/** Every run status and availability has a tone, so a new value of the record specs is not left plain. */
+const RUN_TONES = {
+  success: 'ok',
+  failed: 'error',
+  aborted: 'error',
+  running: 'warn',
+} satisfies Record<RunStatus, Tone>;
+const AVAILABILITY_TONES = {
+  public: 'ok',
+  restricted: 'warn',
+  embargoed: 'warn',
+  'metadata-only': 'plain',
+} satisfies Record<AvailabilityValue, Tone>;
+
 const TONES: Readonly<Record<string, Readonly<Record<string, Tone>>>> = {
   health: { up: 'ok', down: 'error', unknown: 'warn' },
-  run: { success: 'ok', failed: 'error', aborted: 'error', running: 'warn' },
-  availability: { public: 'ok', restricted: 'warn', embargoed: 'warn', 'metadata-only': 'plain' },
+  run: RUN_TONES,
+  availability: AVAILABILITY_TONES,
 };
 
 /** What each availability means for someone who wants the bytes. */
@@ -15,7 +30,7 @@ export const AVAILABILITY_MEANING: Readonly<Record<string, string>> = {
   restricted: 'access needs a credential or permission',
   embargoed: 'not obtainable until the embargo ends',
   'metadata-only': 'only described here; the bytes are not obtainable',
-};
+} satisfies Record<AvailabilityValue, string>;
 
 /** The availability values as filter choices. */
 export const AVAILABILITY_OPTIONS = Object.keys(AVAILABILITY_MEANING).map(

@@ -2,12 +2,11 @@
  * One distribution of an artifact: how to get the bytes (or that they cannot be got), how big they are, their
  * checksum and the content identifier that finds other artifacts with the same bytes.
  */
-import { withQuery } from '../api';
+import { withQuery, type DistributionJson } from '../api';
 import { Availability } from './badges';
 import { ExternalLink, Fields, formatBytes, Term } from './record-bits';
-import type { Distribution } from './record-types';
 
-export function DistributionView({ distribution, n }: { distribution: Distribution; n: number }) {
+export function DistributionView({ distribution, n }: { distribution: DistributionJson; n: number }) {
   const { checksum, content_identifier: content } = distribution;
   const obtainable = distribution.availability !== 'metadata-only' && distribution.download_url !== undefined;
   return (

@@ -5,8 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { useApi, withQuery, type Page } from '../api';
-import type { Instance, Software } from './record-types';
+import { useApi, withQuery, type ListPage, type InstanceJson, type SoftwareJson } from '../api';
 
 /** The props that tie one input or select to its query parameter. */
 export interface FieldBinding {
@@ -119,7 +118,7 @@ export function RecordSelect<T>({
   path: string;
   option: (item: T) => readonly [string, string];
 }) {
-  const { data } = useApi<Page<T>>(path, { limit: 200 });
+  const { data } = useApi<ListPage<T>>(path, { limit: 200 });
   return <SelectFilter binding={binding} label={label} options={(data?.items ?? []).map(option)} />;
 }
 
@@ -130,7 +129,7 @@ export function DeploymentSelect({ binding }: { binding: FieldBinding }) {
       binding={binding}
       label="Deployment"
       path="/api/v1/instances"
-      option={(instance: Instance) => [instance.id, instance.label ?? instance.id]}
+      option={(instance: InstanceJson) => [instance.id, instance.label ?? instance.id]}
     />
   );
 }
@@ -142,7 +141,7 @@ export function SoftwareSelect({ binding }: { binding: FieldBinding }) {
       binding={binding}
       label="Software"
       path="/api/v1/software"
-      option={(software: Software) => [software.id, software.name]}
+      option={(software: SoftwareJson) => [software.id, software.name]}
     />
   );
 }

@@ -4,13 +4,13 @@
  */
 import type { ComponentChildren, ComponentType } from 'preact';
 import { useLocation } from 'preact-iso';
-import { useApi, type Loaded, type Page } from '../api';
+import { useApi, type Loaded, type ListPage } from '../api';
 import { ActiveFilters, FilterForm, useFilterDraft, type FilterDraft } from './filters';
 import { PAGING, Pager, ResultCount } from './pager';
 import { Loading, usePageTitle } from './status';
 
 /** Reads the list at `path` with the query parameters `names`, and the paging ones, as the URL has them. */
-export function useListRead<L extends Page<unknown>>(path: string, names: readonly string[]): Loaded<L> {
+export function useListRead<L extends ListPage<unknown>>(path: string, names: readonly string[]): Loaded<L> {
   const { query } = useLocation();
   return useApi<L>(path, Object.fromEntries([...names, ...PAGING].map((name) => [name, query[name]])));
 }
@@ -36,11 +36,11 @@ export function ListPage<T>({
   inputs: readonly string[];
   one: string;
   many: string;
-  table: ComponentType<{ state: Loaded<Page<T>>; empty: string }>;
+  table: ComponentType<{ state: Loaded<ListPage<T>>; empty: string }>;
   children: (draft: FilterDraft) => ComponentChildren;
 }) {
   usePageTitle(title);
-  const list = useListRead<Page<T>>(path, Object.keys(filters));
+  const list = useListRead<ListPage<T>>(path, Object.keys(filters));
   const draft = useFilterDraft(inputs);
   return (
     <>

@@ -3,8 +3,7 @@
  * vocabulary terms and agents (status badges are in `badges.tsx`).
  */
 import type { ComponentChildren } from 'preact';
-import { idOf, isLocal, pageOf } from '../api';
-import type { Agent, TermRef } from './record-types';
+import { idOf, isLocal, pageOf, type AgentJson, type TermJson } from '../api';
 import './browse.css';
 
 /** The first path segment of each kind of record page the app has (`/artifact-series/…` has none). */
@@ -170,7 +169,7 @@ export function Fields({ rows }: { rows: readonly (readonly [string, FieldValue]
 }
 
 /** A vocabulary term: its page when minted here, else its IRI; the definition on hover. */
-export function Term({ term }: { term: TermRef }) {
+export function Term({ term }: { term: Pick<TermJson, 'iri' | 'label' | 'definition'> }) {
   const label = term.label ?? term.iri;
   if (isLocal(term.iri)) {
     return (
@@ -191,8 +190,8 @@ export function Terms({
   terms,
   href,
 }: {
-  terms: readonly TermRef[] | undefined;
-  href?: (term: TermRef) => string;
+  terms: readonly TermJson[] | undefined;
+  href?: (term: TermJson) => string;
 }) {
   return (
     <InlineList items={terms} itemKey={(term) => term.iri}>
@@ -225,7 +224,7 @@ export function Words({
 }
 
 /** A person, organisation or program: its name, what kind it is, and where to find out more. */
-export function AgentView({ agent }: { agent: Agent | undefined }) {
+export function AgentView({ agent }: { agent: AgentJson | undefined }) {
   if (agent === undefined) return null;
   const link = safeUrl(agent.homepage) ?? safeUrl(agent.identifier);
   const name = agent.name ?? agent.identifier ?? agent.iri ?? 'unnamed';
@@ -248,7 +247,7 @@ export function AgentView({ agent }: { agent: Agent | undefined }) {
 }
 
 /** A withdrawn record still resolves; this says so before anything else. */
-export function Withdrawn({ at, what }: { at: string | undefined; what: string }) {
+export function Withdrawn({ at, what }: { at?: string | undefined; what: string }) {
   return (
     <div class="notice notice-warn" role="note">
       <strong>Withdrawn.</strong> This {what} was withdrawn{at === undefined ? '' : ' on '}

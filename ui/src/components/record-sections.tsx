@@ -3,15 +3,23 @@
  * Each takes the read that loads it and shows its loading, error and empty states itself.
  */
 import type { ComponentChildren } from 'preact';
-import { pageOf, type Loaded, type Page } from '../api';
+import {
+  pageOf,
+  type Loaded,
+  type ListPage,
+  type ArtifactJson,
+  type CapabilityJson,
+  type InstanceJson,
+  type ReleaseJson,
+  type RunJson,
+} from '../api';
 import { Availability, Badge } from './badges';
 import { formatDuration, RecordLink, Terms, When, some } from './record-bits';
-import type { Artifact, Capability, Instance, Release, Run } from './record-types';
 import { Empty } from './status';
 import { RecordTable, type Column } from './table';
 
 /** What a software, release or deployment declared it produces and consumes. */
-export function CapabilityView({ capability }: { capability: Capability | undefined }) {
+export function CapabilityView({ capability }: { capability: CapabilityJson | undefined }) {
   if (capability === undefined || (!some(capability.produces) && !some(capability.consumes)))
     return <Empty>No capability is declared.</Empty>;
   return (
@@ -48,7 +56,7 @@ export function MoreLink({
   );
 }
 
-const RELEASE_COLUMNS: readonly Column<Release>[] = [
+const RELEASE_COLUMNS: readonly Column<ReleaseJson>[] = [
   {
     heading: 'Version',
     cell: (release) => (
@@ -65,12 +73,12 @@ const RELEASE_COLUMNS: readonly Column<Release>[] = [
   },
 ];
 
-export function ReleaseTable({ state }: { state: Loaded<Page<Release>> }) {
+export function ReleaseTable({ state }: { state: Loaded<ListPage<ReleaseJson>> }) {
   return <RecordTable state={state} empty="No releases are registered." columns={RELEASE_COLUMNS} />;
 }
 
 /** A deployment's health as a badge, with what the last probe found. */
-export function Health({ instance, detail = false }: { instance: Instance; detail?: boolean }) {
+export function Health({ instance, detail = false }: { instance: InstanceJson; detail?: boolean }) {
   const health = instance.health ?? 'unknown';
   return (
     <span>
@@ -86,7 +94,7 @@ export function Health({ instance, detail = false }: { instance: Instance; detai
   );
 }
 
-const DEPLOYMENT_COLUMNS: readonly Column<Instance>[] = [
+const DEPLOYMENT_COLUMNS: readonly Column<InstanceJson>[] = [
   {
     heading: 'Deployment',
     cell: (instance) => <a href={pageOf(instance.iri)}>{instance.label ?? instance.id}</a>,
@@ -113,11 +121,11 @@ const DEPLOYMENT_COLUMNS: readonly Column<Instance>[] = [
   },
 ];
 
-export function DeploymentTable({ state, empty }: { state: Loaded<Page<Instance>>; empty: string }) {
+export function DeploymentTable({ state, empty }: { state: Loaded<ListPage<InstanceJson>>; empty: string }) {
   return <RecordTable state={state} empty={empty} columns={DEPLOYMENT_COLUMNS} />;
 }
 
-const RUN_COLUMNS: readonly Column<Run>[] = [
+const RUN_COLUMNS: readonly Column<RunJson>[] = [
   { heading: 'Run', cell: (run) => <a href={pageOf(run.iri)}>{run.label ?? run.external_key ?? run.id}</a> },
   { heading: 'Status', cell: (run) => <Badge of="run" value={run.status ?? 'unknown'} /> },
   {
@@ -138,11 +146,11 @@ const RUN_COLUMNS: readonly Column<Run>[] = [
   { heading: 'Generated', cell: (run) => run.generated_count ?? 0 },
 ];
 
-export function RunTable({ state, empty }: { state: Loaded<Page<Run>>; empty: string }) {
+export function RunTable({ state, empty }: { state: Loaded<ListPage<RunJson>>; empty: string }) {
   return <RecordTable state={state} empty={empty} columns={RUN_COLUMNS} />;
 }
 
-const ARTIFACT_COLUMNS: readonly Column<Artifact>[] = [
+const ARTIFACT_COLUMNS: readonly Column<ArtifactJson>[] = [
   {
     heading: 'Artifact',
     cell: (artifact) => <a href={pageOf(artifact.iri)}>{artifact.title ?? artifact.id}</a>,
@@ -152,6 +160,6 @@ const ARTIFACT_COLUMNS: readonly Column<Artifact>[] = [
   { heading: 'Issued', cell: (artifact) => <When at={artifact.issued ?? artifact.created} /> },
 ];
 
-export function ArtifactTable({ state, empty }: { state: Loaded<Page<Artifact>>; empty: string }) {
+export function ArtifactTable({ state, empty }: { state: Loaded<ListPage<ArtifactJson>>; empty: string }) {
   return <RecordTable state={state} empty={empty} columns={ARTIFACT_COLUMNS} />;
 }

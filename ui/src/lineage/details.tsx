@@ -2,24 +2,11 @@
  * The side panel: what the selected node is, where it comes from (an unresolved foreign IRI says why it is
  * unresolved), what it is linked to, a link to its page, and buttons to expand or collapse it.
  */
-import { idOf, pageOf, useApi, withQuery } from '../api';
-import { type LineageNode, type LineageState, isForeign, isHeldHere, kindText, labelOf } from './model';
+import { idOf, pageOf, useApi, withQuery, type ArtifactJson, type RunJson } from '../api';
+import { type PictureNode, type LineageState, isForeign, isHeldHere, kindText, labelOf } from './model';
 
 /** Links listed in the panel; the text alternative lists them all. */
 const MAX_LINKS = 12;
-
-interface ArtifactRecord {
-  readonly conforms_to?: { readonly label?: string; readonly iri?: string } | string;
-  readonly issued?: string;
-  readonly availability?: string;
-}
-
-interface RunRecord {
-  readonly status?: string;
-  readonly started_at?: string;
-  readonly instance_label?: string;
-  readonly software_name?: string;
-}
 
 function when(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -38,18 +25,17 @@ function Field({ name, value }: { name: string; value: string | undefined }) {
 }
 
 /** Type, date and availability of an artifact; status, start and deployment of a run (this registry's only). */
-function RecordFields({ node }: { node: LineageNode }) {
+function RecordFields({ node }: { node: PictureNode }) {
   const local = isHeldHere(node);
-  const artifact = useApi<ArtifactRecord>(
+  const artifact = useApi<ArtifactJson>(
     local && node.kind === 'artifact' ? `/api/v1/artifacts/${encodeURIComponent(idOf(node.iri))}` : null,
   );
-  const run = useApi<RunRecord>(
+  const run = useApi<RunJson>(
     local && node.kind === 'run' ? `/api/v1/runs/${encodeURIComponent(idOf(node.iri))}` : null,
   );
   const a = artifact.data;
   const r = run.data;
-  const type =
-    typeof a?.conforms_to === 'string' ? a.conforms_to : (a?.conforms_to?.label ?? a?.conforms_to?.iri);
+  const type = a?.conforms_to?.label ?? a?.conforms_to?.iri;
   return (
     <>
       <Field name="Type" value={type} />
@@ -63,7 +49,7 @@ function RecordFields({ node }: { node: LineageNode }) {
   );
 }
 
-function originText(node: LineageNode): string {
+function originText(node: PictureNode): string {
   if (node.unresolved) return 'Not resolved: this registry holds nothing about it yet';
   if (node.origin?.kind === 'peer') return 'A copy cached from another registry';
   return isForeign(node) ? 'Another registry' : 'This registry';

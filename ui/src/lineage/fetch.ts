@@ -3,57 +3,27 @@
  * (`/artifacts/{id}/lineage`), a run's inputs and outputs (`/runs/{id}`), and for an IRI held elsewhere the
  * PROV statements of this registry that mention it (`/graph?iri=`).
  */
-import { api, idOf } from '../api';
+import {
+  api,
+  idOf,
+  type ArtifactRefJson,
+  type GraphAnswer,
+  type GraphNode,
+  type LineageAnswer,
+  type LineageNode,
+  type RunJson,
+} from '../api';
 import {
   type Fragment,
-  type LineageEdge,
-  type LineageNode,
+  type PictureEdge,
+  type PictureNode,
   type LineageState,
   type NodeKind,
-  type Origin,
   type Relation,
   isHeldHere,
 } from './model';
 
 export type Direction = 'up' | 'down' | 'both';
-
-interface ApiLineageNode {
-  readonly iri: string;
-  readonly entity_type: string;
-  readonly title?: string;
-  readonly origin?: Origin;
-  readonly depth: number;
-  readonly unresolved?: boolean;
-}
-
-interface ApiLineage {
-  readonly root: string;
-  readonly nodes: readonly ApiLineageNode[];
-  readonly edges: readonly { from: string; to: string; predicate: string }[];
-  readonly truncated: boolean;
-}
-
-interface ApiRunLink {
-  readonly iri: string;
-  readonly title?: string;
-  readonly origin?: Origin;
-  readonly unresolved?: boolean;
-}
-
-/** The parts of `GET /api/v1/runs/{id}` the picture uses. */
-export interface ApiRun {
-  readonly iri: string;
-  readonly label?: string;
-  readonly origin?: Origin;
-  readonly used?: readonly ApiRunLink[];
-  readonly generated?: readonly ApiRunLink[];
-}
-
-interface ApiGraph {
-  readonly nodes: readonly ApiLineageNode[];
-  readonly edges: readonly { from: string; to: string; predicate: string }[];
-  readonly truncated: boolean;
-}
 
 const PROV = 'http://www.w3.org/ns/prov#';
 const PROV_RELATIONS: ReadonlyMap<string, Relation> = new Map([
@@ -67,7 +37,7 @@ function kindOf(entityType: string): NodeKind {
   return entityType === 'artifact' || entityType === 'run' ? entityType : 'unknown';
 }
 
-function nodeOf(node: ApiLineageNode): LineageNode {
+function nodeOf(node: LineageNode | GraphNode): PictureNode {
   return {
     iri: node.iri,
     kind: kindOf(node.entity_type),
@@ -78,7 +48,7 @@ function nodeOf(node: ApiLineageNode): LineageNode {
 }
 
 /** A lineage edge as PROV states it: `generated` (run → output) reads the other way round. */
-function edgeOf(edge: { from: string; to: string; predicate: string }): LineageEdge | undefined {
+function edgeOf(edge: { from: string; to: string; predicate: string }): PictureEdge | undefined {
   switch (edge.predicate) {
     case 'used':
       return { subject: edge.from, relation: 'used', object: edge.to };
@@ -94,7 +64,7 @@ function edgeOf(edge: { from: string; to: string; predicate: string }): LineageE
 }
 
 /** An artifact's lineage; artifacts short of the requested depth had their neighbourhood fetched with it. */
-export function fragmentOfLineage(lineage: ApiLineage, depth: number): Fragment {
+export function fragmentOfLineage(lineage: LineageAnswer, depth: number): Fragment {
   return {
     nodes: lineage.nodes.map(nodeOf),
     edges: lineage.edges.map(edgeOf).filter((edge) => edge !== undefined),
@@ -106,8 +76,8 @@ export function fragmentOfLineage(lineage: ApiLineage, depth: number): Fragment 
 }
 
 /** A run with what it used (upstream) and generated (downstream), as far as `direction` asks. */
-export function fragmentOfRun(run: ApiRun, direction: Direction = 'both'): Fragment {
-  const nodes: LineageNode[] = [
+export function fragmentOfRun(run: RunJson, direction: Direction = 'both'): Fragment {
+  const nodes: PictureNode[] = [
     {
       iri: run.iri,
       kind: 'run',
@@ -116,8 +86,8 @@ export function fragmentOfRun(run: ApiRun, direction: Direction = 'both'): Fragm
       unresolved: false,
     },
   ];
-  const edges: LineageEdge[] = [];
-  const link = (item: ApiRunLink): LineageNode => ({
+  const edges: PictureEdge[] = [];
+  const link = (item: ArtifactRefJson): PictureNode => ({
     iri: item.iri,
     kind: item.unresolved === true ? 'unknown' : 'artifact',
     ...(item.title === undefined ? {} : { title: item.title }),
@@ -138,8 +108,8 @@ export function fragmentOfRun(run: ApiRun, direction: Direction = 'both'): Fragm
 }
 
 /** The PROV statements of the graph view around an IRI; other statements are left out. */
-export function fragmentOfGraph(view: ApiGraph, centre: string): Fragment {
-  const edges: LineageEdge[] = [];
+export function fragmentOfGraph(view: GraphAnswer, centre: string): Fragment {
+  const edges: PictureEdge[] = [];
   for (const edge of view.edges) {
     const relation = PROV_RELATIONS.get(edge.predicate);
     if (relation !== undefined) edges.push({ subject: edge.from, relation, object: edge.to });
@@ -153,24 +123,24 @@ export function fragmentOfGraph(view: ApiGraph, centre: string): Fragment {
   };
 }
 
-export function loadLineage(id: string, direction: Direction, depth: number): Promise<ApiLineage> {
-  return api.get<ApiLineage>(`/api/v1/artifacts/${encodeURIComponent(id)}/lineage`, { direction, depth });
+export function loadLineage(id: string, direction: Direction, depth: number): Promise<LineageAnswer> {
+  return api.get<LineageAnswer>(`/api/v1/artifacts/${encodeURIComponent(id)}/lineage`, { direction, depth });
 }
 
-export function loadRun(id: string): Promise<ApiRun> {
-  return api.get<ApiRun>(`/api/v1/runs/${encodeURIComponent(id)}`);
+export function loadRun(id: string): Promise<RunJson> {
+  return api.get<RunJson>(`/api/v1/runs/${encodeURIComponent(id)}`);
 }
 
 /** At most this many artifacts around a run are followed further when a run's picture asks for more depth. */
 const RUN_FAN_OUT = 24;
 
 /** The picture around a run: the run, its inputs and outputs, and (for depth > 1) their own lineage. */
-export async function runPicture(run: ApiRun, direction: Direction, depth: number): Promise<Fragment[]> {
+export async function runPicture(run: RunJson, direction: Direction, depth: number): Promise<Fragment[]> {
   const first = fragmentOfRun(run, direction);
   if (depth <= 1) return [first];
   const further: Promise<Fragment>[] = [];
   let skipped = false;
-  const follow = (items: readonly ApiRunLink[] | undefined, way: 'up' | 'down') => {
+  const follow = (items: readonly ArtifactRefJson[] | undefined, way: 'up' | 'down') => {
     for (const item of items ?? []) {
       // Only this registry's artifacts have a lineage to follow.
       if (item.unresolved === true || (item.origin?.kind ?? 'local') !== 'local') continue;
@@ -200,6 +170,6 @@ export async function neighbourhood(
     const fragment = fragmentOfLineage(await loadLineage(idOf(iri), direction, 1), 1);
     return { ...fragment, fetched: [iri] };
   }
-  const view = await api.get<ApiGraph>('/api/v1/graph', { iri, depth: 1 });
+  const view = await api.get<GraphAnswer>('/api/v1/graph', { iri, depth: 1 });
   return fragmentOfGraph(view, iri);
 }

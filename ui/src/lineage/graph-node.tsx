@@ -5,7 +5,7 @@
  */
 import type { JSX } from 'preact';
 import { NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from './layout';
-import { isForeign, kindText, labelOf, type LineageNode } from './model';
+import { isForeign, kindText, labelOf, type PictureNode } from './model';
 
 const LINE_CHARS = 29;
 
@@ -25,7 +25,7 @@ export function titleLines(text: string): [string, string?] {
  * place in the picture and what Enter does.
  */
 export function ariaLabelOf(
-  node: LineageNode,
+  node: PictureNode,
   options: { root: boolean; hidden: number | undefined; expandable: boolean; pending: boolean },
 ): string {
   const shown = `${kindText(node)} ${labelOf(node)}${badgeOf(options) === undefined ? '' : ` ${badgeOf(options)}`}`;
@@ -42,7 +42,7 @@ function badgeOf(options: { hidden: number | undefined; pending: boolean }): str
   return options.hidden === undefined ? undefined : `+${options.hidden} more`;
 }
 
-function Shape({ node }: { node: LineageNode }) {
+function Shape({ node }: { node: PictureNode }) {
   const w = NODE_WIDTH;
   const h = NODE_HEIGHT;
   if (node.unresolved || node.kind === 'unknown')

@@ -3,7 +3,7 @@
  * downstream end, so inputs sit left of the runs that used them and outputs right of the runs that made them.
  */
 import { graphlib, layout } from '@dagrejs/dagre';
-import { edgeKey, type LineageEdge, type LineageNode } from './model';
+import { edgeKey, type PictureEdge, type PictureNode } from './model';
 
 export const NODE_WIDTH = 210;
 export const NODE_HEIGHT = 64;
@@ -16,7 +16,7 @@ export interface Point {
 }
 
 export interface PlacedNode {
-  readonly node: LineageNode;
+  readonly node: PictureNode;
   /** Centre. */
   readonly x: number;
   readonly y: number;
@@ -24,7 +24,7 @@ export interface PlacedNode {
 
 export interface PlacedEdge {
   readonly key: string;
-  readonly edge: LineageEdge;
+  readonly edge: PictureEdge;
   /** From the upstream end to the downstream end. */
   readonly points: readonly Point[];
   readonly label: Point;
@@ -37,7 +37,7 @@ export interface Placement {
   readonly height: number;
 }
 
-export function place(nodes: readonly LineageNode[], edges: readonly LineageEdge[]): Placement {
+export function place(nodes: readonly PictureNode[], edges: readonly PictureEdge[]): Placement {
   const g = new graphlib.Graph({ multigraph: true });
   g.setGraph({ rankdir: 'LR', nodesep: 28, ranksep: 70, edgesep: 12, marginx: 24, marginy: 24 });
   g.setDefaultEdgeLabel(() => ({}));

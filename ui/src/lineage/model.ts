@@ -3,24 +3,16 @@
  * artifact, a run's inputs and outputs, the graph around a foreign IRI), merged as the reader expands nodes, and
  * what is shown once some nodes are collapsed.
  */
-import { isLocal } from '../api';
+import { isLocal, type OriginJson } from '../api';
 
 /** What a node stands for: a record kind the registry holds, or an IRI it holds nothing about. */
 export type NodeKind = 'artifact' | 'run' | 'unknown';
 
-/** Where a node's description comes from, as the registry reports it. */
-export interface Origin {
-  readonly kind?: string;
-  readonly resolve_status?: string;
-  readonly reason?: string;
-  readonly [extra: string]: unknown;
-}
-
-export interface LineageNode {
+export interface PictureNode {
   readonly iri: string;
   readonly kind: NodeKind;
   readonly title?: string;
-  readonly origin?: Origin;
+  readonly origin?: OriginJson;
   /** The registry holds nothing about this IRI (a foreign input not resolved yet, or never). */
   readonly unresolved: boolean;
 }
@@ -29,7 +21,7 @@ export interface LineageNode {
 export type Relation = 'used' | 'wasGeneratedBy' | 'wasDerivedFrom' | 'wasRevisionOf';
 
 /** One statement between two nodes; its object is always the upstream end. */
-export interface LineageEdge {
+export interface PictureEdge {
   readonly subject: string;
   readonly relation: Relation;
   readonly object: string;
@@ -38,8 +30,8 @@ export interface LineageEdge {
 /** Everything gathered so far around the root, and what the reader did with it. */
 export interface LineageState {
   readonly root: string;
-  readonly nodes: ReadonlyMap<string, LineageNode>;
-  readonly edges: ReadonlyMap<string, LineageEdge>;
+  readonly nodes: ReadonlyMap<string, PictureNode>;
+  readonly edges: ReadonlyMap<string, PictureEdge>;
   /** Nodes whose own neighbourhood has been fetched. */
   readonly fetched: ReadonlySet<string>;
   /**
@@ -53,8 +45,8 @@ export interface LineageState {
 
 /** A piece of lineage to merge: nodes, edges, which nodes it fully covers, and whether it was cut short. */
 export interface Fragment {
-  readonly nodes: readonly LineageNode[];
-  readonly edges: readonly LineageEdge[];
+  readonly nodes: readonly PictureNode[];
+  readonly edges: readonly PictureEdge[];
   readonly fetched: readonly string[];
   readonly truncated: boolean;
 }
@@ -64,23 +56,23 @@ export const COLLAPSE_ABOVE = 150;
 /** How many more neighbours one expansion of a collapsed node shows. */
 export const REVEAL_STEP = 50;
 
-export function edgeKey(edge: LineageEdge): string {
+export function edgeKey(edge: PictureEdge): string {
   return `${edge.subject} ${edge.relation} ${edge.object}`;
 }
 
 /** True when this registry holds the node's own record (not a copy cached from a peer, not unresolved). */
-export function isHeldHere(node: LineageNode): boolean {
+export function isHeldHere(node: PictureNode): boolean {
   if (node.unresolved) return false;
   return node.origin?.kind === undefined ? isLocal(node.iri) : node.origin.kind === 'local';
 }
 
 /** True when the node is outside this registry (foreign, resolved into a cached copy or not). */
-export function isForeign(node: LineageNode): boolean {
+export function isForeign(node: PictureNode): boolean {
   return !isHeldHere(node);
 }
 
 /** A node's label: its title, else the last segment of its IRI. */
-export function labelOf(node: LineageNode): string {
+export function labelOf(node: PictureNode): string {
   if (node.title !== undefined && node.title !== '') return node.title;
   const trimmed = node.iri.replace(/[#/]+$/, '');
   const tail = trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('#')) + 1);
@@ -88,14 +80,14 @@ export function labelOf(node: LineageNode): string {
 }
 
 /** The words for a node's kind, as shown on it and read out. */
-export function kindText(node: LineageNode): string {
+export function kindText(node: PictureNode): string {
   if (node.unresolved) return 'Unresolved foreign IRI';
   const base = node.kind === 'run' ? 'Run' : node.kind === 'artifact' ? 'Artifact' : 'Record';
   return isForeign(node) ? `Foreign ${base.toLowerCase()}` : base;
 }
 
 /** The state holding just the root. */
-export function initialState(root: LineageNode): LineageState {
+export function initialState(root: PictureNode): LineageState {
   return {
     root: root.iri,
     nodes: new Map([[root.iri, root]]),
@@ -158,8 +150,8 @@ export function distances(state: LineageState, around = neighbours(state)): Map<
 
 /** What is shown: the nodes reached from the root within the limits of collapsed nodes, and their edges. */
 export interface Visible {
-  readonly nodes: readonly LineageNode[];
-  readonly edges: readonly LineageEdge[];
+  readonly nodes: readonly PictureNode[];
+  readonly edges: readonly PictureEdge[];
   /** For each collapsed node shown, how many nodes are hidden behind it. */
   readonly hiddenBehind: ReadonlyMap<string, number>;
   /** Nodes known but not shown. */

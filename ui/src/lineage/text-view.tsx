@@ -1,17 +1,17 @@
 /** The picture as text, for screen readers and anyone who prefers a table: its nodes, then its links. */
 import { pageOf } from '../api';
-import { type LineageEdge, type LineageNode, type LineageState, kindText, labelOf } from './model';
+import { type PictureEdge, type PictureNode, type LineageState, kindText, labelOf } from './model';
 
 export interface TextViewProps {
   readonly state: LineageState;
-  readonly nodes: readonly LineageNode[];
-  readonly edges: readonly LineageEdge[];
+  readonly nodes: readonly PictureNode[];
+  readonly edges: readonly PictureEdge[];
   readonly hiddenBehind: ReadonlyMap<string, number>;
   readonly hidden: number;
   readonly expandable: (iri: string) => boolean;
 }
 
-function status(props: TextViewProps, node: LineageNode): string {
+function status(props: TextViewProps, node: PictureNode): string {
   const parts: string[] = [];
   if (node.iri === props.state.root) parts.push('centre');
   if (node.unresolved) parts.push('unresolved: the registry holds nothing about it');

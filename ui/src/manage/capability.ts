@@ -1,4 +1,5 @@
 /** A capability (artifact types produced and consumed) as two chip lists, and back. */
+import type { TermJson } from '../api';
 import { nonEmpty, type Body } from './body';
 import type { Choice } from './picker';
 import { termChoice } from './searches';
@@ -10,18 +11,12 @@ export interface CapabilityState {
 
 export const NO_CAPABILITY: CapabilityState = { produces: [], consumes: [] };
 
-interface TypeRef {
-  readonly iri: string;
-  readonly label?: string;
-  readonly definition?: string;
-}
-
 export function termChoices(value: unknown): Choice[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((item: unknown) => {
     if (typeof item === 'string') return [{ value: item, label: item }];
-    if (item !== null && typeof item === 'object' && typeof (item as TypeRef).iri === 'string') {
-      return [termChoice(item as TypeRef)];
+    if (item !== null && typeof item === 'object' && typeof (item as TermJson).iri === 'string') {
+      return [termChoice(item as TermJson)];
     }
     return [];
   });

@@ -3,7 +3,15 @@
  * the new deployment's page; editing sends a PATCH of only the changed fields.
  */
 import { useRoute } from 'preact-iso';
-import { idOf, pageOf, useApi, type Page } from '../api';
+import {
+  idOf,
+  pageOf,
+  useApi,
+  type InstanceJson,
+  type ListPage,
+  type ReleaseJson,
+  type SoftwareJson,
+} from '../api';
 import { ErrorNotice, Loading, usePageTitle } from '../components/status';
 import { session } from '../session';
 import { Allowed, curatorOr } from './access';
@@ -24,18 +32,6 @@ import { KNOWN_SCOPES, scopeLabel } from './scopes';
 import './manage.css';
 
 const FORM = 'instance';
-
-interface InstanceRecord extends Record<string, unknown> {
-  readonly iri: string;
-  readonly label?: string;
-}
-
-interface SoftwareItem {
-  readonly iri: string;
-  readonly id: string;
-  readonly name?: string;
-  readonly deployable?: boolean;
-}
 
 export default function InstanceFormPage() {
   const { params, query } = useRoute();
@@ -60,7 +56,7 @@ export default function InstanceFormPage() {
 
 function EditInstance({ id }: { id: string }) {
   const principal = session.usePrincipal();
-  const record = useApi<InstanceRecord>(
+  const record = useApi<InstanceJson>(
     principal.authenticated ? `/api/v1/instances/${encodeURIComponent(id)}` : null,
   );
   // Curators edit any deployment; a deployment's own credential edits its own record.
@@ -82,8 +78,8 @@ function EditInstance({ id }: { id: string }) {
   );
 }
 
-function InstanceForm({ record, id, software }: { record?: InstanceRecord; id?: string; software: string }) {
-  const choices = useApi<Page<SoftwareItem>>('/api/v1/software', { limit: 200 });
+function InstanceForm({ record, id, software }: { record?: InstanceJson; id?: string; software: string }) {
+  const choices = useApi<ListPage<SoftwareJson>>('/api/v1/software', { limit: 200 });
   const form = useRecordForm({
     form: FORM,
     initial: () => (record === undefined ? { ...EMPTY_INSTANCE, software } : instanceState(record)),
@@ -103,7 +99,7 @@ function InstanceForm({ record, id, software }: { record?: InstanceRecord; id?: 
   // `?software=` may be a bare id: the option's value is the IRI.
   const chosen = items.find((item) => item.iri === state.software || item.id === state.software);
   const softwareValue = chosen?.iri ?? state.software;
-  const releases = useApi<Page<{ iri: string; version?: string }>>(
+  const releases = useApi<ListPage<ReleaseJson>>(
     softwareValue === '' ? null : `/api/v1/software/${encodeURIComponent(idOf(softwareValue))}/releases`,
   );
   const undeployable = chosen?.deployable === false;
@@ -234,7 +230,7 @@ function InstanceForm({ record, id, software }: { record?: InstanceRecord; id?: 
   );
 }
 
-function softwareOptions(items: readonly SoftwareItem[], value: string) {
+function softwareOptions(items: readonly SoftwareJson[], value: string) {
   const options = items.map((item) => ({ value: item.iri, label: item.name ?? item.id }));
   if (value !== '' && !options.some((option) => option.value === value))
     options.unshift({ value, label: idOf(value) });

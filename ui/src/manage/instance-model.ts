@@ -1,4 +1,5 @@
 /** The deployment form's state, how a record fills it, and the request body it makes. */
+import type { InstanceJson } from '../api';
 import { agentBody, agentFields, agentState, EMPTY_AGENT, type AgentState } from './agent-fields';
 import { nonEmpty, text, textOf, textsOf, type Body } from './body';
 import {
@@ -43,7 +44,7 @@ export const EMPTY_INSTANCE: InstanceState = {
 
 const OPERATOR = ['name', 'kind', 'homepage'] as const;
 
-export function instanceState(record: Record<string, unknown>): InstanceState {
+export function instanceState(record: InstanceJson): InstanceState {
   const str = (name: string) => textOf(record, name);
   return {
     software: str('software'),

@@ -1,6 +1,6 @@
 /** `/software/:id/releases/new`: a new release of a software record; goes to the release's page when made. */
 import { useRoute } from 'preact-iso';
-import { pageOf, useApi } from '../api';
+import { pageOf, useApi, type SoftwareJson } from '../api';
 import { ErrorNotice, Loading, usePageTitle } from '../components/status';
 import { session } from '../session';
 import { Allowed, curatorOr } from './access';
@@ -14,17 +14,12 @@ import './manage.css';
 
 const FORM = 'release';
 
-interface SoftwareRecord {
-  readonly iri: string;
-  readonly name?: string;
-}
-
 export default function ReleaseFormPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
   const principal = session.usePrincipal();
   const allowed = curatorOr(principal, 'register:software');
-  const software = useApi<SoftwareRecord>(allowed ? `/api/v1/software/${encodeURIComponent(id)}` : null);
+  const software = useApi<SoftwareJson>(allowed ? `/api/v1/software/${encodeURIComponent(id)}` : null);
   const name = software.data?.name;
   usePageTitle(name === undefined ? 'New release' : `New release of ${name}`);
   return (
@@ -43,7 +38,7 @@ export default function ReleaseFormPage() {
   );
 }
 
-function ReleaseForm({ id, software }: { id: string; software: SoftwareRecord }) {
+function ReleaseForm({ id, software }: { id: string; software: SoftwareJson }) {
   const form = useRecordForm({
     form: FORM,
     initial: EMPTY_RELEASE,

@@ -1,14 +1,18 @@
 /** The release form's state and the request body it makes. */
+import type { Availability } from '../api';
 import { integer, rowsBody, text, type Body } from './body';
 import { CAPABILITY_FIELDS, capabilityBody, NO_CAPABILITY, type CapabilityState } from './capability';
 import { repeatedFields } from './repeated-group';
 
-export const AVAILABILITY = [
-  { value: 'public', label: 'Public' },
-  { value: 'restricted', label: 'Restricted' },
-  { value: 'embargoed', label: 'Embargoed' },
-  { value: 'metadata-only', label: 'Metadata only' },
-];
+/** Every availability value, in words. */
+const AVAILABILITY_LABELS = {
+  public: 'Public',
+  restricted: 'Restricted',
+  embargoed: 'Embargoed',
+  'metadata-only': 'Metadata only',
+} satisfies Record<Availability, string>;
+
+export const AVAILABILITY = Object.entries(AVAILABILITY_LABELS).map(([value, label]) => ({ value, label }));
 
 export interface DownloadState {
   readonly url: string;

@@ -1,5 +1,5 @@
 /** The registry's scopes, in words, for token and deployment forms. */
-import type { RegistryInfo } from '../registry';
+import type { CredentialScope } from '../api';
 import type { Principal } from '../session';
 
 const DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -10,7 +10,7 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'read:private': 'read a private registry',
   'subscribe:artifacts': "manage its deployment's subscriptions",
   'admin:*': 'everything an administrator may do',
-};
+} satisfies Record<CredentialScope, string>;
 
 export const KNOWN_SCOPES = Object.keys(DESCRIPTIONS);
 
@@ -20,9 +20,7 @@ export function scopeLabel(scope: string): string {
   return description === undefined ? scope : `${scope} — ${description}`;
 }
 
-/** The scopes a person may put on a token: the registry's list, without `admin:*` unless they are an admin. */
-export function mintableScopes(info: RegistryInfo | undefined, principal: Principal): string[] {
-  const published = info?.auth.oidc.scopes;
-  const all = published !== undefined && published.length > 0 ? [...published] : KNOWN_SCOPES;
-  return all.filter((scope) => scope !== 'admin:*' || principal.is_admin);
+/** The scopes a person may put on a token: every scope, without `admin:*` unless they are an admin. */
+export function mintableScopes(principal: Principal): string[] {
+  return KNOWN_SCOPES.filter((scope) => scope !== 'admin:*' || principal.is_admin);
 }

@@ -1,12 +1,16 @@
 /** What the pickers search: vocabulary terms, licences, software records and deployments. */
-import { api } from '../api';
+import {
+  api,
+  type InstanceJson,
+  type ListPage,
+  type SoftwareJson,
+  type TermJson,
+  type VocabHit,
+} from '../api';
 import type { Choice, Search } from './picker';
 
-interface Term {
-  readonly iri: string;
-  readonly label?: string;
-  readonly definition?: string;
-}
+/** What a chip shows of a term. */
+type Term = Pick<TermJson, 'iri' | 'label' | 'definition'>;
 
 /** A term as a chip: its label, with the IRI when it has none. */
 export function termChoice(term: Term): Choice {
@@ -23,12 +27,12 @@ function listSearch<T>(
   toChoice: (item: T) => Choice,
   query: Readonly<Record<string, string>> = {},
 ): Search {
-  return async (q) => (await api.get<{ items: T[] }>(path, { q, ...query, limit: 12 })).items.map(toChoice);
+  return async (q) => (await api.get<ListPage<T>>(path, { q, ...query, limit: 12 })).items.map(toChoice);
 }
 
 /** Terms of one vocabulary branch: `data` (artifact types) or `topic` (research topics). */
 export function vocabSearch(branch: 'data' | 'topic'): Search {
-  return listSearch<Term>('/api/v1/vocab/search', termChoice, { branch });
+  return listSearch<VocabHit>('/api/v1/vocab/search', termChoice, { branch });
 }
 
 /** Licences the registry holds (SPDX and adopted ones). */
@@ -39,21 +43,15 @@ export const licenceSearch = listSearch<Term & { id?: string }>('/api/v1/license
 }));
 
 /** Software records by name. */
-export const softwareSearch = listSearch<{ iri: string; name?: string; tagline?: string }>(
-  '/api/v1/software',
-  (software) => ({
-    value: software.iri,
-    label: software.name ?? software.iri,
-    ...(software.tagline === undefined ? {} : { detail: software.tagline }),
-  }),
-);
+export const softwareSearch = listSearch<SoftwareJson>('/api/v1/software', (software) => ({
+  value: software.iri,
+  label: software.name ?? software.iri,
+  ...(software.tagline === undefined ? {} : { detail: software.tagline }),
+}));
 
 /** Deployments by label. */
-export const instanceSearch = listSearch<{ iri: string; label?: string; software_name?: string }>(
-  '/api/v1/instances',
-  (instance) => ({
-    value: instance.iri,
-    label: instance.label ?? instance.iri,
-    ...(instance.software_name === undefined ? {} : { detail: `of ${instance.software_name}` }),
-  }),
-);
+export const instanceSearch = listSearch<InstanceJson>('/api/v1/instances', (instance) => ({
+  value: instance.iri,
+  label: instance.label ?? instance.iri,
+  ...(instance.software_name === undefined ? {} : { detail: `of ${instance.software_name}` }),
+}));

@@ -3,7 +3,7 @@
  * to its page; editing sends a PATCH of only the fields that changed (null clears one).
  */
 import { useRoute } from 'preact-iso';
-import { pageOf, useApi } from '../api';
+import { pageOf, useApi, type SoftwareJson } from '../api';
 import { ErrorNotice, Loading, usePageTitle } from '../components/status';
 import { session } from '../session';
 import { Allowed, curatorOr } from './access';
@@ -29,11 +29,6 @@ import './manage.css';
 const FORM = 'software';
 const searchTopics = vocabSearch('topic');
 
-interface SoftwareRecord extends Record<string, unknown> {
-  readonly iri: string;
-  readonly name?: string;
-}
-
 export default function SoftwareFormPage() {
   const { params } = useRoute();
   const id = params.id;
@@ -53,7 +48,7 @@ export default function SoftwareFormPage() {
 }
 
 function EditSoftware({ id, allowed }: { id: string; allowed: boolean }) {
-  const record = useApi<SoftwareRecord>(allowed ? `/api/v1/software/${encodeURIComponent(id)}` : null);
+  const record = useApi<SoftwareJson>(allowed ? `/api/v1/software/${encodeURIComponent(id)}` : null);
   return (
     <section class="manage">
       <h1>Edit {record.data?.name ?? 'software'}</h1>
@@ -70,7 +65,7 @@ function EditSoftware({ id, allowed }: { id: string; allowed: boolean }) {
   );
 }
 
-function SoftwareForm({ record, id }: { record?: SoftwareRecord; id?: string }) {
+function SoftwareForm({ record, id }: { record?: SoftwareJson; id?: string }) {
   const form = useRecordForm({
     form: FORM,
     initial: () => (record === undefined ? EMPTY_SOFTWARE : softwareState(record)),

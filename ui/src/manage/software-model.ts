@@ -1,4 +1,5 @@
 /** The software form's state, how a record fills it, and the request body it makes. */
+import type { ApiFormat, SoftwareJson, SoftwareKind } from '../api';
 import { agentBody, agentFields, agentState, EMPTY_AGENT, type AgentState } from './agent-fields';
 import { joined, list, nonEmpty, rowsBody, text, textOf, textsOf, type Body } from './body';
 import {
@@ -13,23 +14,29 @@ import {
 import type { Choice } from './picker';
 import { repeatedFields } from './repeated-group';
 
-export const SOFTWARE_KINDS = [
-  { value: 'service', label: 'Service (runs as a web service)' },
-  { value: 'library', label: 'Library' },
-  { value: 'cli', label: 'Command-line tool' },
-  { value: 'desktop', label: 'Desktop application' },
-  { value: 'workflow', label: 'Workflow' },
-];
+/** Every kind of software, in words. */
+const KIND_LABELS = {
+  service: 'Service (runs as a web service)',
+  library: 'Library',
+  cli: 'Command-line tool',
+  desktop: 'Desktop application',
+  workflow: 'Workflow',
+} satisfies Record<SoftwareKind, string>;
 
-export const API_FORMATS = [
-  { value: 'openapi', label: 'OpenAPI' },
-  { value: 'asyncapi', label: 'AsyncAPI' },
-  { value: 'graphql', label: 'GraphQL' },
-  { value: 'sparql-service-description', label: 'SPARQL service description' },
-  { value: 'ols4', label: 'OLS4' },
-  { value: 'postman', label: 'Postman collection' },
-  { value: 'other', label: 'Other' },
-];
+export const SOFTWARE_KINDS = Object.entries(KIND_LABELS).map(([value, label]) => ({ value, label }));
+
+/** Every format of API description, in words. */
+const API_FORMAT_LABELS = {
+  openapi: 'OpenAPI',
+  asyncapi: 'AsyncAPI',
+  graphql: 'GraphQL',
+  'sparql-service-description': 'SPARQL service description',
+  ols4: 'OLS4',
+  postman: 'Postman collection',
+  other: 'Other',
+} satisfies Record<ApiFormat, string>;
+
+export const API_FORMATS = Object.entries(API_FORMAT_LABELS).map(([value, label]) => ({ value, label }));
 
 export interface ApiDocState {
   readonly url: string;
@@ -93,9 +100,9 @@ const PUBLISHER = ['name', 'kind', 'homepage'] as const;
 const CONTACT = ['name', 'kind', 'email'] as const;
 
 /** The form filled from a software record as the API returns it. */
-export function softwareState(record: Record<string, unknown>): SoftwareState {
+export function softwareState(record: SoftwareJson): SoftwareState {
   const str = (name: string) => textOf(record, name);
-  const docs = Array.isArray(record.api_docs) ? (record.api_docs as Record<string, unknown>[]) : [];
+  const docs: readonly Body[] = Array.isArray(record.api_docs) ? record.api_docs : [];
   return {
     name: str('name'),
     tagline: str('tagline'),

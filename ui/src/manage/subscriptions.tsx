@@ -1,7 +1,7 @@
 /** `/instance/:id/subscriptions`: a deployment's subscriptions to advertised artifacts; create, pause, delete. */
 import { useEffect, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { api, pageOf, useApi, withQuery } from '../api';
+import { api, pageOf, useApi, withQuery, type InstanceJson, type TermJson } from '../api';
 import { ErrorNotice, Loading, usePageTitle } from '../components/status';
 import { session } from '../session';
 import { Allowed, curatorOr } from './access';
@@ -24,7 +24,7 @@ export default function SubscriptionsPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
   const principal = session.usePrincipal();
-  const record = useApi<{ iri: string; label?: string }>(
+  const record = useApi<InstanceJson>(
     principal.authenticated ? `/api/v1/instances/${encodeURIComponent(id)}` : null,
   );
   const owner = record.data !== undefined && principal.instance === record.data.iri;
@@ -157,7 +157,7 @@ function useTypeLabels(items: readonly Subscription[]): ReadonlyMap<string, stri
   useEffect(() => {
     if (key === '') return;
     let current = true;
-    api.get<{ iri: string; label?: string }[]>(withQuery('/api/v1/vocab/resolve', { iris: key })).then(
+    api.get<TermJson[]>(withQuery('/api/v1/vocab/resolve', { iris: key })).then(
       (terms) =>
         current &&
         setLabels(

@@ -4,9 +4,8 @@
  */
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { api, pageOf, useApi, type Page } from '../api';
+import { api, pageOf, useApi, type InstanceJson, type ListPage, type SoftwareJson } from '../api';
 import { ErrorNotice, Loading, usePageTitle } from '../components/status';
-import { useRegistryInfo } from '../registry';
 import { session } from '../session';
 import { Allowed, curatorOr } from './access';
 import { text } from './body';
@@ -39,12 +38,11 @@ export default function TokensPage() {
   const kind = path.startsWith('/software/') ? 'software' : 'instance';
   const base = `/api/v1/${kind === 'software' ? 'software' : 'instances'}/${encodeURIComponent(params.id ?? '')}`;
   const principal = session.usePrincipal();
-  const record = useApi<{ iri: string; name?: string; label?: string }>(
-    principal.authenticated ? base : null,
-  );
+  const record = useApi<SoftwareJson | InstanceJson>(principal.authenticated ? base : null);
   const owner = record.data !== undefined && principal.instance === record.data.iri;
   const allowed = curatorOr(principal) || (kind === 'instance' && owner);
-  const name = record.data?.name ?? record.data?.label;
+  const name =
+    record.data === undefined ? undefined : 'name' in record.data ? record.data.name : record.data.label;
   usePageTitle(`API tokens${name === undefined ? '' : ` of ${name}`}`);
   return (
     <section class="manage wide">
@@ -78,7 +76,7 @@ function Tokens({ base, kind }: { base: string; kind: 'software' | 'instance' })
   const principal = session.usePrincipal();
   // Software tokens are a curator's to issue; a token for one deployment is an administrator's.
   const mayMint = kind === 'software' ? curatorOr(principal) : principal.is_admin;
-  const tokens = useApi<Page<TokenRecord>>(`${base}/tokens`);
+  const tokens = useApi<ListPage<TokenRecord>>(`${base}/tokens`);
   const [minted, setMinted] = useState<Minted>();
   const [revoking, setRevoking] = useState<TokenRecord>();
   const [revokeProblem, setRevokeProblem] = useState<FormProblem>();
@@ -158,7 +156,6 @@ function MintForm(props: {
   kind: 'software' | 'instance';
   onMinted: (minted: Minted) => void;
 }) {
-  const info = useRegistryInfo();
   const principal = session.usePrincipal();
   const form = useForm({
     form: FORM,
@@ -166,7 +163,7 @@ function MintForm(props: {
     fields: () => ['label', 'scopes', 'expires_in'],
   });
   const { label, scopes, expires } = form.state;
-  const options = mintableScopes(info, principal).map((scope) => ({
+  const options = mintableScopes(principal).map((scope) => ({
     value: scope,
     label: scopeLabel(scope),
   }));

@@ -3,7 +3,7 @@
  * it, its distributions (size, checksum, content identifier, availability, download only when there is one)
  * and where it was derived from, including artifacts at other registries.
  */
-import { idOf, useApi, withQuery } from '../api';
+import { idOf, useApi, withQuery, type AgentJson, type ArtifactJson, type RunJson } from '../api';
 import { Availability } from '../components/badges';
 import { DistributionView } from '../components/distribution';
 import { RecordPage } from '../components/load-state';
@@ -21,18 +21,21 @@ import {
   Words,
   some,
 } from '../components/record-bits';
-import type { Agent, Artifact, Run } from '../components/record-types';
 import { Empty } from '../components/status';
 
 export default function ArtifactDetail() {
   return (
-    <RecordPage<Artifact> path={(id) => `/api/v1/artifacts/${id}`} heading="Artifact" title={(a) => a.title}>
+    <RecordPage<ArtifactJson>
+      path={(id) => `/api/v1/artifacts/${id}`}
+      heading="Artifact"
+      title={(a) => a.title}
+    >
       {(artifact) => <ArtifactView artifact={artifact} />}
     </RecordPage>
   );
 }
 
-function Agents({ agents }: { agents: readonly Agent[] | undefined }) {
+function Agents({ agents }: { agents: readonly AgentJson[] | undefined }) {
   return (
     <InlineList items={agents} itemKey={(agent, n) => agent.iri ?? n}>
       {(agent) => <AgentView agent={agent} />}
@@ -40,9 +43,9 @@ function Agents({ agents }: { agents: readonly Agent[] | undefined }) {
   );
 }
 
-function ArtifactView({ artifact }: { artifact: Artifact }) {
+function ArtifactView({ artifact }: { artifact: ArtifactJson }) {
   // The generating run names the deployment and software in words, which the artifact itself does not.
-  const run = useApi<Run>(
+  const run = useApi<RunJson>(
     artifact.was_generated_by === undefined ? null : `/api/v1/runs/${idOf(artifact.was_generated_by)}`,
   );
   const distributions = artifact.distributions ?? [];
@@ -50,7 +53,7 @@ function ArtifactView({ artifact }: { artifact: Artifact }) {
     <>
       <h1>{artifact.title ?? artifact.id}</h1>
       {artifact.description !== undefined && <p class="lede">{artifact.description}</p>}
-      {artifact.tombstoned === true && <Withdrawn at={artifact.tombstoned_at} what="artifact" />}
+      {artifact.tombstoned === true && <Withdrawn what="artifact" />}
       <p>
         <a href={withQuery('/lineage', { artifact: artifact.id })}>Lineage picture</a>
       </p>

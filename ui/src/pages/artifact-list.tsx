@@ -6,7 +6,7 @@ import { AVAILABILITY_OPTIONS } from '../components/badges';
 import { DeploymentSelect, RecordSelect, SelectFilter, TextFilter } from '../components/filters';
 import { ListPage } from '../components/list-page';
 import { ArtifactTable } from '../components/record-sections';
-import type { ArtifactType } from '../components/record-types';
+import type { TypeJson } from '../api';
 
 const FILTERS: Readonly<Record<string, string>> = {
   q: 'Text',
@@ -39,7 +39,7 @@ export default function ArtifactList() {
             binding={draft.field('conforms_to')}
             label="Type"
             path="/api/v1/types"
-            option={(type: ArtifactType) => [type.iri, type.label]}
+            option={(type: TypeJson) => [type.iri, type.label]}
           />
           <SelectFilter
             binding={draft.field('availability')}

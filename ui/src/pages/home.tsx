@@ -2,22 +2,21 @@
  * The front page: what this registry is, how much it holds, a search box, and the newest software and
  * artifacts. The counts are the totals of the lists themselves, so they agree with what the lists show.
  */
-import { useApi, pageOf, type Page } from '../api';
+import { useApi, pageOf, type ListPage, type ArtifactJson, type SoftwareJson } from '../api';
 import { Availability } from '../components/badges';
 import { FilterForm, TextFilter, useFilterDraft } from '../components/filters';
 import { ListState } from '../components/load-state';
 import { When } from '../components/record-bits';
-import type { Artifact, Software } from '../components/record-types';
 import { ErrorNotice, usePageTitle } from '../components/status';
 import { useRegistryInfo } from '../registry';
 
 export default function Home() {
   usePageTitle(undefined);
   const info = useRegistryInfo();
-  const software = useApi<Page<Software>>('/api/v1/software', { limit: 5 });
-  const artifacts = useApi<Page<Artifact>>('/api/v1/artifacts', { limit: 5 });
-  const instances = useApi<Page<unknown>>('/api/v1/instances', { limit: 1 });
-  const runs = useApi<Page<unknown>>('/api/v1/runs', { limit: 1 });
+  const software = useApi<ListPage<SoftwareJson>>('/api/v1/software', { limit: 5 });
+  const artifacts = useApi<ListPage<ArtifactJson>>('/api/v1/artifacts', { limit: 5 });
+  const instances = useApi<ListPage<unknown>>('/api/v1/instances', { limit: 1 });
+  const runs = useApi<ListPage<unknown>>('/api/v1/runs', { limit: 1 });
   const search = useFilterDraft(['q'], '/search');
   const counts: readonly (readonly [string, string, number | undefined])[] = [
     ['/software', 'software', software.data?.total],

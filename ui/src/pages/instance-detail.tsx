@@ -2,7 +2,7 @@
  * `/instance/:id` (and `/instances/:id`): one deployment with its endpoint, health, activity signals,
  * capability, newest runs and artifacts; curators and the deployment itself get links to manage it.
  */
-import { useApi, withQuery, type Page } from '../api';
+import { useApi, withQuery, type ListPage, type ArtifactJson, type InstanceJson, type RunJson } from '../api';
 import { Availability } from '../components/badges';
 import { RecordPage } from '../components/load-state';
 import { ArtifactTable, CapabilityView, Health, MoreLink, RunTable } from '../components/record-sections';
@@ -16,7 +16,6 @@ import {
   Withdrawn,
   some,
 } from '../components/record-bits';
-import type { Artifact, Instance, Run } from '../components/record-types';
 import { session } from '../session';
 
 /** How many runs and artifacts the page shows before pointing at the filtered lists. */
@@ -24,7 +23,7 @@ const NEWEST = 10;
 
 export default function InstanceDetail() {
   return (
-    <RecordPage<Instance>
+    <RecordPage<InstanceJson>
       path={(id) => `/api/v1/instances/${id}`}
       heading="Deployment"
       title={(instance) => instance.label}
@@ -34,16 +33,18 @@ export default function InstanceDetail() {
   );
 }
 
-function InstanceView({ instance }: { instance: Instance }) {
+function InstanceView({ instance }: { instance: InstanceJson }) {
   const principal = session.usePrincipal();
-  const runs = useApi<Page<Run>>(`/api/v1/instances/${instance.id}/runs`, { limit: NEWEST });
-  const artifacts = useApi<Page<Artifact>>(`/api/v1/instances/${instance.id}/artifacts`, { limit: NEWEST });
+  const runs = useApi<ListPage<RunJson>>(`/api/v1/instances/${instance.id}/runs`, { limit: NEWEST });
+  const artifacts = useApi<ListPage<ArtifactJson>>(`/api/v1/instances/${instance.id}/artifacts`, {
+    limit: NEWEST,
+  });
   const manages = principal.is_curator || principal.instance === instance.iri;
   return (
     <>
       <h1>{instance.label ?? instance.id}</h1>
       {instance.description !== undefined && <p class="lede">{instance.description}</p>}
-      {instance.tombstoned === true && <Withdrawn at={instance.tombstoned_at} what="deployment" />}
+      {instance.tombstoned === true && <Withdrawn what="deployment" />}
       {manages && (
         <nav class="toolbar" aria-label="Manage this deployment">
           <a class="button secondary" href={`/instance/${instance.id}/edit`}>

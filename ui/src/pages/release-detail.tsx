@@ -2,7 +2,15 @@
  * `/release/:id`: one release. The API has no `/api/v1/releases/{id}`, so the page reads the release IRI's own
  * JSON representation (`/release/<id>.json`), which is the same record.
  */
-import { idOf, useApi, withQuery, type Page } from '../api';
+import {
+  idOf,
+  useApi,
+  withQuery,
+  type ListPage,
+  type DownloadJson,
+  type InstanceJson,
+  type ReleaseJson,
+} from '../api';
 import { Availability } from '../components/badges';
 import { RecordPage } from '../components/load-state';
 import { CapabilityView, DeploymentTable } from '../components/record-sections';
@@ -15,13 +23,12 @@ import {
   Withdrawn,
   some,
 } from '../components/record-bits';
-import type { Download, Instance, Release } from '../components/record-types';
 import { Empty } from '../components/status';
 import { Table, type Column } from '../components/table';
 
 export default function ReleaseDetail() {
   return (
-    <RecordPage<Release>
+    <RecordPage<ReleaseJson>
       path={(id) => `/release/${id}.json`}
       heading="Release"
       title={(release) => `${release.software_name ?? 'Release'} ${release.version}`}
@@ -31,7 +38,7 @@ export default function ReleaseDetail() {
   );
 }
 
-const DOWNLOAD_COLUMNS: readonly Column<Download>[] = [
+const DOWNLOAD_COLUMNS: readonly Column<DownloadJson>[] = [
   {
     heading: 'Download',
     cell: (download, n) =>
@@ -49,15 +56,15 @@ const DOWNLOAD_COLUMNS: readonly Column<Download>[] = [
   { heading: 'Availability', cell: (download) => <Availability value={download.availability} /> },
 ];
 
-function ReleaseView({ release }: { release: Release }) {
-  const deployments = useApi<Page<Instance>>('/api/v1/instances', { release: release.id, limit: 50 });
+function ReleaseView({ release }: { release: ReleaseJson }) {
+  const deployments = useApi<ListPage<InstanceJson>>('/api/v1/instances', { release: release.id, limit: 50 });
   const downloads = release.downloads ?? [];
   return (
     <>
       <h1>
         {release.software_name ?? 'Release'} {release.version}
       </h1>
-      {release.tombstoned === true && <Withdrawn at={release.tombstoned_at} what="release" />}
+      {release.tombstoned === true && <Withdrawn what="release" />}
       <RecordFields
         iri={release.iri}
         rows={[

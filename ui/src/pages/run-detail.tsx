@@ -2,26 +2,29 @@
  * `/run/:id` (and `/runs/:id`): one run, its deployment and software, what it used and what it generated,
  * and a link to the lineage picture.
  */
-import { idOf, withQuery } from '../api';
+import { idOf, withQuery, type ArtifactRefJson, type RunJson } from '../api';
 import { Availability, Badge } from '../components/badges';
 import { RecordPage } from '../components/load-state';
 import { formatDuration, RecordFields, RecordLink, Term, When } from '../components/record-bits';
-import type { ArtifactRef, Run } from '../components/record-types';
 import { Empty } from '../components/status';
 
 export default function RunDetail() {
   return (
-    <RecordPage<Run> path={(id) => `/api/v1/runs/${id}`} heading="Run" title={(run) => `Run ${titleOf(run)}`}>
+    <RecordPage<RunJson>
+      path={(id) => `/api/v1/runs/${id}`}
+      heading="Run"
+      title={(run) => `Run ${titleOf(run)}`}
+    >
       {(run) => <RunView run={run} />}
     </RecordPage>
   );
 }
 
-function titleOf(run: Run): string {
+function titleOf(run: RunJson): string {
   return run.label ?? run.external_key ?? run.id;
 }
 
-function RunView({ run }: { run: Run }) {
+function RunView({ run }: { run: RunJson }) {
   return (
     <>
       <h1>Run {titleOf(run)}</h1>
@@ -57,7 +60,7 @@ function RunView({ run }: { run: Run }) {
 }
 
 /** Artifacts a run names: local ones link to their pages, foreign ones say whether they were resolved. */
-function ArtifactRefs({ refs, empty }: { refs: readonly ArtifactRef[] | undefined; empty: string }) {
+function ArtifactRefs({ refs, empty }: { refs: readonly ArtifactRefJson[] | undefined; empty: string }) {
   if (refs === undefined || refs.length === 0) return <Empty>{empty}</Empty>;
   return (
     <ul>

@@ -3,10 +3,9 @@
  * when asked, with the hits grouped by kind and each linking to its page.
  */
 import { useLocation } from 'preact-iso';
-import { useApi } from '../api';
+import { useApi, type SearchAnswer, type SearchHit } from '../api';
 import { FilterForm, SelectFilter, TextFilter, useFilterDraft } from '../components/filters';
 import { RecordLink } from '../components/record-bits';
-import type { SearchHit } from '../components/record-types';
 import { Empty, ErrorNotice, Loading, usePageTitle } from '../components/status';
 
 /** The kinds the search covers, in the order the groups are shown, with their names in the plural. */
@@ -25,7 +24,7 @@ export default function Search() {
   const q = (query.q ?? '').trim();
   usePageTitle(q === '' ? 'Search' : `Search: ${q}`);
   const draft = useFilterDraft(['q', 'type']);
-  const result = useApi<{ hits: SearchHit[]; total: number }>(q === '' ? null : '/api/v1/search', {
+  const result = useApi<SearchAnswer>(q === '' ? null : '/api/v1/search', {
     q,
     type: query.type,
     limit: LIMIT,

@@ -2,7 +2,15 @@
  * `/software/:id`: one software with every field, its capability, releases, deployments, API descriptions and
  * README (rendered safely), with links to manage it for curators.
  */
-import { pageOf, useApi, withQuery, type Page } from '../api';
+import {
+  pageOf,
+  useApi,
+  withQuery,
+  type ListPage,
+  type InstanceJson,
+  type ReleaseJson,
+  type SoftwareJson,
+} from '../api';
 import { RecordPage } from '../components/load-state';
 import { Markdown } from '../components/markdown';
 import { CapabilityView, DeploymentTable, MoreLink, ReleaseTable } from '../components/record-sections';
@@ -16,12 +24,11 @@ import {
   Withdrawn,
   Words,
 } from '../components/record-bits';
-import type { Instance, Release, Software } from '../components/record-types';
 import { session } from '../session';
 
 export default function SoftwareDetail() {
   return (
-    <RecordPage<Software>
+    <RecordPage<SoftwareJson>
       path={(id) => `/api/v1/software/${id}`}
       heading="Software"
       title={(software) => software.name}
@@ -31,16 +38,19 @@ export default function SoftwareDetail() {
   );
 }
 
-function SoftwareView({ software }: { software: Software }) {
+function SoftwareView({ software }: { software: SoftwareJson }) {
   const principal = session.usePrincipal();
-  const releases = useApi<Page<Release>>(`/api/v1/software/${software.id}/releases`);
-  const deployments = useApi<Page<Instance>>('/api/v1/instances', { software: software.id, limit: 50 });
+  const releases = useApi<ListPage<ReleaseJson>>(`/api/v1/software/${software.id}/releases`);
+  const deployments = useApi<ListPage<InstanceJson>>('/api/v1/instances', {
+    software: software.id,
+    limit: 50,
+  });
   const apiDocs = software.api_docs ?? [];
   return (
     <>
       <h1>{software.name}</h1>
       {software.tagline !== undefined && <p class="lede">{software.tagline}</p>}
-      {software.tombstoned === true && <Withdrawn at={software.tombstoned_at} what="software" />}
+      {software.tombstoned === true && <Withdrawn what="software" />}
       {principal.is_curator && (
         <nav class="toolbar" aria-label="Manage this software">
           <a class="button secondary" href={`/software/${software.id}/edit`}>
@@ -109,7 +119,7 @@ function SoftwareView({ software }: { software: Software }) {
   );
 }
 
-function SoftwareFields({ software }: { software: Software }) {
+function SoftwareFields({ software }: { software: SoftwareJson }) {
   const sync = software.sync;
   return (
     <RecordFields

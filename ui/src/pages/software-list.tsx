@@ -4,18 +4,20 @@
  * filter and counts facets within the filtered list, so checking a value narrows the list to it.
  */
 import { useLocation } from 'preact-iso';
-import { pageOf, useApi, withQuery, type Page } from '../api';
+import {
+  pageOf,
+  useApi,
+  withQuery,
+  type Facet,
+  type ListPage,
+  type TypeJson,
+  type SoftwareJson,
+} from '../api';
 import { ActiveFilters, FilterForm, SelectFilter, TextFilter, useFilterDraft } from '../components/filters';
 import { Badge } from '../components/badges';
 import { useListRead } from '../components/list-page';
 import { Pager, ResultCount } from '../components/pager';
-import type { ArtifactType, Software } from '../components/record-types';
 import { Empty, ErrorNotice, Loading, usePageTitle } from '../components/status';
-
-interface Facet {
-  readonly name: string;
-  readonly values: readonly { readonly value: string; readonly label?: string; readonly count: number }[];
-}
 
 const FACET_NAMES: Readonly<Record<string, string>> = { license: 'Licence', kind: 'Kind', topic: 'Topic' };
 const FILTERS: Readonly<Record<string, string>> = {
@@ -30,13 +32,13 @@ const FILTERS: Readonly<Record<string, string>> = {
 
 export default function SoftwareList() {
   usePageTitle('Software');
-  const list = useListRead<Page<Software> & { facets?: Facet[] }>('/api/v1/software', Object.keys(FILTERS));
+  const list = useListRead<ListPage<SoftwareJson>>('/api/v1/software', Object.keys(FILTERS));
   const draft = useFilterDraft(['q', 'keyword', 'produces', 'consumes']);
   const facets = list.data?.facets ?? [];
   const labelOf = (name: string, value: string) =>
     facets.find((facet) => facet.name === name)?.values.find((v) => v.value === value)?.label ?? value;
   // One read of the types serves both capability filters.
-  const types = useApi<Page<ArtifactType>>('/api/v1/types');
+  const types = useApi<ListPage<TypeJson>>('/api/v1/types');
   const typeOptions = (types.data?.items ?? []).map((type) => [type.iri, type.label] as const);
   return (
     <>
@@ -87,7 +89,7 @@ function Facets({ facets }: { facets: readonly Facet[] }) {
         const values = [...facet.values];
         // A chosen value that matches nothing is still shown, so it can be unchecked.
         if (chosen !== undefined && !values.some((v) => v.value === chosen))
-          values.unshift({ value: chosen, count: 0 });
+          values.unshift({ value: chosen, label: chosen, count: 0 });
         if (values.length === 0) return null;
         return (
           <fieldset key={facet.name}>
@@ -115,7 +117,7 @@ function Facets({ facets }: { facets: readonly Facet[] }) {
   );
 }
 
-function SoftwareCard({ software }: { software: Software }) {
+function SoftwareCard({ software }: { software: SoftwareJson }) {
   return (
     <li class="card">
       <h2>

@@ -2,29 +2,35 @@
  * `/type/:id`: one artifact type minted or held here, the newest artifacts of that type, and the software
  * and deployments that declared they produce or consume it.
  */
-import { isLocal, useApi, withQuery, type Page } from '../api';
+import {
+  isLocal,
+  useApi,
+  withQuery,
+  type ListPage,
+  type ArtifactJson,
+  type TypeJson,
+  type CapabilityMatches,
+} from '../api';
 import { ListState, RecordPage } from '../components/load-state';
 import { ArtifactTable, MoreLink } from '../components/record-sections';
 import { DataLinks, Fields, RecordLink } from '../components/record-bits';
-import type { Artifact, ArtifactType, CapabilityMatch } from '../components/record-types';
 
 /** How many artifacts the page shows before pointing at the filtered list. */
 const NEWEST = 10;
 
 export default function TypeDetail() {
   return (
-    <RecordPage<ArtifactType>
-      path={(id) => `/api/v1/types/${id}`}
-      heading="Type"
-      title={(type) => type.label}
-    >
+    <RecordPage<TypeJson> path={(id) => `/api/v1/types/${id}`} heading="Type" title={(type) => type.label}>
       {(type) => <TypeView type={type} />}
     </RecordPage>
   );
 }
 
-function TypeView({ type }: { type: ArtifactType }) {
-  const artifacts = useApi<Page<Artifact>>('/api/v1/artifacts', { conforms_to: type.iri, limit: NEWEST });
+function TypeView({ type }: { type: TypeJson }) {
+  const artifacts = useApi<ListPage<ArtifactJson>>('/api/v1/artifacts', {
+    conforms_to: type.iri,
+    limit: NEWEST,
+  });
   return (
     <>
       <h1>{type.label}</h1>
@@ -57,7 +63,7 @@ function TypeView({ type }: { type: ArtifactType }) {
 
 /** Software, releases and deployments that declared this type in their capability. */
 function Declared({ role, iri }: { role: 'produces' | 'consumes'; iri: string }) {
-  const matches = useApi<{ items: CapabilityMatch[] }>('/api/v1/capabilities', { [role]: iri });
+  const matches = useApi<CapabilityMatches>('/api/v1/capabilities', { [role]: iri });
   return (
     <ListState
       state={matches}
@@ -67,7 +73,7 @@ function Declared({ role, iri }: { role: 'produces' | 'consumes'; iri: string })
         <ul>
           {items.map((match) => (
             <li key={match.iri}>
-              <RecordLink iri={match.iri} label={match.name ?? match.label ?? match.version} />{' '}
+              <RecordLink iri={match.iri} label={match.name} />{' '}
               <span class="status">
                 ({match.entity_type === 'instance' ? 'deployment' : match.entity_type})
               </span>

@@ -3,10 +3,9 @@
  * the vocabularies it holds, to find the IRI of a term before citing it. The search lives in the URL too.
  */
 import { useLocation } from 'preact-iso';
-import { isLocal, pageOf, useApi, withQuery, type Page } from '../api';
+import { isLocal, pageOf, useApi, withQuery, type ListPage, type TypeJson, type VocabHit } from '../api';
 import { FilterForm, SelectFilter, TextFilter, useFilterDraft } from '../components/filters';
 import { ExternalLink } from '../components/record-bits';
-import type { ArtifactType, VocabHit } from '../components/record-types';
 import { Empty, ErrorNotice, Loading, usePageTitle } from '../components/status';
 import { RecordTable, type Column } from '../components/table';
 
@@ -16,7 +15,7 @@ const BRANCHES = [
   ['keyword', 'Keywords'],
 ] as const;
 
-const TYPE_COLUMNS: readonly Column<ArtifactType>[] = [
+const TYPE_COLUMNS: readonly Column<TypeJson>[] = [
   {
     heading: 'Type',
     cell: (type) => (
@@ -48,7 +47,7 @@ const TYPE_COLUMNS: readonly Column<ArtifactType>[] = [
 
 export default function TypeList() {
   usePageTitle('Types');
-  const types = useApi<Page<ArtifactType>>('/api/v1/types');
+  const types = useApi<ListPage<TypeJson>>('/api/v1/types');
   return (
     <>
       <h1>Types</h1>
@@ -64,7 +63,7 @@ export default function TypeList() {
 function VocabularySearch() {
   const { query } = useLocation();
   const q = (query.q ?? '').trim();
-  const hits = useApi<{ items: VocabHit[]; total: number }>(q.length < 2 ? null : '/api/v1/vocab/search', {
+  const hits = useApi<ListPage<VocabHit>>(q.length < 2 ? null : '/api/v1/vocab/search', {
     q,
     branch: query.branch,
     limit: 50,

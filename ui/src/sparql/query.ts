@@ -33,10 +33,10 @@ interface ResultsJson {
   readonly results?: { readonly bindings?: readonly Solution[] };
 }
 
-async function problemOf(response: Response): Promise<Problem> {
+async function problemOf(response: Response): Promise<Partial<Problem>> {
   const text = await response.text();
   try {
-    const body = JSON.parse(text) as Problem;
+    const body = JSON.parse(text) as Partial<Problem>;
     if (typeof body === 'object' && body !== null) return body;
   } catch {
     // not a problem document: keep the text

@@ -11,15 +11,15 @@ import { compactIri, toCsv } from './results';
 /** Rows drawn in the table; all of them are in the downloads. */
 const MAX_ROWS = 1000;
 
-interface Download {
+interface ResultFile {
   readonly label: string;
   readonly file: string;
   readonly url: string;
 }
 
-function useDownloads(outcome: Outcome): Download[] {
+function useDownloads(outcome: Outcome): ResultFile[] {
   const downloads = useMemo(() => {
-    const make = (label: string, file: string, text: string, type: string): Download => ({
+    const make = (label: string, file: string, text: string, type: string): ResultFile => ({
       label,
       file,
       url: URL.createObjectURL(new Blob([text], { type })),
