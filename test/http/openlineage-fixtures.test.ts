@@ -243,6 +243,30 @@ describe('genuine OpenLineage events, as the OpenLineage project writes them', (
     expect(read2.body.consumed).toEqual([versions[1]]);
   });
 
+  it('links child runs to the parent run their parent facet names, before and after the parent reports', async () => {
+    const { token } = await deployment();
+    const batch = read('dbt-no-test-metadata-batch.json') as any[];
+    const answer = await post(batch, token);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    const parentId = batch[0].run.facets.parent.run.runId as string;
+    const parents = await sparql(`<${answer.body.events[0].run}> <${DCT}isPartOf> ?v`);
+    expect(parents).toHaveLength(1);
+    for (const child of answer.body.events) {
+      expect(await sparql(`<${child.run}> <${DCT}isPartOf> ?v`)).toEqual(parents);
+    }
+    // The parent's own event, arriving later, is recorded on the run its children already name.
+    const parent = {
+      ...batch[0],
+      run: { runId: parentId },
+      job: batch[0].run.facets.parent.job,
+      inputs: [],
+      outputs: [],
+    };
+    const reported = await post(parent, token);
+    expect(reported.status, JSON.stringify(reported.body)).toBe(202);
+    expect([reported.body.run]).toEqual(parents);
+  });
+
   it('answers a batch event by event: a refused one writes nothing, the others stand', async () => {
     const { token } = await deployment();
     const good = read('fluentd-event-simple.json');

@@ -63,6 +63,8 @@ export interface AdvertiseOptions {
    * an output it reported earlier); registry fields are kept.
    */
   readonly refreshKnown?: boolean;
+  /** The IRI a run new to the registry is given (default: a freshly minted one). */
+  readonly runIri?: string;
   /**
    * Operational work committed with the advertisement (even when no record changes), given the run's IRI, e.g.
    * keeping the event the advertisement was made from.
@@ -163,7 +165,7 @@ async function advertiseLocked(
   const runKey =
     typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
   const existingRun = runKey === undefined ? undefined : findRunByKey(core.db, instance, runKey);
-  const runIri = existingRun ?? mintIri(core.config.baseIri, RUN.path);
+  const runIri = existingRun ?? options.runIri ?? mintIri(core.config.baseIri, RUN.path);
   const ad: Advertisement = { act, instance, role, runIri, runKey, existingRun, options };
   const planned = await planArtifacts(core, ad, sent.artifacts);
   const runRequest = await runWrite(core, ad, run, planned.iris);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { requireActingDeployment } from '../access/acting-deployment.js';
 import { requireDeploymentScope } from '../access/policy.js';
 import { BadRequestError, RegError, UnauthorizedError } from '../errors.js';
@@ -141,7 +142,10 @@ async function ingestRun(
     ...earlier.map((kept) => ({ type: kept.eventType, time: kept.eventTime, body: kept.body })),
     { type: event.eventType, time: event.time, body: event.payload as unknown },
   ].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
-  const run = runFields(event, all);
+  const run: JsonObject = {
+    ...runFields(event, all),
+    ...(event.parent === undefined ? {} : { part_of: runIriOf(core, instance, event.parent.runId) }),
+  };
   const payload = mergeEvents(all.map((item) => item.body));
   const inputs = await itemsOf(core, event.inputs, (dataset) => inputVersion(core, event, dataset));
   const outputs = await itemsOf(core, event.outputs, (dataset) =>
@@ -169,6 +173,7 @@ async function ingestRun(
           auditAction: 'openlineage.ingest',
           wholeRun: true,
           refreshKnown: true,
+          runIri: runIriOf(core, instance, event.runId),
           // The event is kept by the last commit, the one that makes everything it carries recorded.
           ...(last ? { inCommit: keep } : {}),
         },
@@ -192,6 +197,17 @@ async function ingestRun(
     mapped_status: run.status as OpenLineageStatus,
     replayed: false,
   };
+}
+
+/**
+ * The IRI of the run a deployment reports under an OpenLineage `runId`: the one it has, else one derived from the
+ * two, so that a child run's `parent` facet names its parent's IRI before the parent's own events arrive.
+ */
+function runIriOf(core: Core, instance: string, runId: string): string {
+  const known = findRunByKey(core.db, instance, runId);
+  if (known !== undefined) return known;
+  const digest = createHash('sha256').update(`${instance}\n${runId}`).digest('hex').slice(0, 32);
+  return `${core.config.baseIri}/${RUN.path}/ol-${digest}`;
 }
 
 /** The answer to an event received before: the run as it stands, nothing written. */

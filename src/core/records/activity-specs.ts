@@ -31,6 +31,8 @@ const RUN_TABLE = {
       legacy: [REG('atInstance')],
     },
     { json: 'release', predicate: REG('usedRelease'), type: 'iri', registry: true },
+    // The run this one is a step of (an Airflow task run of its DAG run, a Spark job of its application).
+    { json: 'part_of', predicate: DCT('isPartOf'), type: 'iri' },
     { json: 'used', predicate: PROV('used'), type: 'iri', many: true, registry: true },
     { json: 'openlineage_payload', predicate: REG('openLineagePayload'), type: 'json', registry: true },
     ...BOOKKEEPING,
