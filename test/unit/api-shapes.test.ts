@@ -328,6 +328,16 @@ describe('the CLI client and the web page take the API shapes from src/api', () 
     expect(offenders).toEqual([]);
   });
 
+  it('keeps src/api importable by the web page: no Node module, and only types from the rest of the code', () => {
+    for (const file of sources('src/api')) {
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      for (const [statement, from] of text.matchAll(/^(?:import|export)[^;]*?from '([^']+)';/gms)) {
+        expect(from, `${file}: ${statement}`).not.toMatch(/^node:|^[^.]/);
+        if (!from!.startsWith('./')) expect(statement, file).toMatch(/^import type /);
+      }
+    }
+  });
+
   it('reads record and answer types from src/api', () => {
     const importers = [...sources('src/cli/client'), ...sources('ui/src')].filter((file) =>
       /from '(?:\.\.\/)+(?:src\/)?api\/index\.js'/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
