@@ -153,16 +153,20 @@ export const SEARCH_ANSWER = {
   required: ['query', 'hits', 'total', 'partial', 'peers'],
 } as const satisfies JsonSchema;
 
-/** One node of a lineage: an artifact, a run, or an IRI the registry holds nothing about. */
+/**
+ * One node of a lineage: an artifact, a run, a dataset (its versions collapsed into it), or an IRI the registry
+ * holds nothing about.
+ */
 export const LINEAGE_NODE = {
   type: 'object',
   properties: {
     iri: IRI,
-    entity_type: { type: 'string', enum: ['artifact', 'run', 'unknown'] },
+    entity_type: { type: 'string', enum: ['artifact', 'run', 'dataset', 'unknown'] },
     title: TEXT,
     origin: ORIGIN,
     depth: COUNT,
     unresolved: { const: true },
+    versions: { type: 'array', items: IRI },
   },
   required: ['iri', 'entity_type', 'origin', 'depth'],
 } as const satisfies JsonSchema;
@@ -178,7 +182,10 @@ export const LINEAGE_EDGE = {
   required: ['from', 'to', 'predicate'],
 } as const satisfies JsonSchema;
 
-/** The answer of `GET /api/v1/artifacts/{id}/lineage`; `truncated` when a bound cut it short. */
+/**
+ * The answer of `GET /api/v1/artifacts/{id}/lineage`, or one page of it: `partial` (and `truncated`, its older
+ * name) when a budget cut it short, with the `cursor` of the next page.
+ */
 export const LINEAGE_ANSWER = {
   type: 'object',
   properties: {
@@ -188,8 +195,12 @@ export const LINEAGE_ANSWER = {
     nodes: { type: 'array', items: LINEAGE_NODE },
     edges: { type: 'array', items: LINEAGE_EDGE },
     truncated: { type: 'boolean' },
+    partial: { type: 'boolean' },
+    cursor: TEXT,
+    as_of: { type: 'string', format: 'date-time' },
+    collapsed: { const: true },
   },
-  required: ['root', 'direction', 'depth', 'nodes', 'edges', 'truncated'],
+  required: ['root', 'direction', 'depth', 'nodes', 'edges', 'truncated', 'partial'],
 } as const satisfies JsonSchema;
 
 /** One node of the graph around an IRI: a record, a part of one, a term, or an IRI held nowhere here. */

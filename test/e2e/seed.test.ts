@@ -135,6 +135,23 @@ describe('reg seed', () => {
         root: `http://registry.test/artifact/${report!.id}`,
         truncated: expect.any(Boolean),
       });
+      // In pages smaller than the whole: the command names the next page; --all gives the same lineage as one.
+      const whole = JSON.parse(
+        (await runReg(['lineage', report!.id, '--depth', '3', '--json'], client)).stdout,
+      ) as { nodes: { iri: string }[] };
+      expect(whole.nodes.length).toBeGreaterThan(2);
+      const room = String(whole.nodes.length - 1);
+      const partial = await runReg(['lineage', report!.id, '--depth', '3', '--max-nodes', room], client);
+      expect(partial.code, partial.stderr).toBe(0);
+      expect(partial.stderr, partial.stdout).toMatch(/^partial: .* --cursor [0-9a-f-]{36} /m);
+      const paged = await runReg(
+        ['lineage', report!.id, '--depth', '3', '--max-nodes', '2', '--all', '--json'],
+        client,
+      );
+      expect(paged.code, paged.stderr).toBe(0);
+      const merged = JSON.parse(paged.stdout) as { nodes: { iri: string }[]; partial: boolean };
+      expect(merged.partial).toBe(false);
+      expect(merged.nodes.map((node) => node.iri).sort()).toEqual(whole.nodes.map((node) => node.iri).sort());
     } finally {
       await server.stop();
     }

@@ -84,3 +84,21 @@ export function renderLineageTree(lineage: LineageAnswer): string {
     lines.push('... truncated: more lineage lies beyond this depth (raise --depth, up to 6)');
   return lines.join('\n');
 }
+
+/** Two pages of one lineage as one answer: the nodes and edges of both, and the later page's cursor. */
+export function mergePages(first: LineageAnswer, next: LineageAnswer): LineageAnswer {
+  const nodes = new Map(first.nodes.map((node) => [node.iri, node]));
+  for (const node of next.nodes) if (!nodes.has(node.iri)) nodes.set(node.iri, node);
+  const key = (edge: LineageEdge) => `${edge.from} ${edge.predicate} ${edge.to}`;
+  const edges = new Map(first.edges.map((edge) => [key(edge), edge]));
+  for (const edge of next.edges) edges.set(key(edge), edge);
+  const { cursor: _cursor, ...rest } = first;
+  return {
+    ...rest,
+    nodes: [...nodes.values()],
+    edges: [...edges.values()],
+    partial: next.partial,
+    truncated: next.truncated,
+    ...(next.cursor === undefined ? {} : { cursor: next.cursor }),
+  };
+}

@@ -46,7 +46,7 @@ export function artifactRoutes(): Mounts {
   });
   artifacts.get('/:id', async (c) => c.json(await getArtifact(c.get('core'), c.req.param('id'))));
   artifacts.get('/:id/lineage', async (c) => {
-    const options = lineageOptions(c.req.query('direction'), c.req.query('depth'));
+    const options = lineageOptions(c.req.query());
     return c.json(await lineage(c.get('core'), c.req.param('id'), options));
   });
   return [['/api/v1/artifacts', artifacts]];

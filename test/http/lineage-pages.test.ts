@@ -1,0 +1,178 @@
+/**
+ * Lineage within budgets: a neighbourhood larger than one answer comes in pages that never pass their budgets
+ * and together give the whole lineage; `as_of` answers lineage as it stood; `collapse` shows versions as their
+ * dataset.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/core/core.js';
+import { createApp } from '../../src/http/app.js';
+import { openTestCore, ROOT_TOKEN } from '../helpers.js';
+
+let core: Core;
+let app: ReturnType<typeof createApp>;
+let token: string;
+const root = { authorization: `Bearer ${ROOT_TOKEN}`, 'content-type': 'application/json' };
+const HUB = { namespace: 'postgres://warehouse:5432', name: 'sales.public.orders' };
+const READERS = 40;
+
+async function call(method: string, path: string, body?: unknown, bearer = ROOT_TOKEN) {
+  const response = await app.request(path, {
+    method,
+    headers: { ...root, authorization: `Bearer ${bearer}` },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+/** A COMPLETE RunEvent of a job reading `inputs` and writing `outputs` at `time`. */
+async function run(job: string, time: string, inputs: object[], outputs: object[]) {
+  const answer = await call(
+    'POST',
+    '/api/v1/lineage',
+    {
+      eventType: 'COMPLETE',
+      eventTime: time,
+      producer: 'https://example.org/scheduler',
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+      run: { runId: randomUUID() },
+      job: { namespace: 'nightly', name: job },
+      inputs,
+      outputs,
+    },
+    token,
+  );
+  expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+  return answer.body;
+}
+
+const idOf = (iri: string) => iri.slice(iri.lastIndexOf('/') + 1);
+const lineageOf = async (artifact: string, query: string) =>
+  call('GET', `/api/v1/artifacts/${idOf(artifact)}/lineage?${query}`);
+
+let hubVersion: string;
+let written: string[];
+let before: string;
+let loader2: any;
+
+beforeAll(async () => {
+  core = await openTestCore({}, true);
+  app = createApp(core);
+  const software = await call('POST', '/api/v1/software', { name: 'pipelines' });
+  const instance = await call('POST', '/api/v1/instances', {
+    software: software.body.id,
+    label: 'scheduler',
+  });
+  token = (await call('POST', `/api/v1/instances/${instance.body.id}/tokens`, {})).body.token;
+  const loader = await run('load orders', '2026-04-01T01:00:00Z', [], [HUB]);
+  hubVersion = loader.produced[0];
+  written = [];
+  for (let at = 0; at < READERS; at++) {
+    const reader = await run(
+      `report ${at}`,
+      '2026-04-01T02:00:00Z',
+      [HUB],
+      [{ namespace: 's3://reports', name: `report-${at}` }],
+    );
+    expect(reader.consumed).toEqual([hubVersion]);
+    written.push(reader.produced[0]);
+  }
+  // Everything above was recorded before this instant; the second load after it.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  before = new Date().toISOString();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  loader2 = await run('load orders', '2026-04-02T01:00:00Z', [], [HUB]);
+});
+afterAll(async () => core.close());
+
+describe('GET /api/v1/artifacts/{id}/lineage, in pages', () => {
+  it('answers a large neighbourhood in pages within the budgets, which together give the whole lineage', async () => {
+    const whole = await lineageOf(hubVersion, 'direction=down&depth=2&max_nodes=2000');
+    expect(whole.status).toBe(200);
+    expect(whole.body.partial).toBe(false);
+    expect(whole.body.cursor).toBeUndefined();
+    // The hub, 40 runs that read it, 40 reports they wrote, and the hub's next version (a revision of it).
+    expect(whole.body.nodes).toHaveLength(2 + 2 * READERS);
+    for (const report of written) expect(whole.body.nodes.map((node: any) => node.iri)).toContain(report);
+
+    const nodes = new Set<string>();
+    const edges = new Set<string>();
+    let query = 'direction=down&depth=2&max_nodes=10&max_edges=12';
+    let pages = 0;
+    for (;;) {
+      const page = await lineageOf(hubVersion, query);
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      pages++;
+      expect(page.body.nodes.length).toBeLessThanOrEqual(10);
+      expect(page.body.edges.length).toBeLessThanOrEqual(12);
+      for (const node of page.body.nodes) {
+        expect(nodes.has(node.iri), `${node.iri} given twice`).toBe(false);
+        nodes.add(node.iri);
+      }
+      for (const edge of page.body.edges) edges.add(`${edge.from} ${edge.predicate} ${edge.to}`);
+      if (page.body.cursor === undefined) {
+        expect(page.body.partial).toBe(false);
+        break;
+      }
+      expect(page.body.partial).toBe(true);
+      query = `direction=down&depth=2&max_nodes=10&max_edges=12&cursor=${page.body.cursor}`;
+      expect(pages).toBeLessThan(100);
+    }
+    expect(pages).toBeGreaterThan(5);
+    expect([...nodes].sort()).toEqual(whole.body.nodes.map((node: any) => node.iri).sort());
+    expect([...edges].sort()).toEqual(
+      whole.body.edges.map((edge: any) => `${edge.from} ${edge.predicate} ${edge.to}`).sort(),
+    );
+  });
+
+  it('refuses a cursor it did not give, or given for another lineage', async () => {
+    const bad = await lineageOf(hubVersion, 'direction=down&cursor=not-a-cursor');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe('cursor');
+    const first = await lineageOf(hubVersion, 'direction=down&depth=2&max_nodes=5');
+    expect(first.body.cursor).toBeDefined();
+    const other = await lineageOf(hubVersion, `direction=up&depth=2&max_nodes=5&cursor=${first.body.cursor}`);
+    expect(other.status).toBe(400);
+  });
+
+  it('stops at its time budget with a cursor rather than failing', async () => {
+    const page = await lineageOf(hubVersion, 'direction=down&depth=6&max_nodes=2000&time_budget_ms=1');
+    expect(page.status).toBe(200);
+    // A budget of 1 ms is spent after the first step at the latest: the rest comes with the cursor.
+    if (page.body.partial) expect(page.body.cursor).toBeDefined();
+    else expect(page.body.nodes).toHaveLength(2 + 2 * READERS);
+  });
+
+  it('answers lineage as the registry had recorded it at as_of', async () => {
+    const now = await lineageOf(loader2.produced[0], 'direction=up&depth=1');
+    expect(now.body.edges).toContainEqual({
+      from: loader2.produced[0],
+      to: hubVersion,
+      predicate: 'revisionOf',
+    });
+    const then = await lineageOf(hubVersion, `direction=down&depth=1&as_of=${before}`);
+    expect(then.body.as_of).toBe(before);
+    expect(then.body.nodes.map((node: any) => node.iri)).not.toContain(loader2.produced[0]);
+    const later = await lineageOf(hubVersion, 'direction=down&depth=1');
+    expect(later.body.nodes.map((node: any) => node.iri)).toContain(loader2.produced[0]);
+    const refused = await lineageOf(hubVersion, 'as_of=last-tuesday');
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].field).toBe('as_of');
+  });
+
+  it('collapses versions into their dataset on request', async () => {
+    const answer = await lineageOf(loader2.produced[0], 'direction=both&depth=2&collapse=datasets');
+    expect(answer.status).toBe(200);
+    expect(answer.body.collapsed).toBe(true);
+    const datasets = answer.body.nodes.filter((node: any) => node.entity_type === 'dataset');
+    const hub = datasets.find((node: any) => node.versions.includes(hubVersion));
+    expect(hub).toBeDefined();
+    expect(hub.versions).toEqual([hubVersion, loader2.produced[0]].sort());
+    expect(hub.title).toBe(HUB.name);
+    // The revision between the two versions is inside the dataset, not an edge.
+    expect(answer.body.edges.filter((edge: any) => edge.from === edge.to)).toEqual([]);
+    expect(
+      answer.body.edges.some((edge: any) => edge.predicate === 'revisionOf' && edge.to === hub.iri),
+    ).toBe(false);
+  });
+});
