@@ -54,6 +54,8 @@ const PROPERTIES = [
   'temporalStart',
   'temporalEnd',
   'rowCount',
+  'datasetNamespace',
+  'datasetName',
   'byteSize',
   'fileCount',
   'openLineageFacets',

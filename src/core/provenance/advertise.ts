@@ -63,6 +63,8 @@ export interface AdvertiseOptions {
    * an output it reported earlier); registry fields are kept.
    */
   readonly refreshKnown?: boolean;
+  /** What the artifact series an advertisement creates say of themselves (a dataset's identity), by IRI. */
+  readonly seriesDetails?: ReadonlyMap<string, JsonObject>;
   /** The IRI a run new to the registry is given (default: a freshly minted one). */
   readonly runIri?: string;
   /**
@@ -346,7 +348,10 @@ async function planArtifacts(
     );
     planned.writes.push({ request: artifactCreateRequest(iri, built, ad.act), prefix });
     for (const series of await seriesToCreate(core, built, planned))
-      planned.writes.push({ request: seriesRequest(principal, series, now), prefix });
+      planned.writes.push({
+        request: seriesRequest(principal, series, now, ad.options.seriesDetails?.get(series)),
+        prefix,
+      });
     if (key !== undefined) planned.newKeys.push([key, iri]);
     planned.iris.push(iri);
     planned.foreign.push(...built.foreign);
@@ -443,11 +448,16 @@ function artifactKey(artifact: JsonObject, runKey: string | undefined): string |
 }
 
 /** A new artifact series: registry bookkeeping only, so it is not validated. */
-function seriesRequest(principal: Principal, iri: string, now: string): RecordWriteRequest {
+function seriesRequest(
+  principal: Principal,
+  iri: string,
+  now: string,
+  details: JsonObject = {},
+): RecordWriteRequest {
   return {
     spec: ARTIFACT_SERIES,
     iri,
-    candidate: { created: now },
+    candidate: { ...details, created: now },
     action: 'artifact-series.create',
     principal,
     validate: false,

@@ -156,7 +156,8 @@ export function mapEvent(body: unknown, receivedAt: string, baseIri: string): Ma
     runId: runId ?? '',
     status: statusOf(eventType),
     time,
-    label,
+    // A label the registry's own export wrote (`reg_run` facet), else the job's namespace and name.
+    label: nonEmpty(facet(run.facets, 'reg_run')?.label) ?? label,
     parent: parentOf(run),
     inputs,
     outputs,
@@ -282,7 +283,8 @@ function mapDataset(
   engine: JsonObject | undefined,
 ): MappedDataset {
   const facets = dataset.facets;
-  const artifact: JsonObject = { title: identity.name };
+  // A title the registry's own export wrote (`reg_artifact` facet), else the dataset's name.
+  const artifact: JsonObject = { title: nonEmpty(facet(facets, 'reg_artifact')?.title) ?? identity.name };
   const sources: Record<string, string> = {
     title: `${path}.name`,
     external_key: `${path}.name`,

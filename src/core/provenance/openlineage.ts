@@ -174,6 +174,7 @@ async function ingestRun(
           wholeRun: true,
           refreshKnown: true,
           runIri: runIriOf(core, instance, event.runId),
+          seriesDetails: seriesDetailsOf([...event.inputs, ...event.outputs]),
           // The event is kept by the last commit, the one that makes everything it carries recorded.
           ...(last ? { inCommit: keep } : {}),
         },
@@ -196,6 +197,19 @@ async function ingestRun(
     consumed,
     mapped_status: run.status as OpenLineageStatus,
     replayed: false,
+  };
+}
+
+/** What the series of these datasets say of themselves, should the advertisement create them. */
+function seriesDetailsOf(datasets: readonly MappedDataset[]): Map<string, JsonObject> {
+  return new Map(datasets.map((dataset) => [dataset.identity.series, seriesDetails(dataset)]));
+}
+
+function seriesDetails(dataset: MappedDataset): JsonObject {
+  return {
+    title: dataset.identity.name,
+    dataset_namespace: dataset.identity.namespace,
+    dataset_name: dataset.identity.name,
   };
 }
 
@@ -415,7 +429,7 @@ async function ingestDataset(
     requests.push({
       spec: ARTIFACT_SERIES,
       iri: identity.series,
-      candidate: { created: act.now },
+      candidate: { ...seriesDetails(event.dataset), created: act.now },
       action: 'artifact-series.create',
       principal: act.principal,
       validate: false,

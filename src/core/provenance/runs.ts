@@ -148,7 +148,7 @@ export async function artifactRefs(core: Core, iris: readonly string[]): Promise
 }
 
 /** The artifacts that name `run` as the activity that generated them, oldest first. */
-async function generatedBy(core: Core, run: string): Promise<string[]> {
+export async function generatedBy(core: Core, run: string): Promise<string[]> {
   const rows = await selectByKey(
     core,
     'a',

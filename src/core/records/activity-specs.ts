@@ -167,7 +167,13 @@ const ARTIFACT_SERIES_TABLE = {
   kind: 'artifact-series',
   path: 'artifact-series',
   types: [REG('ArtifactSeries')],
-  fields: [...BOOKKEEPING],
+  fields: [
+    // A dataset reported through OpenLineage: its identity, which every version shares.
+    { json: 'title', predicate: DCT('title'), type: 'string', registry: true },
+    { json: 'dataset_namespace', predicate: REG('datasetNamespace'), type: 'string', registry: true },
+    { json: 'dataset_name', predicate: REG('datasetName'), type: 'string', registry: true },
+    ...BOOKKEEPING,
+  ],
   derived: [],
 } as const satisfies RecordSpec;
 /** Artifact series: the default `is_version_of` of an artifact, minted at `{base}/artifact-series/<uuid>`. */

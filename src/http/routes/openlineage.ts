@@ -5,6 +5,7 @@ import {
   isBatch,
   runEvents,
 } from '../../core/provenance/openlineage.js';
+import { exportOpenLineage, runAsOpenLineage } from '../../core/provenance/openlineage-export.js';
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
@@ -15,10 +16,11 @@ import { problemBody } from '../problem.js';
  * gzip-compressed, at `/api/v1/openlineage` and at `/api/v1/lineage`, the path the OpenLineage clients' HTTP
  * transport posts to by default. A single event is answered 202 or with its problem; a batch 202 when every
  * event was accepted, else 207 with each event's own answer (a refused event writes nothing, the others stand).
+ * OpenLineage out: `GET /api/v1/runs/{id}/openlineage` (one run's events) and `GET /api/v1/openlineage/export`
+ * (every run, NDJSON); `GET /api/v1/runs/{id}/events` lists the events a run was recorded from.
  */
 export function openLineageRoutes(): Mounts {
-  const openlineage = new Hono<AppEnv>();
-  openlineage.post('/', async (c: Context<AppEnv>) => {
+  const ingest = async (c: Context<AppEnv>) => {
     const body = await readJson(c);
     const core = c.get('core');
     if (!isBatch(body)) return c.json(await ingestOpenLineage(core, c.get('act'), body), 202);
@@ -37,8 +39,31 @@ export function openLineageRoutes(): Mounts {
       { accepted, refused: answers.length - accepted, events },
       accepted === answers.length ? 202 : 207,
     );
+  };
+  const openlineage = new Hono<AppEnv>();
+  openlineage.post('/', ingest);
+  // OpenLineage out: every run as RunEvents, one per line, read as they are written.
+  openlineage.get('/export', (c) => {
+    const lines = exportOpenLineage(c.get('core'));
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await lines.next();
+        if (next.done === true) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await lines.return(undefined);
+      },
+    });
+    return c.body(body, 200, { 'content-type': 'application/x-ndjson; charset=utf-8' });
   });
+  const lineage = new Hono<AppEnv>();
+  lineage.post('/', ingest);
   const events = new Hono<AppEnv>();
+  events.get('/:id/openlineage', async (c) =>
+    c.json(await runAsOpenLineage(c.get('core'), c.req.param('id'))),
+  );
   events.get('/:id/events', async (c) =>
     c.json(
       await runEvents(c.get('core'), c.req.param('id'), {
@@ -49,7 +74,7 @@ export function openLineageRoutes(): Mounts {
   );
   return [
     ['/api/v1/openlineage', openlineage],
-    ['/api/v1/lineage', openlineage],
+    ['/api/v1/lineage', lineage],
     ['/api/v1/runs', events],
   ];
 }
