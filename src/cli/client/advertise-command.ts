@@ -84,6 +84,11 @@ export const advertiseFlags = {
     helpGroup: ARTIFACT,
   }),
   key: Flags.string({ description: "the artifact's own external key", helpGroup: ARTIFACT }),
+  'version-of': Flags.string({
+    description:
+      'IRI of an artifact here this one is the next version of (it joins its series and revises it)',
+    helpGroup: ARTIFACT,
+  }),
   'instance-key': Flags.string({
     description:
       'the instance_key of the deployment to advertise as, when the credential is shared by several deployments (a software token, one identity-provider client for every replica)',

@@ -24,6 +24,8 @@ export interface ArtifactDraft {
   readonly keywords: readonly string[];
   readonly derivedFrom: readonly string[];
   readonly key?: string;
+  /** The artifact this one is the next version of (its IRI at this registry). */
+  readonly versionOf?: string;
   /** An artifact already registered (here or at another registry), named by IRI alone. */
   readonly iri?: string;
 }
@@ -45,6 +47,7 @@ const SPEC_KEYS: Readonly<Record<string, DraftField | 'keywords' | 'derivedFrom'
   keyword: 'keywords',
   'derived-from': 'derivedFrom',
   key: 'key',
+  'version-of': 'versionOf',
   iri: 'iri',
 };
 
@@ -88,6 +91,7 @@ export interface ArtifactFlags {
   readonly keyword?: string[] | undefined;
   readonly 'derived-from'?: string[] | undefined;
   readonly key?: string | undefined;
+  readonly 'version-of'?: string | undefined;
 }
 
 /** The artifact the separate flags describe, or undefined when none of them was given. */
@@ -103,6 +107,7 @@ export function draftFromFlags(flags: ArtifactFlags): ArtifactDraft | undefined 
     ...defined('mediaType', flags['media-type']),
     ...defined('availability', flags.availability),
     ...defined('key', flags.key),
+    ...defined('versionOf', flags['version-of']),
     keywords: flags.keyword ?? [],
     derivedFrom: flags['derived-from'] ?? [],
   };
@@ -224,6 +229,7 @@ export async function artifactOf(draft: ArtifactDraft, resolveType: TypeResolver
     ...(draft.keywords.length === 0 ? {} : { keywords: [...draft.keywords] }),
     ...(draft.derivedFrom.length === 0 ? {} : { was_derived_from: [...draft.derivedFrom] }),
     ...(draft.key === undefined ? {} : { external_key: draft.key }),
+    ...(draft.versionOf === undefined ? {} : { version_of: draft.versionOf }),
   };
   const distribution: JsonObject = {
     ...(draft.downloadUrl === undefined ? {} : { download_url: draft.downloadUrl }),

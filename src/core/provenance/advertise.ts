@@ -23,7 +23,12 @@ import {
 import type { Core } from '../core.js';
 import type { Act } from '../stored/write-path.js';
 import { pacer } from '../pacer.js';
-import { artifactCreateRequest, buildArtifactCandidate, type ArtifactCandidate } from './artifact-input.js';
+import {
+  artifactCreateRequest,
+  buildArtifactCandidate,
+  withVersionOf,
+  type ArtifactCandidate,
+} from './artifact-input.js';
 import { getArtifact } from './artifact-view.js';
 import { agentOfCredential } from './attribution.js';
 import { readStored, requireObject } from '../stored/records.js';
@@ -317,13 +322,15 @@ async function planArtifacts(
   const { principal, now } = ad.act;
   const planned: Planned = { iris: [], writes: [], newKeys: [], foreign: [] };
   const pause = pacer();
-  for (const [index, artifact] of artifacts.entries()) {
+  for (const [index, sent] of artifacts.entries()) {
     await pause();
     const prefix = `artifacts[${index}].`;
+    let artifact = sent;
     if (typeof artifact.iri === 'string' && Object.keys(artifact).length === 1) {
       planned.iris.push(await referenced(core, artifact.iri, prefix, planned));
       continue;
     }
+    artifact = await withVersionOf(core, artifact, prefix);
     const key = artifactKey(artifact, runKey);
     const existing = key === undefined ? undefined : findArtifactByKey(core.db, instance, key);
     if (existing !== undefined) {
@@ -472,7 +479,7 @@ export async function registerArtifact(core: Core, act: Act, body: unknown): Pro
   const { principal, now } = act;
   if (!principal.authenticated) throw new UnauthorizedError();
   if (!isCurator(principal)) requireDeploymentScope(principal, 'advertise:produce');
-  const input = requireObject(body);
+  const input = await withVersionOf(core, requireObject(body), '');
   const iri = mintIri(core.config.baseIri, ARTIFACT.path);
   const attribution = agentOfCredential(core.config.baseIri, principal);
   const built = buildArtifactCandidate(core, input, iri, {

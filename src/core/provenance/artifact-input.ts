@@ -1,4 +1,4 @@
-import { RegError, type FieldError } from '../errors.js';
+import { RegError, ValidationError, type FieldError } from '../errors.js';
 import { GRAPHS, PROV, REG } from '../ns.js';
 import { ARTIFACT } from '../records/activity-specs.js';
 import { contentIdentifier, digestBytes, digestOf, spdxAlgorithmIri } from '../records/content-id.js';
@@ -8,7 +8,7 @@ import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js'
 import { factory, type Quad } from '../store/nquads.js';
 import { normaliseKeywords } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
-import { acceptedInput } from '../stored/records.js';
+import { acceptedInput, readStored } from '../stored/records.js';
 import type { Act, RecordWriteRequest } from '../stored/write-path.js';
 
 /** An artifact ready for the write path: its candidate JSON, registry-computed quads and what it refers to. */
@@ -20,6 +20,36 @@ export interface ArtifactCandidate {
   readonly series: string | undefined;
   /** IRIs at other registries it derives from, revises or versions: queued for resolution. */
   readonly foreign: string[];
+}
+
+/**
+ * An artifact sent as a new version of one the registry holds (`version_of`: that artifact's IRI) joins its
+ * series (`is_version_of`) and revises it (`was_revision_of`): the first-class way to say "this is the next
+ * version of that". Returns the input without `version_of`; a `version_of` naming no artifact here is a 422.
+ */
+export async function withVersionOf(core: Core, input: JsonObject, prefix: string): Promise<JsonObject> {
+  const named = input.version_of;
+  if (named === undefined || named === null) return input;
+  const { version_of: _named, ...rest } = input;
+  const iri = Array.isArray(named) && named.length === 1 ? named[0] : named;
+  const field = `${prefix}version_of`;
+  const refuse = (why: string): never => {
+    const message = `${field}: ${why}`;
+    throw new ValidationError(message, { errors: [{ field, message }] });
+  };
+  if (typeof iri !== 'string' || !isAbsoluteIri(iri))
+    return refuse('must be the IRI of an artifact this registry holds');
+  const stored = iri.startsWith(`${core.config.baseIri}/`)
+    ? await readStored(core, ARTIFACT, iri)
+    : undefined;
+  if (stored === undefined) return refuse(`<${iri}> is not an artifact this registry holds`);
+  const series = Array.isArray(stored.json.is_version_of) ? stored.json.is_version_of : [];
+  const revised = Array.isArray(rest.was_revision_of) ? rest.was_revision_of : [];
+  return {
+    ...rest,
+    ...(series.length > 0 ? { is_version_of: series } : {}),
+    was_revision_of: [...new Set([...revised, iri])],
+  };
 }
 
 /** What the registry, not the payload, says about an artifact. */
