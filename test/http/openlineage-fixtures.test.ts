@@ -267,6 +267,59 @@ describe('genuine OpenLineage events, as the OpenLineage project writes them', (
     expect([reported.body.run]).toEqual(parents);
   });
 
+  it('keeps column lineage and explicit lineage facets and answers them per field, naming the versions read', async () => {
+    const { token } = await deployment();
+    const facetFixture = (file: string): any =>
+      JSON.parse(fs.readFileSync(new URL(`../fixtures/openlineage/facets/${file}`, import.meta.url), 'utf8'));
+    const columns = facetFixture('column-lineage.json');
+    const explicit = facetFixture('lineage-dataset-to-dataset.json');
+    const run = (inputs: object[], outputs: object[], time: string) => ({
+      eventType: 'COMPLETE',
+      eventTime: time,
+      producer: 'https://example.org/warehouse-jobs',
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+      run: { runId: randomUUID() },
+      job: { namespace: 'warehouse', name: 'discounts report' },
+      inputs,
+      outputs,
+    });
+    const customers = { namespace: 'SnowflakeOpenLineage', name: 'CUSTOMERS' };
+    const discounts = { namespace: 'SnowflakeOpenLineage', name: 'DISCOUNTS' };
+    const loaded = await post(run([], [customers, discounts], '2026-07-01T00:00:00Z'), token);
+    expect(loaded.status, JSON.stringify(loaded.body)).toBe(202);
+    const report = await post(
+      run(
+        [customers, discounts],
+        [{ namespace: 'SnowflakeOpenLineage', name: 'REPORT', facets: { ...columns, ...explicit } }],
+        '2026-07-02T00:00:00Z',
+      ),
+      token,
+    );
+    expect(report.status, JSON.stringify(report.body)).toBe(202);
+    const version = report.body.produced[0] as string;
+    const answer = await app.request(`/api/v1/artifacts/${version.split('/').pop()}/column-lineage`, {
+      headers: root,
+    });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as any;
+    const name = body.fields.find((entry: any) => entry.field === 'NAME');
+    expect(name.inputs.map((input: any) => `${input.name}.${input.field}`)).toEqual(
+      columns.columnLineage.fields.NAME.inputFields.map((input: any) => `${input.name}.${input.field}`),
+    );
+    // Each input names the version of its dataset the run read.
+    expect(new Set(name.inputs.map((input: any) => input.version))).toEqual(new Set(report.body.consumed));
+    expect(name.inputs[0].transformations).toEqual(
+      columns.columnLineage.fields.NAME.inputFields[0].transformations,
+    );
+    // The explicit lineage facet: a field-level and a dataset-level input.
+    expect(body.fields.find((entry: any) => entry.field === 'customer_id').inputs[0]).toMatchObject({
+      namespace: 'postgresql://warehouse:5432',
+      name: 'public.customers',
+      field: 'id',
+    });
+    expect(body.inputs).toEqual([expect.objectContaining({ name: 'public.customers' })]);
+  });
+
   it('answers a batch event by event: a refused one writes nothing, the others stand', async () => {
     const { token } = await deployment();
     const good = read('fluentd-event-simple.json');

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { listArtifacts, type ArtifactListParams } from '../../core/provenance/artifact-list.js';
 import { getArtifact } from '../../core/provenance/artifact-view.js';
 import { identify } from '../../core/provenance/identify.js';
+import { columnLineage } from '../../core/provenance/column-lineage.js';
 import { lineage, lineageOptions } from '../../core/provenance/lineage.js';
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
@@ -45,6 +46,9 @@ export function artifactRoutes(): Mounts {
     return c.json(await listArtifacts(c.get('core'), params));
   });
   artifacts.get('/:id', async (c) => c.json(await getArtifact(c.get('core'), c.req.param('id'))));
+  artifacts.get('/:id/column-lineage', async (c) =>
+    c.json(await columnLineage(c.get('core'), c.req.param('id'))),
+  );
   artifacts.get('/:id/lineage', async (c) => {
     const options = lineageOptions(c.req.query());
     return c.json(await lineage(c.get('core'), c.req.param('id'), options));
