@@ -449,21 +449,10 @@ async function ingestDataset(
   }));
   await commitRecords(core, writes, () => {
     if (existing === undefined) insertArtifactKey(core.db, instance, key, iri, act.now);
-    keepEvent(core.db, {
+    keepAudited(core, act, event, {
       subject: identity.series,
-      kind: 'dataset',
-      eventType: event.eventType,
-      eventTime: event.time,
-      receivedAt: act.now,
-      body: event.payload,
-    });
-    appendAudit(core.db, {
-      actor: act.principal.subject,
-      actorKind: act.principal.actorKind,
-      action: 'openlineage.ingest',
       target: iri,
       detail: `dataset event: ${identity.label}`,
-      requestId: act.requestId ?? null,
     });
   });
   return answer(iri, false);
@@ -485,25 +474,35 @@ async function ingestJob(
     replayed,
   });
   if (hasEvent(core.db, subject, eventDigest(event.payload))) return answer(true);
-  await commitRecords(core, [], () => {
-    keepEvent(core.db, {
-      subject,
-      kind: 'job',
-      eventType: event.eventType,
-      eventTime: event.time,
-      receivedAt: act.now,
-      body: event.payload,
-    });
-    appendAudit(core.db, {
-      actor: act.principal.subject,
-      actorKind: act.principal.actorKind,
-      action: 'openlineage.ingest',
-      target: instance,
-      detail: `job event: ${event.label}`,
-      requestId: act.requestId ?? null,
-    });
-  });
+  await commitRecords(core, [], () =>
+    keepAudited(core, act, event, { subject, target: instance, detail: `job event: ${event.label}` }),
+  );
   return answer(false);
+}
+
+/** Keeps a dataset or job event and audits it; inside the commit that records what it carried. */
+function keepAudited(
+  core: Core,
+  act: Act,
+  event: MappedDatasetEvent | MappedJobEvent,
+  where: { subject: string; target: string; detail: string },
+): void {
+  keepEvent(core.db, {
+    subject: where.subject,
+    kind: event.kind,
+    eventType: event.eventType,
+    eventTime: event.time,
+    receivedAt: act.now,
+    body: event.payload,
+  });
+  appendAudit(core.db, {
+    actor: act.principal.subject,
+    actorKind: act.principal.actorKind,
+    action: 'openlineage.ingest',
+    target: where.target,
+    detail: where.detail,
+    requestId: act.requestId ?? null,
+  });
 }
 
 /** Validates the artifacts an advertisement would create, exactly as it would, without writing anything. */
