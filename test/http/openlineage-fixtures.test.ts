@@ -160,7 +160,7 @@ describe('genuine OpenLineage events, as the OpenLineage project writes them', (
   });
 
   it('accepts a DatasetEvent and a JobEvent, which carry no eventType', async () => {
-    const { token } = await deployment();
+    const { iri, token } = await deployment();
     const dataset = read('python-client-serde-dataset-event.json');
     expect(dataset.eventType).toBeUndefined();
     const described = await post(dataset, token);
@@ -176,6 +176,19 @@ describe('genuine OpenLineage events, as the OpenLineage project writes them', (
     const job = await post(read('python-client-serde-job-event.json'), token);
     expect(job.status, JSON.stringify(job.body)).toBe(202);
     expect(job.body).toMatchObject({ kind: 'job', replayed: false });
+    // Both are readable as they were received.
+    const idOf = (iri: string) => iri.split('/').pop()!;
+    const datasetKept = (await (
+      await app.request(`/api/v1/artifacts/${idOf(described.body.artifact)}/events`, { headers: root })
+    ).json()) as any;
+    expect(datasetKept).toMatchObject({ dataset: described.body.dataset, total: 1 });
+    expect(datasetKept.items[0].event).toEqual(dataset);
+    const jobKept = (await (
+      await app.request(`/api/v1/instances/${idOf(iri)}/job-events`, { headers: root })
+    ).json()) as any;
+    expect(jobKept.items.map((item: any) => item.event)).toEqual([
+      read('python-client-serde-job-event.json'),
+    ]);
   });
 
   it('answers a replayed event as before and writes nothing', async () => {

@@ -4,6 +4,7 @@ import { requireDeploymentScope } from '../access/policy.js';
 import { BadRequestError, RegError, UnauthorizedError } from '../errors.js';
 import { DCAT, DCT, GRAPHS, PROV, REG, XSD } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
+import { INSTANCE } from '../records/specs.js';
 import { mintIri } from '../records/ids.js';
 import { isObject } from '../records/json.js';
 import type { JsonObject } from '../records/mapper.js';
@@ -465,7 +466,8 @@ async function ingestJob(
   instance: string,
   event: MappedJobEvent,
 ): Promise<OpenLineageResult> {
-  const subject = `${instance}#job:${event.label}`;
+  // A deployment's job events are kept under the deployment itself.
+  const subject = instance;
   const answer = (replayed: boolean): OpenLineageResult => ({
     kind: 'job',
     job: event.label,
@@ -554,17 +556,11 @@ export function isBatch(body: unknown): body is unknown[] {
 /** Events of a run per page of `GET /api/v1/runs/{id}/events`. */
 const EVENTS_PAGE = 100;
 
-/**
- * `GET /api/v1/runs/{id}/events`: the OpenLineage events a run was recorded from, in `eventTime` order (ties in
- * arrival order), each as it was received, a page at a time (`cursor` is the position of the next page).
- */
-export async function runEvents(
-  core: Core,
-  id: string,
-  params: { readonly limit?: string | undefined; readonly cursor?: string | undefined },
-): Promise<JsonObject> {
-  const iri = iriOf(core, 'run', id);
-  await requireReadable(core, RUN, iri);
+/** Paging of kept events. */
+type EventPageParams = { readonly limit?: string | undefined; readonly cursor?: string | undefined };
+
+/** A page of the events kept for a subject, in `eventTime` order, each as it was received. */
+function keptEventsPage(core: Core, subject: string, params: EventPageParams): JsonObject {
   const limit = Math.min(Math.max(Number(params.limit ?? EVENTS_PAGE) || EVENTS_PAGE, 1), 1000);
   const offset = params.cursor === undefined ? 0 : Number(params.cursor);
   if (!Number.isSafeInteger(offset) || offset < 0) {
@@ -572,8 +568,8 @@ export async function runEvents(
       errors: [{ field: 'cursor', message: 'cursor must be the next_cursor of an earlier page' }],
     });
   }
-  const total = countEvents(core.db, iri);
-  const items = eventsOf(core.db, iri, limit, offset).map((kept) => ({
+  const total = countEvents(core.db, subject);
+  const items = eventsOf(core.db, subject, limit, offset).map((kept) => ({
     event_type: kept.eventType,
     event_time: kept.eventTime,
     received_at: kept.receivedAt,
@@ -581,5 +577,31 @@ export async function runEvents(
     event: kept.body as JsonObject,
   }));
   const next = offset + items.length;
-  return { run: iri, items, total, ...(next < total ? { next_cursor: String(next) } : {}) };
+  return { items, total, ...(next < total ? { next_cursor: String(next) } : {}) };
+}
+
+/**
+ * `GET /api/v1/runs/{id}/events`: the OpenLineage events a run was recorded from, in `eventTime` order (ties in
+ * arrival order), each as it was received, a page at a time (`cursor` is the position of the next page).
+ */
+export async function runEvents(core: Core, id: string, params: EventPageParams): Promise<JsonObject> {
+  const iri = iriOf(core, 'run', id);
+  await requireReadable(core, RUN, iri);
+  return { run: iri, ...keptEventsPage(core, iri, params) };
+}
+
+/** `GET /api/v1/artifacts/{id}/events`: the DatasetEvents received for the dataset the artifact is a version of. */
+export async function datasetEvents(core: Core, id: string, params: EventPageParams): Promise<JsonObject> {
+  const iri = iriOf(core, 'artifact', id);
+  const stored = await requireReadable(core, ARTIFACT, iri);
+  const series = Array.isArray(stored.json.is_version_of) ? stored.json.is_version_of[0] : undefined;
+  if (typeof series !== 'string') return { artifact: iri, items: [], total: 0 };
+  return { artifact: iri, dataset: series, ...keptEventsPage(core, series, params) };
+}
+
+/** `GET /api/v1/instances/{id}/job-events`: the JobEvents a deployment sent (its jobs' declared lineage). */
+export async function jobEvents(core: Core, id: string, params: EventPageParams): Promise<JsonObject> {
+  const iri = iriOf(core, 'instance', id);
+  await requireReadable(core, INSTANCE, iri);
+  return { instance: iri, ...keptEventsPage(core, iri, params) };
 }

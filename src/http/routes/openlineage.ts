@@ -1,8 +1,10 @@
 import { Hono, type Context } from 'hono';
 import {
+  datasetEvents,
   ingestOpenLineage,
   ingestOpenLineageBatch,
   isBatch,
+  jobEvents,
   runEvents,
 } from '../../core/provenance/openlineage.js';
 import { exportOpenLineage, runAsOpenLineage } from '../../core/provenance/openlineage-export.js';
@@ -72,7 +74,18 @@ export function openLineageRoutes(): Mounts {
       }),
     ),
   );
+  const page = (c: Context<AppEnv>) => ({ limit: c.req.query('limit'), cursor: c.req.query('cursor') });
+  const datasets = new Hono<AppEnv>();
+  datasets.get('/:id/events', async (c) =>
+    c.json(await datasetEvents(c.get('core'), c.req.param('id'), page(c))),
+  );
+  const jobs = new Hono<AppEnv>();
+  jobs.get('/:id/job-events', async (c) =>
+    c.json(await jobEvents(c.get('core'), c.req.param('id'), page(c))),
+  );
   return [
+    ['/api/v1/artifacts', datasets],
+    ['/api/v1/instances', jobs],
     ['/api/v1/openlineage', openlineage],
     ['/api/v1/lineage', lineage],
     ['/api/v1/runs', events],
