@@ -2,6 +2,8 @@ import type { AdvertiseResult } from './advertise-bench.js';
 import type { SizeFigures } from './figures.js';
 import type { GraphKind } from './graph-store.js';
 import type { LineageResult } from './lineage-bench.js';
+import type { LineagePagesResult } from './lineage-pages-bench.js';
+import type { OpenLineageIngestResult } from './openlineage-bench.js';
 import type { RecordsResult } from './records-bench.js';
 import { compact } from './report.js';
 import type { ServeRun } from './reg-serve.js';
@@ -15,6 +17,8 @@ export interface GraphRun {
   readonly records?: RecordsResult;
   readonly advertise?: AdvertiseResult;
   readonly lineage?: LineageResult;
+  readonly openlineage?: OpenLineageIngestResult;
+  readonly lineagePages?: LineagePagesResult;
   readonly search?: SearchResult;
 }
 
@@ -48,6 +52,13 @@ export function renderComparison(runs: ReadonlyMap<GraphKind, GraphRun>): string
     ['POST /api/v1/software over HTTP, median (ms)', (r) => r.records?.httpCreateMs, (n) => num(n, 2)],
     ['POST advertise/produced (req/s)', (r) => r.advertise?.rps, (n) => num(n, 0)],
     ['lineage, depth 6, p50 (ms)', (r) => r.lineage?.p50Ms, (n) => num(n, 1)],
+    ['OpenLineage single events (events/s)', (r) => r.openlineage?.single.eventsPerSecond, (n) => num(n, 0)],
+    ['OpenLineage batches of 50 (events/s)', (r) => r.openlineage?.batched.eventsPerSecond, (n) => num(n, 0)],
+    [
+      'lineage pages of 500 nodes, worst page (ms)',
+      (r) => (r.lineagePages ? Math.max(...r.lineagePages.passes.map((p) => p.worstMs)) : undefined),
+      (n) => num(n, 1),
+    ],
     ['GET /api/v1/search, p50 (ms)', (r) => r.search?.httpSearch.p50, (n) => num(n, 2)],
     ['GET /api/v1/capabilities, p50 (ms)', (r) => r.search?.httpMatch.p50, (n) => num(n, 2)],
   );

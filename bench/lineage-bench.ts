@@ -116,7 +116,7 @@ export function renderLineage(result: LineageResult): string {
 }
 
 /** Polls search until it no longer answers `partial` (the index refilled after a restore). */
-async function searchSettled(url: string): Promise<void> {
+export async function searchSettled(url: string): Promise<void> {
   const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     const body = (await (await fetch(`${url}/api/v1/search?q=artifact&limit=1`)).json()) as {

@@ -9,7 +9,9 @@ export interface Options {
   /** Repetitions of each start-up measurement; the median is reported. */
   readonly runs: number;
   /** Which parts to run. */
-  readonly parts: readonly ('startup' | 'records' | 'search' | 'ui' | 'validation' | 'hostile')[];
+  readonly parts: readonly (
+    'startup' | 'records' | 'openlineage' | 'search' | 'ui' | 'validation' | 'hostile'
+  )[];
   /** Seconds of load per throughput figure. */
   readonly seconds: number;
   /** Size of the store the lineage figure is measured on. */
@@ -22,17 +24,30 @@ export interface Options {
   readonly graphs: readonly ('embedded' | 'sparql')[];
 }
 
+/** Every part; all of them run by default. */
+const PARTS: Options['parts'] = [
+  'startup',
+  'records',
+  'openlineage',
+  'search',
+  'ui',
+  'validation',
+  'hostile',
+];
+
 /** A bad command line: reported with the usage, without a stack trace. */
 export class UsageError extends Error {}
 
-export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records,search,ui,validation,hostile] [--seconds 5]
+export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records,openlineage,search,ui,validation,hostile] [--seconds 5]
   --sizes    dataset sizes in quads (k = thousand, M = million); default 10k,100k,1M
   --runs     repetitions of each start-up measurement, median reported; default 3
-  --parts    startup (start-up, restore, dump by size), records (record API reads and writes) and/or search
+  --parts    startup (start-up, restore, dump by size), records (record API reads and writes) and/or
+             openlineage (OpenLineage RunEvents per second, single and 50 per request, against native
+             advertising; lineage paged with max_nodes and a time budget through 10,001 nodes) and/or search
              (search and matchmaking latency) and/or ui (the web page's weight and load time on a slow link,
              in Debian's chromium) and/or validation (validation time by list length, and a small validation
              beside a large one) and/or hostile (ordinary clients' latency beside an expensive anonymous SPARQL
-             loop and advertisements near the payload limit, against a quiet run); default all six
+             loop and advertisements near the payload limit, against a quiet run); default all seven
   --seconds  seconds of load per throughput figure; default 5
   --lineage-size  store size for the lineage figure; default 1M
   --search-size   records in the store for the search figures; default 100k
@@ -47,7 +62,7 @@ export function parseOptions(argv: readonly string[]): Options | null {
     options: {
       sizes: { type: 'string', default: '10k,100k,1M' },
       runs: { type: 'string', default: '3' },
-      parts: { type: 'string', default: 'startup,records,search,ui,validation,hostile' },
+      parts: { type: 'string', default: PARTS.join(',') },
       seconds: { type: 'string', default: '5' },
       'lineage-size': { type: 'string', default: '1M' },
       'search-size': { type: 'string', default: '100k' },
@@ -64,7 +79,7 @@ export function parseOptions(argv: readonly string[]): Options | null {
     throw new UsageError(`--runs must be a positive integer\n${USAGE}`);
   const parts = values.parts.split(',').map((part) => part.trim());
   for (const part of parts) {
-    if (!['startup', 'records', 'search', 'ui', 'validation', 'hostile'].includes(part))
+    if (!(PARTS as readonly string[]).includes(part))
       throw new UsageError(`unknown part "${part}"\n${USAGE}`);
   }
   const seconds = Number(values.seconds);

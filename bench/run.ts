@@ -8,6 +8,8 @@ import { parseOptions, sizeLabel, USAGE, UsageError, type Options } from './opti
 import { benchAdvertise, renderAdvertise } from './advertise-bench.js';
 import { benchHostile, renderHostile } from './hostile-bench.js';
 import { benchLineage, renderLineage } from './lineage-bench.js';
+import { benchLineagePages, renderLineagePages } from './lineage-pages-bench.js';
+import { benchOpenLineageIngest, renderOpenLineageIngest } from './openlineage-bench.js';
 import { benchRecords, renderRecords } from './records-bench.js';
 import { benchSearch, renderSearch } from './search-bench.js';
 import { benchUi, renderUi } from './ui-bench.js';
@@ -69,6 +71,14 @@ async function runParts(
     const lineage = await benchLineage(space, options.lineageQuads);
     process.stdout.write(`\n${renderLineage(lineage)}\n`);
     results.lineage = lineage;
+  }
+  if (options.parts.includes('openlineage')) {
+    const ingest = await benchOpenLineageIngest(space, options.seconds);
+    process.stdout.write(`\n${renderOpenLineageIngest(ingest)}\n`);
+    results.openlineage = ingest;
+    const pages = await benchLineagePages(space);
+    process.stdout.write(`\n${renderLineagePages(pages)}\n`);
+    results.lineagePages = pages;
   }
   if (options.parts.includes('search')) {
     const found = await benchSearch(space, options.searchRecords);
