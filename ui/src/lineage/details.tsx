@@ -1,9 +1,23 @@
 /**
  * The side panel: what the selected node is, where it comes from (an unresolved foreign IRI says why it is
- * unresolved), what it is linked to, a link to its page, and buttons to expand or collapse it.
+ * unresolved), a dataset's versions, what it is linked to, a link to its page, and buttons to expand or collapse
+ * it or show a dataset's versions apart.
  */
-import { idOf, pageOf, useApi, withQuery, type ArtifactJson, type RunJson } from '../api';
-import { type PictureNode, type LineageState, isForeign, isHeldHere, kindText, labelOf } from './model';
+import { idOf, useApi, withQuery, type ArtifactJson, type RunJson } from '../api';
+import { RecordLink } from '../components/record-bits';
+import {
+  type PictureNode,
+  type LineageState,
+  isForeign,
+  isGroup,
+  isHeldHere,
+  labelOf,
+  pageOfNode,
+  recordIri,
+  shownKind,
+  tagText,
+  versionCount,
+} from './model';
 
 /** Links listed in the panel; the text alternative lists them all. */
 const MAX_LINKS = 12;
@@ -28,7 +42,9 @@ function Field({ name, value }: { name: string; value: string | undefined }) {
 function RecordFields({ node }: { node: PictureNode }) {
   const local = isHeldHere(node);
   const artifact = useApi<ArtifactJson>(
-    local && node.kind === 'artifact' ? `/api/v1/artifacts/${encodeURIComponent(idOf(node.iri))}` : null,
+    local && shownKind(node) === 'artifact'
+      ? `/api/v1/artifacts/${encodeURIComponent(idOf(recordIri(node)))}`
+      : null,
   );
   const run = useApi<RunJson>(
     local && node.kind === 'run' ? `/api/v1/runs/${encodeURIComponent(idOf(node.iri))}` : null,
@@ -69,14 +85,18 @@ export interface DetailsProps {
   readonly onSelect: (iri: string) => void;
   readonly onExpand: (iri: string) => void;
   readonly onCollapse: (iri: string) => void;
+  /** Shows every version apart, this dataset's marked. */
+  readonly onShowVersions: (iri: string) => void;
 }
 
 export function Details(props: DetailsProps) {
   const { state, iri } = props;
   const node = state.nodes.get(iri);
   if (node === undefined) return null;
-  const page = pageOf(iri);
+  const page = pageOfNode(node);
   const local = isHeldHere(node);
+  const group = isGroup(node);
+  const kind = shownKind(node);
   const name = (other: string) => {
     if (other === iri) return 'this';
     const text = labelOf(state.nodes.get(other) ?? node);
@@ -89,9 +109,14 @@ export function Details(props: DetailsProps) {
   };
   const links = [...state.edges.values()].filter((edge) => edge.subject === iri || edge.object === iri);
   const centre =
-    local && iri !== state.root && (node.kind === 'artifact' || node.kind === 'run')
-      ? withQuery('/lineage', { [node.kind]: idOf(iri), direction: props.direction, depth: props.depth })
+    local && recordIri(node) !== state.centre && (kind === 'artifact' || kind === 'run')
+      ? withQuery('/lineage', {
+          [kind]: idOf(recordIri(node)),
+          direction: props.direction,
+          depth: props.depth,
+        })
       : undefined;
+  const versions = node.versions ?? [];
   return (
     <section class="lg-details" aria-labelledby="lg-details-title">
       <p class="lg-details-kind">
@@ -100,14 +125,14 @@ export function Details(props: DetailsProps) {
             <span aria-hidden="true">⚠ </span>Unresolved
           </span>
         )}{' '}
-        {kindText(node)}
+        {tagText(node)}
         {iri === state.root && ' · centre of the picture'}
       </p>
       <h2 id="lg-details-title">{labelOf(node)}</h2>
       <dl class="fields">
         <dt>IRI</dt>
         <dd>
-          <code>{iri}</code>
+          <code>{recordIri(node)}</code>
         </dd>
         <dt>Held by</dt>
         <dd>{originText(node)}</dd>
@@ -115,6 +140,25 @@ export function Details(props: DetailsProps) {
         <Field name="Resolution" value={node.origin?.resolve_status} />
         <RecordFields key={iri} node={node} />
       </dl>
+      {group && (
+        <>
+          <h3>Versions</h3>
+          <p class="lg-versions-text">
+            This dataset stands for {versionCount(node)} versions met in this lineage, one for each time it
+            was written.
+          </p>
+          <ul class="lg-links">
+            {versions.slice(0, MAX_LINKS).map((version) => (
+              <li key={version}>
+                <RecordLink iri={version} />
+              </li>
+            ))}
+          </ul>
+          {versions.length > MAX_LINKS && (
+            <p class="lg-more-links">…and {versions.length - MAX_LINKS} more versions.</p>
+          )}
+        </>
+      )}
       {links.length > 0 && (
         <>
           <h3>Links</h3>
@@ -131,6 +175,11 @@ export function Details(props: DetailsProps) {
         </>
       )}
       <p class="lg-actions">
+        {group && (
+          <button type="button" onClick={() => props.onShowVersions(iri)}>
+            Show its {versionCount(node)} versions
+          </button>
+        )}
         {props.expandable && (
           <button type="button" onClick={() => props.onExpand(iri)} disabled={props.pending}>
             {props.pending
@@ -147,7 +196,7 @@ export function Details(props: DetailsProps) {
         )}
       </p>
       <p class="lg-actions">
-        {local ? (
+        {group ? null : local && page !== undefined ? (
           <a href={page}>Open its page</a>
         ) : (
           <a href={iri} rel="noopener noreferrer">

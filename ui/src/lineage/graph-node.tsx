@@ -1,11 +1,12 @@
 /**
- * One node of the picture: its shape says its kind (a pill for an artifact, a box with side bars for a run, a
- * dashed box for an IRI held elsewhere), a tag line says it in words, and an unresolved foreign IRI carries a
- * warning sign beside the words "unresolved foreign".
+ * One node of the picture: its shape says its kind (a pill for an artifact, a stack of pills for a dataset of
+ * several versions, a box with side bars for a run, a dashed box for an IRI held elsewhere), a tag line says it in
+ * words (with a dataset's number of versions), and an unresolved foreign IRI carries a warning sign beside the
+ * words "unresolved foreign".
  */
 import type { JSX } from 'preact';
-import { NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from './layout';
-import { isForeign, kindText, labelOf, type PictureNode } from './model';
+import { NODE_HEIGHT, NODE_WIDTH, STACK, type PlacedNode } from './layout';
+import { isForeign, labelOf, shownKind, tagText, type PictureNode } from './model';
 
 const LINE_CHARS = 29;
 
@@ -26,11 +27,18 @@ export function titleLines(text: string): [string, string?] {
  */
 export function ariaLabelOf(
   node: PictureNode,
-  options: { root: boolean; hidden: number | undefined; expandable: boolean; pending: boolean },
+  options: {
+    root: boolean;
+    hidden: number | undefined;
+    expandable: boolean;
+    pending: boolean;
+    mark: Mark | undefined;
+  },
 ): string {
-  const shown = `${kindText(node)} ${labelOf(node)}${badgeOf(options) === undefined ? '' : ` ${badgeOf(options)}`}`;
+  const shown = `${tagText(node)} ${labelOf(node)}${badgeOf(options) === undefined ? '' : ` ${badgeOf(options)}`}`;
   const parts = [shown];
   if (options.root) parts.push('the centre of this picture');
+  if (options.mark !== undefined) parts.push(options.mark.spoken);
   if (options.hidden !== undefined && !options.pending) parts.push('collapsed');
   else if (!options.pending && options.expandable) parts.push('press Enter to expand');
   return parts.join('; ');
@@ -47,6 +55,31 @@ function Shape({ node }: { node: PictureNode }) {
   const h = NODE_HEIGHT;
   if (node.unresolved || node.kind === 'unknown')
     return <rect class="lg-shape" width={w} height={h} rx={4} stroke-dasharray="6 4" />;
+  if (shownKind(node) === 'dataset')
+    // Versions stacked behind the front one.
+    return (
+      <>
+        {[STACK * 2, STACK].map((offset) => (
+          <rect
+            key={offset}
+            class="lg-shape lg-stack"
+            x={offset}
+            y={-offset}
+            width={w}
+            height={h}
+            rx={h / 2}
+            {...(isForeign(node) ? { 'stroke-dasharray': '6 4' } : {})}
+          />
+        ))}
+        <rect
+          class="lg-shape"
+          width={w}
+          height={h}
+          rx={h / 2}
+          {...(isForeign(node) ? { 'stroke-dasharray': '6 4' } : {})}
+        />
+      </>
+    );
   if (node.kind === 'run')
     return (
       <>
@@ -86,6 +119,12 @@ function ForeignIcon({ x, y }: { x: number; y: number }) {
   );
 }
 
+/** Words that single a node out: shown above it, and read out at more length. */
+export interface Mark {
+  readonly text: string;
+  readonly spoken: string;
+}
+
 export interface NodeProps {
   readonly placed: PlacedNode;
   readonly index: number;
@@ -95,6 +134,8 @@ export interface NodeProps {
   readonly hidden: number | undefined;
   readonly expandable: boolean;
   readonly pending: boolean;
+  /** Words set above the node and read out with it (the versions of a dataset the reader opened). */
+  readonly mark: Mark | undefined;
   readonly onClick: (iri: string) => void;
   readonly onFocus: (iri: string) => void;
   readonly onKeyDown: (event: JSX.TargetedKeyboardEvent<SVGGElement>, iri: string) => void;
@@ -107,11 +148,12 @@ export function GraphNode(props: NodeProps) {
   const textAt = node.unresolved || foreign ? 32 : 16;
   const classes = [
     'lg-node',
-    `lg-${node.kind}`,
+    `lg-${shownKind(node)}`,
     node.unresolved ? 'lg-unresolved' : '',
     foreign ? 'lg-foreign' : '',
     props.selected ? 'is-selected' : '',
     props.root ? 'is-root' : '',
+    props.mark === undefined ? '' : 'is-marked',
   ].join(' ');
   const left = x - NODE_WIDTH / 2;
   const top = y - NODE_HEIGHT / 2;
@@ -121,6 +163,17 @@ export function GraphNode(props: NodeProps) {
         // Outside the node, so the node's visible words stay those its name starts with.
         <text class="lg-tag lg-centre" x={left + 16} y={top - 6} aria-hidden="true">
           centre
+        </text>
+      )}
+      {props.mark !== undefined && (
+        <text
+          class="lg-tag lg-mark"
+          x={left + NODE_WIDTH - 16}
+          y={top - 6}
+          text-anchor="end"
+          aria-hidden="true"
+        >
+          {props.mark.text}
         </text>
       )}
       <g
@@ -140,7 +193,7 @@ export function GraphNode(props: NodeProps) {
         {node.unresolved ? <WarningIcon x={iconAt} y={8} /> : foreign && <ForeignIcon x={iconAt} y={8} />}
         {/* Trailing spaces keep the tag, the title lines and the badge apart as words for assistive technology. */}
         <text class="lg-tag" x={textAt} y={19} clip-path="url(#lg-clip-tag)">
-          {`${kindText(node)} `}
+          {`${tagText(node)} `}
         </text>
         <text class="lg-title" clip-path="url(#lg-clip)">
           {titleLines(labelOf(node)).map((line, i) => (

@@ -1,10 +1,11 @@
 /**
- * The picture itself: the laid-out nodes and edges as SVG, with pan (drag the background) and zoom (wheel, or
- * the buttons), and keyboard moves between nodes (one tab stop; arrows go to the nearest node that way).
+ * The picture itself: the laid-out nodes and edges as SVG, fitted into view, with pan (drag the background) and
+ * zoom (wheel, or the buttons), and keyboard moves between nodes (one tab stop; arrows go to the nearest node
+ * that way).
  */
 import type { JSX } from 'preact';
-import { useMemo, useRef } from 'preact/hooks';
-import { GraphNode } from './graph-node';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { GraphNode, type Mark } from './graph-node';
 import { NODE_HEIGHT, NODE_WIDTH, type PlacedNode, type Placement, pathOf } from './layout';
 import { usePanZoom } from './pan-zoom';
 
@@ -17,11 +18,19 @@ export interface GraphViewProps {
   readonly anchor: string | undefined;
   readonly hiddenBehind: ReadonlyMap<string, number>;
   readonly pending: ReadonlySet<string>;
+  /** Nodes to frame and mark when the picture opens (the versions of a dataset the reader opened), by words. */
+  readonly marks: ReadonlyMap<string, Mark> | undefined;
+  /** A node to move the keyboard focus to once drawn. */
+  readonly focusOn: string | undefined;
   readonly expandable: (iri: string) => boolean;
+  /** Whether the node is a dataset whose versions can be shown. */
+  readonly hasVersions: (iri: string) => boolean;
   readonly onSelect: (iri: string) => void;
   /** Click or Enter: expand the node, or (Enter on a node with nothing more to show) open its page. */
   readonly onActivate: (iri: string, byKey: boolean) => void;
   readonly onCollapse: (iri: string) => void;
+  /** V on a dataset: show its versions. */
+  readonly onShowVersions: (iri: string) => void;
 }
 
 type Way = 'ArrowLeft' | 'ArrowRight' | 'ArrowUp' | 'ArrowDown';
@@ -50,12 +59,16 @@ export function GraphView(props: GraphViewProps) {
   const { placement } = props;
   const svg = useRef<SVGSVGElement>(null);
   const byIri = useMemo(() => new Map(placement.nodes.map((p) => [p.node.iri, p])), [placement]);
-  const { view, fit, reset, zoomAt, reveal, pointer } = usePanZoom(svg, {
+  const focus = useMemo(
+    () => (props.marks === undefined ? undefined : new Set(props.marks.keys())),
+    [props.marks],
+  );
+  const { view, fit, zoomAt, reveal, pointer } = usePanZoom(svg, {
     placement,
     byIri,
-    root: props.root,
     pictureKey: props.pictureKey,
     anchor: props.anchor,
+    focus,
   });
 
   const focusNode = (iri: string) => {
@@ -102,12 +115,28 @@ export function GraphView(props: GraphViewProps) {
         event.preventDefault();
         props.onActivate(iri, false);
         return;
+      case 'v':
+      case 'V':
+        if (!props.hasVersions(iri)) return;
+        event.preventDefault();
+        props.onShowVersions(iri);
+        return;
       default:
         return;
     }
   };
 
   const tabStop = props.selected !== undefined && byIri.has(props.selected) ? props.selected : props.root;
+
+  // Once the node to focus is drawn, the keyboard focus moves to it (the control that asked for it is gone).
+  const focusedOn = useRef<string>();
+  useEffect(() => {
+    if (props.focusOn === undefined || focusedOn.current === props.focusOn || !byIri.has(props.focusOn))
+      return;
+    focusedOn.current = props.focusOn;
+    const index = placement.nodes.findIndex((placed) => placed.node.iri === props.focusOn);
+    svg.current?.querySelector<SVGGElement>(`[data-index="${index}"]`)?.focus();
+  }, [props.focusOn, byIri, placement]);
 
   return (
     <div class="lg-canvas">
@@ -119,10 +148,7 @@ export function GraphView(props: GraphViewProps) {
           Zoom out
         </button>
         <button type="button" class="secondary" onClick={fit}>
-          Show all
-        </button>
-        <button type="button" class="secondary" onClick={reset}>
-          Reset view
+          Fit to view
         </button>
       </div>
       <svg
@@ -186,6 +212,7 @@ export function GraphView(props: GraphViewProps) {
               hidden={props.hiddenBehind.get(placed.node.iri)}
               expandable={props.expandable(placed.node.iri)}
               pending={props.pending.has(placed.node.iri)}
+              mark={props.marks?.get(placed.node.iri)}
               onClick={(iri) => props.onActivate(iri, false)}
               onFocus={(iri) => props.onSelect(iri)}
               onKeyDown={onKeyDown}

@@ -7,6 +7,8 @@ import { edgeKey, type PictureEdge, type PictureNode } from './model';
 
 export const NODE_WIDTH = 210;
 export const NODE_HEIGHT = 64;
+/** How far each version drawn behind a dataset's front pill is offset (up and right). */
+export const STACK = 4;
 const LABEL_HEIGHT = 16;
 const CHAR_WIDTH = 6.4;
 
@@ -63,6 +65,50 @@ export function place(nodes: readonly PictureNode[], edges: readonly PictureEdge
   });
   const graph = g.graph() as { width?: number; height?: number };
   return { nodes: placedNodes, edges: placedEdges, width: graph.width ?? 0, height: graph.height ?? 0 };
+}
+
+/** A box in the picture's coordinates. */
+export interface Box {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Room above a node for the "centre" tag drawn over the root. */
+const TAG_ROOM = 20;
+
+/**
+ * The box holding everything drawn: the nodes (with the tag above the root), the edges and their labels. With
+ * `only`, the box of those nodes alone.
+ */
+export function boundsOf(placement: Placement, only?: ReadonlySet<string>): Box | undefined {
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  const take = (x0: number, y0: number, x1: number, y1: number) => {
+    left = Math.min(left, x0);
+    top = Math.min(top, y0);
+    right = Math.max(right, x1);
+    bottom = Math.max(bottom, y1);
+  };
+  for (const { node, x, y } of placement.nodes)
+    if (only === undefined || only.has(node.iri))
+      take(
+        x - NODE_WIDTH / 2,
+        y - NODE_HEIGHT / 2 - TAG_ROOM,
+        x + NODE_WIDTH / 2 + 2 * STACK,
+        y + NODE_HEIGHT / 2,
+      );
+  if (only === undefined)
+    for (const { edge, points, label } of placement.edges) {
+      for (const point of points) take(point.x, point.y, point.x, point.y);
+      const half = (edge.relation.length * CHAR_WIDTH + 8) / 2;
+      take(label.x - half, label.y - LABEL_HEIGHT / 2, label.x + half, label.y + LABEL_HEIGHT / 2);
+    }
+  if (left === Infinity) return undefined;
+  return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
 /** An SVG path through the points: straight first and last segments, smooth in between. */

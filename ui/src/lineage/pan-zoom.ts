@@ -1,10 +1,12 @@
 /**
- * Pan and zoom of the picture: the view's translation and scale, fitted when a new picture arrives, kept steady
- * around the node the reader acted on when the layout changes, moved by dragging the background and by the wheel.
+ * Pan and zoom of the picture: the view's translation and scale. The view is fitted to the bounding box of
+ * everything drawn when a picture opens, and again whenever its layout changes (a node expanded, a page loaded)
+ * until the reader moves the view themselves; from then on a changed layout keeps the node the reader acted on in
+ * place, and "Fit to view" returns to the fitted view. Dragging the background pans, the wheel zooms.
  */
 import type { JSX, RefObject } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { PlacedNode, Placement } from './layout';
+import { type Box, NODE_HEIGHT, NODE_WIDTH, type PlacedNode, type Placement, boundsOf } from './layout';
 
 export interface View {
   readonly x: number;
@@ -14,96 +16,100 @@ export interface View {
 
 const MIN_ZOOM = 0.15;
 const MAX_ZOOM = 2.5;
-const MARGIN = 40;
-/** The least room kept between the picture and the edge of the view when pulling it in. */
-const PAD = 12;
-/** Below this zoom node labels are too small to read: the first view then shows the root instead of all. */
-const READABLE_ZOOM = 0.55;
-
-function clampZoom(k: number): number {
-  return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, k));
-}
+/** A fitted view never magnifies more than this (a picture of two nodes is not blown up). */
+const MAX_FIT_ZOOM = 1.2;
+/** The room kept between the picture and the edges of the view when fitting it. */
+const PAD = 16;
+/** The room kept at the top for the view buttons laid over the picture. */
+const TOP = 48;
 
 export interface PanZoomOptions {
   readonly placement: Placement;
   readonly byIri: ReadonlyMap<string, PlacedNode>;
-  readonly root: string;
-  /** Changes when a new picture is loaded: the view is reset. */
+  /** Changes when a new picture is loaded: the view is fitted again. */
   readonly pictureKey: string;
   /** The node to keep in place when the layout changes. */
   readonly anchor: string | undefined;
+  /** Nodes to frame when the picture opens (else the whole picture is). */
+  readonly focus: ReadonlySet<string> | undefined;
 }
 
 export function usePanZoom(svg: RefObject<SVGSVGElement>, options: PanZoomOptions) {
-  const { placement, byIri, root, pictureKey, anchor } = options;
+  const { placement, byIri, pictureKey, anchor, focus } = options;
   const [view, setView] = useState<View>({ x: 0, y: 0, k: 1 });
   const viewRef = useRef(view);
   viewRef.current = view;
   const fitted = useRef<string>();
+  /** True while the view follows the whole picture (fitted, and not moved by the reader since). */
+  const following = useRef(true);
+  /** The zoom of the last fitted view: zooming out may always go that far. */
+  const fitZoom = useRef(1);
   const previous = useRef<ReadonlyMap<string, PlacedNode>>(new Map());
-  const previousSize = useRef({ width: 0, height: 0 });
   const drag = useRef<{ id: number; x: number; y: number } | undefined>();
 
   const size = () => ({ w: svg.current?.clientWidth ?? 800, h: svg.current?.clientHeight ?? 500 });
+  const clampZoom = (k: number) => Math.min(MAX_ZOOM, Math.max(Math.min(MIN_ZOOM, fitZoom.current), k));
 
-  /** The whole picture in the view. */
-  const fit = useCallback(() => {
+  /** The view that shows the box whole, centred in the room left by the margins. */
+  const frame = useCallback((box: Box | undefined) => {
+    if (box === undefined) return;
     const { w, h } = size();
-    const k = clampZoom(Math.min(1.2, w / (placement.width + MARGIN), h / (placement.height + MARGIN)));
-    setView({ k, x: (w - placement.width * k) / 2, y: (h - placement.height * k) / 2 });
-  }, [placement]);
-
-  /** The first view: the whole picture when it is legible so, else the root at a readable size. */
-  const reset = useCallback(() => {
-    const { w, h } = size();
-    const k = Math.min(1.2, w / (placement.width + MARGIN), h / (placement.height + MARGIN));
-    const centre = placement.nodes.find((placed) => placed.node.iri === root);
-    if (k >= READABLE_ZOOM || centre === undefined) {
-      fit();
-      return;
-    }
-    // Centred on the root, but with no empty band where the picture could be.
-    const z = 0.9;
-    const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+    const roomW = Math.max(1, w - 2 * PAD);
+    const roomH = Math.max(1, h - TOP - PAD);
+    const k = Math.min(MAX_FIT_ZOOM, roomW / Math.max(1, box.width), roomH / Math.max(1, box.height));
+    fitZoom.current = k;
     setView({
-      k: z,
-      x: clamp(w / 2 - centre.x * z, w - MARGIN - placement.width * z, MARGIN),
-      y: clamp(h / 2 - centre.y * z, Math.min(MARGIN, h - MARGIN - placement.height * z), MARGIN),
+      k,
+      x: PAD + (roomW - box.width * k) / 2 - box.x * k,
+      y: TOP + (roomH - box.height * k) / 2 - box.y * k,
     });
-  }, [placement, root, fit]);
+  }, []);
 
-  // A new picture is fitted; a changed layout of the same picture keeps the node the reader acted on in place.
+  /** The whole picture in the view, followed from now on as it changes. */
+  const fit = useCallback(() => {
+    following.current = true;
+    frame(boundsOf(placement));
+  }, [placement, frame]);
+
+  // A new picture is fitted (or framed on the nodes to focus); a changed layout of the same picture is fitted
+  // again while the view follows it, else keeps the node the reader acted on in place.
   useLayoutEffect(() => {
     if (fitted.current !== pictureKey) {
       fitted.current = pictureKey;
-      reset();
-    } else if (anchor !== undefined) {
+      const focused = focus === undefined ? undefined : boundsOf(placement, focus);
+      if (focused === undefined) fit();
+      else {
+        frame(focused);
+        following.current = false;
+      }
+    } else if (following.current) fit();
+    else if (anchor !== undefined) {
       const before = previous.current.get(anchor);
       const after = byIri.get(anchor);
-      const { w, h } = size();
-      const { k } = viewRef.current;
-      const fitsAt = (box: { width: number; height: number }) =>
-        box.width * k <= w - 2 * PAD && box.height * k <= h - 2 * PAD;
-      const fitZoom = Math.min(1.2, w / (placement.width + MARGIN), h / (placement.height + MARGIN));
-      // A picture seen whole that grew out of the view, but can be seen whole at a legible size, is shown whole.
-      if (fitsAt(previousSize.current) && !fitsAt(placement) && fitZoom >= READABLE_ZOOM) fit();
-      else if (before !== undefined && after !== undefined) {
-        // Keep the node where it was, then pull the picture into the view along any axis where it fits.
-        const inside = (at: number, length: number, room: number) =>
-          length <= room - 2 * PAD ? Math.min(PAD, Math.max(room - length - PAD, at)) : at;
-        setView((v) => ({
-          ...v,
-          x: inside(v.x + (before.x - after.x) * v.k, placement.width * v.k, w),
-          y: inside(v.y + (before.y - after.y) * v.k, placement.height * v.k, h),
-        }));
-      }
+      if (before !== undefined && after !== undefined)
+        setView((v) => ({ ...v, x: v.x + (before.x - after.x) * v.k, y: v.y + (before.y - after.y) * v.k }));
     }
     previous.current = byIri;
-    previousSize.current = { width: placement.width, height: placement.height };
-  }, [placement, pictureKey, anchor, byIri, reset]);
+  }, [placement, pictureKey, anchor, byIri, focus, fit, frame]);
+
+  // A view that follows the picture is fitted again when the picture's room changes size.
+  useEffect(() => {
+    const element = svg.current;
+    if (element === null || typeof ResizeObserver === 'undefined') return;
+    let last = `${element.clientWidth}x${element.clientHeight}`;
+    const observer = new ResizeObserver(() => {
+      const now = `${element.clientWidth}x${element.clientHeight}`;
+      if (now === last) return;
+      last = now;
+      if (following.current) fit();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [fit]);
 
   const zoomAt = useCallback((factor: number, px?: number, py?: number) => {
     const { w, h } = size();
+    following.current = false;
     setView((v) => {
       const k = clampZoom(v.k * factor);
       const cx = px ?? w / 2;
@@ -135,6 +141,8 @@ export function usePanZoom(svg: RefObject<SVGSVGElement>, options: PanZoomOption
     if (start === undefined || start.id !== event.pointerId) return;
     const dx = event.clientX - start.x;
     const dy = event.clientY - start.y;
+    if (dx === 0 && dy === 0) return;
+    following.current = false;
     drag.current = { ...start, x: event.clientX, y: event.clientY };
     setView((v) => ({ ...v, x: v.x + dx, y: v.y + dy }));
   };
@@ -142,15 +150,18 @@ export function usePanZoom(svg: RefObject<SVGSVGElement>, options: PanZoomOption
     drag.current = undefined;
   };
 
-  /** Pans so that a node is inside the view. */
+  /** Pans so that a node is inside the view, when it is not. */
   const reveal = (placed: PlacedNode) => {
     const { w, h } = size();
     const v = viewRef.current;
     const sx = placed.x * v.k + v.x;
     const sy = placed.y * v.k + v.y;
-    if (sx > MARGIN * 2 && sx < w - MARGIN * 2 && sy > MARGIN && sy < h - MARGIN) return;
+    const halfW = (NODE_WIDTH / 2) * v.k;
+    const halfH = (NODE_HEIGHT / 2) * v.k;
+    if (sx - halfW >= 0 && sx + halfW <= w && sy - halfH >= 0 && sy + halfH <= h) return;
+    following.current = false;
     setView({ ...v, x: w / 2 - placed.x * v.k, y: h / 2 - placed.y * v.k });
   };
 
-  return { view, fit, reset, zoomAt, reveal, pointer: { down, move, up } };
+  return { view, fit, zoomAt, reveal, pointer: { down, move, up } };
 }

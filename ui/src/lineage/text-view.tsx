@@ -1,6 +1,16 @@
-/** The picture as text, for screen readers and anyone who prefers a table: its nodes, then its links. */
-import { pageOf } from '../api';
-import { type PictureEdge, type PictureNode, type LineageState, kindText, labelOf } from './model';
+/**
+ * The picture as text, for screen readers and anyone who prefers a table: its nodes (a dataset with its number of
+ * versions), then its links, and whether the lineage is only partly loaded.
+ */
+import {
+  type PictureEdge,
+  type PictureNode,
+  type LineageState,
+  isGroup,
+  labelOf,
+  pageOfNode,
+  tagText,
+} from './model';
 
 export interface TextViewProps {
   readonly state: LineageState;
@@ -9,6 +19,8 @@ export interface TextViewProps {
   readonly hiddenBehind: ReadonlyMap<string, number>;
   readonly hidden: number;
   readonly expandable: (iri: string) => boolean;
+  /** Shows every version apart, this dataset's marked. */
+  readonly onShowVersions: (iri: string) => void;
 }
 
 function status(props: TextViewProps, node: PictureNode): string {
@@ -21,17 +33,35 @@ function status(props: TextViewProps, node: PictureNode): string {
   return parts.join('; ');
 }
 
+function Name({ node }: { node: PictureNode }) {
+  const page = pageOfNode(node);
+  if (page === undefined) return <>{labelOf(node)}</>;
+  return (
+    <a href={page} title={node.iri}>
+      {labelOf(node)}
+    </a>
+  );
+}
+
 export function TextView(props: TextViewProps) {
   const label = (iri: string) => {
     const node = props.state.nodes.get(iri);
     return node === undefined ? iri : labelOf(node);
   };
+  const partial = props.state.more.length > 0;
   return (
     <details class="lg-text">
       <summary>
         The picture as text: {props.nodes.length} nodes and {props.edges.length} links
         {props.hidden > 0 && ` (${props.hidden} more hidden behind collapsed nodes)`}
+        {partial && '; partial, more of this lineage can be loaded'}
       </summary>
+      {partial && (
+        <p class="lg-text-partial">
+          <strong>Partial:</strong> the registry gave this lineage in parts and not all of them are loaded
+          yet; “Load more” above the picture fetches the next.
+        </p>
+      )}
       <table>
         <caption>Nodes</caption>
         <thead>
@@ -45,12 +75,20 @@ export function TextView(props: TextViewProps) {
           {props.nodes.map((node) => (
             <tr key={node.iri}>
               <td>
-                <a href={pageOf(node.iri)} title={node.iri}>
-                  {labelOf(node)}
-                </a>
+                <Name node={node} />
               </td>
-              <td>{kindText(node)}</td>
-              <td>{status(props, node)}</td>
+              <td>{tagText(node)}</td>
+              <td>
+                {status(props, node)}
+                {isGroup(node) && (
+                  <>
+                    {status(props, node) === '' ? '' : ' '}
+                    <button type="button" class="link-button" onClick={() => props.onShowVersions(node.iri)}>
+                      Show the versions of {labelOf(node)}
+                    </button>
+                  </>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

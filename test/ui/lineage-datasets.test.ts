@@ -1,0 +1,325 @@
+/**
+ * The lineage picture of datasets reported through OpenLineage, in a real browser: a table written three times
+ * stands as one dataset node with its number of versions, and opens into its versions; a lineage larger than one
+ * answer is marked partial and completed with "Load more"; and the picture is fitted into view when it opens,
+ * after it grows, and again with "Fit to view" after the reader moved it; all of it passes axe-core's WCAG A/AA
+ * rules.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  hasChromium,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startUiRegistry,
+  type UiRegistry,
+} from '../support/browser.js';
+
+type Json = Record<string, any>;
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const HUB = { namespace: 'postgres://warehouse:5432', name: 'sales.public.orders' };
+const LOADS = 3;
+const READERS = 12;
+
+describe.skipIf(!hasChromium)('lineage picture of datasets', () => {
+  let registry: UiRegistry;
+  let browser: Browser;
+  let token: string;
+  /** The versions of the orders table, oldest first. */
+  const hubVersions: string[] = [];
+
+  async function call(method: string, path: string, body?: unknown, bearer?: string): Promise<Json> {
+    const response = await registry.request<Json>(method, path, body, bearer);
+    expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+    return response.body;
+  }
+
+  /** A COMPLETE RunEvent of a job reading `inputs` and writing `outputs` at `time`. */
+  async function run(job: string, time: string, inputs: object[], outputs: object[]): Promise<Json> {
+    return call(
+      'POST',
+      '/api/v1/lineage',
+      {
+        eventType: 'COMPLETE',
+        eventTime: time,
+        producer: 'https://example.org/scheduler',
+        schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+        run: { runId: randomUUID() },
+        job: { namespace: 'nightly', name: job },
+        inputs,
+        outputs,
+      },
+      token,
+    );
+  }
+
+  const idOf = (iri: string) => iri.slice(iri.lastIndexOf('/') + 1);
+  const newest = () => idOf(hubVersions[hubVersions.length - 1]!);
+
+  beforeAll(async () => {
+    registry = await startUiRegistry();
+    browser = await launchBrowser();
+    const software = await call('POST', '/api/v1/software', { name: 'pipelines' });
+    const instance = await call('POST', '/api/v1/instances', { software: software.id, label: 'scheduler' });
+    token = (await call('POST', `/api/v1/instances/${instance.id}/tokens`, {})).token as string;
+    // The orders table is loaded on three days; a dozen reports read its newest version.
+    for (let day = 1; day <= LOADS; day++) {
+      const load = await run('load orders', `2026-04-0${day}T01:00:00Z`, [], [HUB]);
+      hubVersions.push(load.produced[0] as string);
+    }
+    for (let at = 0; at < READERS; at++)
+      await run(
+        `report ${at}`,
+        '2026-04-03T02:00:00Z',
+        [HUB],
+        [{ namespace: 's3://reports', name: `report-${at}` }],
+      );
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await registry?.stop();
+  });
+
+  /** A node of the picture, found by the words it is read out with. */
+  const node = (page: Page, name: RegExp) => page.locator('svg').getByRole('button', { name });
+
+  async function openPicture(path: string): Promise<{ page: Page; close: () => Promise<void> }> {
+    const { context, page } = await openPage(browser, registry);
+    await page.goto(path);
+    await page.getByRole('heading', { level: 1, name: /^Lineage of / }).waitFor();
+    await page.locator('svg .lg-node').first().waitFor();
+    return { page, close: () => context.close() };
+  }
+
+  /** The nodes of the picture lying partly or wholly outside the visible area of the SVG. */
+  async function outside(page: Page): Promise<string[]> {
+    // The view is set in a layout effect; wait a frame so the transform is applied.
+    await page.evaluate(
+      () =>
+        new Promise((resolve) =>
+          (globalThis as unknown as { requestAnimationFrame(done: () => void): void }).requestAnimationFrame(
+            () => resolve(undefined),
+          ),
+        ),
+    );
+    const box = (await page.locator('svg.lg-svg').boundingBox())!;
+    const found: string[] = [];
+    for (const each of await page.locator('svg .lg-node').all()) {
+      const at = (await each.boundingBox())!;
+      const inside =
+        at.x >= box.x - 0.5 &&
+        at.y >= box.y - 0.5 &&
+        at.x + at.width <= box.x + box.width + 0.5 &&
+        at.y + at.height <= box.y + box.height + 0.5;
+      if (!inside) found.push((await each.getAttribute('aria-label')) ?? '?');
+    }
+    return found;
+  }
+
+  it('shows the versions of a dataset as one node with their number, and opens it into its versions', async () => {
+    const { page, close } = await openPicture(`/lineage?artifact=${newest()}&depth=2`);
+    try {
+      const hub = node(page, /^Dataset, 3 versions sales\.public\.orders; the centre of this picture/);
+      await hub.waitFor();
+      expect(await hub.locator('.lg-tag').first().textContent()).toBe('Dataset, 3 versions ');
+      // One node for the table, none for its versions one by one.
+      expect(await node(page, /^Artifact sales\.public\.orders/).count()).toBe(0);
+      expect(await page.locator('svg .lg-node.lg-dataset').count()).toBe(1);
+      // The reports, each written once, are artifacts.
+      expect(await node(page, /^Artifact report-/).count()).toBe(READERS);
+      expect(await outside(page)).toEqual([]);
+
+      // The panel beside the picture lists the versions and offers to show them apart.
+      await hub.click();
+      const panel = page.getByRole('complementary', { name: 'Selected node' });
+      await panel.getByRole('heading', { name: 'Versions' }).waitFor();
+      expect(await panel.locator('.lg-links').first().getByRole('link').count()).toBe(LOADS);
+
+      // The text view says the same.
+      await page.getByText(/^The picture as text/).click();
+      const row = page
+        .getByRole('table', { name: 'Nodes' })
+        .getByRole('row', { name: /sales\.public\.orders/ });
+      expect(await row.textContent()).toContain('Dataset, 3 versions');
+      await screenshot(page, 'lineage-datasets');
+
+      await panel.getByRole('button', { name: 'Show its 3 versions' }).click();
+      await page.waitForURL(/versions=all/);
+      const versions = node(page, /^Artifact sales\.public\.orders; .*of 3 of sales\.public\.orders/);
+      await expect.poll(() => versions.count()).toBe(LOADS);
+      expect(await page.locator('svg .lg-node.is-marked').count()).toBe(LOADS);
+      expect(await page.locator('svg .lg-node.lg-dataset').count()).toBe(0);
+      // The focus lands on the first version, and the picture says what it marked.
+      await expect
+        .poll(() => page.locator(':focus').getAttribute('aria-label'))
+        .toMatch(/^Artifact sales\.public\.orders; .*version 1 of 3 of sales\.public\.orders/);
+      await page
+        .locator('.lg-versions-note')
+        .getByText('Showing every version apart: the 3 versions of sales.public.orders are marked.')
+        .waitFor();
+      await screenshot(page, 'lineage-versions');
+
+      // "Fit to view" shows everything, and grouping again brings the dataset back.
+      await page.getByRole('button', { name: 'Fit to view' }).click();
+      expect(await outside(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Group versions into datasets' }).click();
+      await hub.waitFor();
+      expect(new URL(page.url()).searchParams.get('versions')).toBeNull();
+      expect(await page.getByLabel('Versions', { exact: true }).inputValue()).toBe('datasets');
+
+      // The control above the picture shows every version too, and Enter on a dataset opens it.
+      await page.getByLabel('Versions', { exact: true }).selectOption('all');
+      await expect.poll(() => node(page, /^Artifact sales\.public\.orders/).count()).toBe(LOADS);
+      // Only the versions opened from their dataset are marked.
+      expect(await page.locator('svg .lg-node.is-marked').count()).toBe(0);
+      await page.getByLabel('Versions', { exact: true }).selectOption('datasets');
+      await hub.waitFor();
+      await hub.focus();
+      await page.keyboard.press('v');
+      await page.waitForURL(/versions=all/);
+      await expect.poll(() => page.locator('svg .lg-node.is-marked').count()).toBe(LOADS);
+    } finally {
+      await close();
+    }
+  });
+
+  it('marks a partial lineage, loads the rest page by page, and keeps it all in view', async () => {
+    const whole = await call(
+      'GET',
+      `/api/v1/artifacts/${newest()}/lineage?direction=both&depth=2&collapse=datasets&max_nodes=2000`,
+    );
+    expect(whole.partial).toBe(false);
+    const all = whole.nodes.length as number;
+    expect(all).toBeGreaterThan(2 * READERS);
+
+    const { page, close } = await openPicture(`/lineage?artifact=${newest()}&depth=2&max_nodes=8`);
+    try {
+      const loadMore = page.getByRole('button', { name: 'Load more' });
+      await loadMore.waitFor();
+      await page
+        .locator('.lg-partial')
+        .getByText(/the registry gave this lineage in parts/)
+        .waitFor();
+      const first = await page.locator('svg .lg-node').count();
+      expect(first).toBeLessThanOrEqual(8);
+      expect(await page.locator('.lg-count').textContent()).toBe(`${first} nodes shown, more to load.`);
+      await page
+        .getByText(/^The picture as text: .*; partial, more of this lineage can be loaded$/)
+        .waitFor();
+      expect(await outside(page)).toEqual([]);
+
+      let clicks = 0;
+      while ((await loadMore.count()) > 0) {
+        const before = await page.locator('svg .lg-node').count();
+        await loadMore.click();
+        await expect
+          .poll(
+            async () =>
+              (await loadMore.count()) === 0 || (await page.locator('svg .lg-node').count()) > before,
+          )
+          .toBe(true);
+        // Every step of the way the picture is fitted into view.
+        expect(await outside(page)).toEqual([]);
+        clicks++;
+        expect(clicks).toBeLessThan(20);
+      }
+      expect(clicks).toBeGreaterThan(1);
+      expect(await page.locator('svg .lg-node').count()).toBe(all);
+      expect(await page.locator('.lg-count').textContent()).toBe(`${all} nodes shown.`);
+      await page
+        .getByRole('status')
+        .filter({ hasText: /the whole lineage is loaded/ })
+        .waitFor();
+      // The dataset node gathered its versions from every page, once.
+      await node(page, /^Dataset, 3 versions sales\.public\.orders/).waitFor();
+      expect(await node(page, /^Artifact report-/).count()).toBe(READERS);
+      await page.getByText(/^The picture as text: \d+ nodes and \d+ links$/).waitFor();
+      const links = new Set(
+        (whole.edges as Json[]).map(
+          (edge) => `${edge.from as string} ${edge.predicate as string} ${edge.to as string}`,
+        ),
+      );
+      expect(await page.locator('svg .lg-edge').count()).toBe(links.size);
+
+      // Moved by the reader, the picture leaves the view; "Fit to view" brings it all back.
+      const svg = (await page.locator('svg.lg-svg').boundingBox())!;
+      await page.mouse.move(svg.x + 5, svg.y + svg.height - 5);
+      await page.mouse.down();
+      await page.mouse.move(svg.x + svg.width / 2, svg.y + svg.height / 2, { steps: 5 });
+      await page.mouse.up();
+      for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+      expect((await outside(page)).length).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Fit to view' }).click();
+      expect(await outside(page)).toEqual([]);
+      await screenshot(page, 'lineage-loaded');
+    } finally {
+      await close();
+    }
+  });
+
+  it('has no WCAG A/AA violations with a dataset, its versions marked, and a partial answer', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      // The page's policy forbids inline scripts; the audit script is injected by the test only.
+      const context = await browser.newContext({
+        baseURL: registry.url,
+        bypassCSP: true,
+        colorScheme: scheme,
+      });
+      try {
+        const page = await context.newPage();
+        await page.goto(`/lineage?artifact=${newest()}&depth=2&max_nodes=8`);
+        await page.getByRole('button', { name: 'Load more' }).waitFor();
+        await page.getByText(/^The picture as text/).click();
+        await page.waitForLoadState('networkidle');
+        expect(await audit(page), `${scheme}: partial`).toEqual([]);
+        await page.goto(`/lineage?artifact=${newest()}&depth=2`);
+        await node(page, /^Dataset, 3 versions/).click();
+        await page.getByRole('button', { name: 'Show its 3 versions' }).waitFor();
+        await page.getByText(/^How to read the picture/).click();
+        await page.getByText(/^The picture as text/).click();
+        await page.waitForLoadState('networkidle');
+        expect(await audit(page), `${scheme}: grouped`).toEqual([]);
+        await page.getByRole('button', { name: 'Show its 3 versions' }).click();
+        await page.locator('.lg-versions-note').waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await audit(page), `${scheme}: versions marked`).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
+
+/** Runs axe on the page as it is and returns its violations, one line each. */
+async function audit(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(options: unknown): Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations;
+  });
+  return violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? '?'}): ${v.help} — ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')}`,
+  );
+}
