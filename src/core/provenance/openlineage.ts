@@ -112,6 +112,8 @@ export async function ingestOpenLineageBatch(
   act: Act,
   events: readonly unknown[],
 ): Promise<BatchAnswer[]> {
+  if (events.length === 0)
+    throw new BadRequestError('the batch is empty: send one event or an array of events');
   if (events.length > MAX_BATCH) {
     throw new BadRequestError(`a batch holds at most ${MAX_BATCH} events; this one holds ${events.length}`);
   }
