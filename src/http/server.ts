@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Core } from '../core/core.js';
+import { ConfigError } from '../core/errors.js';
 import { reportForeignBase, reportRetiredCitations } from '../core/discovery/reference-data.js';
 import { createApp } from './app.js';
 import { applyConnectionLimits, connectionsCheckingInterval } from './connection-limits.js';
@@ -13,6 +14,27 @@ export interface RunningServer {
   readonly indexed: Promise<void>;
   /** Stops accepting connections, lets requests in flight finish (up to `graceMs`), then closes the core. */
   close(graceMs?: number): Promise<void>;
+}
+
+/** One sentence naming why the server could not listen and what to do about it. */
+function listenFailure(error: NodeJS.ErrnoException, listen: { host: string; port: number }): ConfigError {
+  const at = `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new ConfigError(
+        `cannot listen on ${at}: the address is already in use (another registry or program listens there); stop it, or set REG_LISTEN to a free address`,
+      );
+    case 'EACCES':
+      return new ConfigError(
+        `cannot listen on ${at}: permission denied (ports below 1024 need privileges); set REG_LISTEN to a port above 1023`,
+      );
+    case 'EADDRNOTAVAIL':
+      return new ConfigError(
+        `cannot listen on ${at}: ${listen.host} is not an address of this machine; set REG_LISTEN to one of its addresses, or 0.0.0.0`,
+      );
+    default:
+      return new ConfigError(`cannot listen on ${at}: ${error.message}; check REG_LISTEN`);
+  }
 }
 
 /**
@@ -28,13 +50,20 @@ export async function startServer(core: Core): Promise<RunningServer> {
     serverOptions: { connectionsCheckingInterval: connectionsCheckingInterval(core.config.http) },
   }) as Server;
   applyConnectionLimits(server, core.config.http, core.log);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(core.config.listen.port, core.config.listen.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(core.config.listen.port, core.config.listen.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // Nothing may keep running after a failed start: the index and validation workers stop, and the data
+    // directory's lock is released, so the process exits at once and a supervisor can restart it.
+    await core.close();
+    throw listenFailure(error as NodeJS.ErrnoException, core.config.listen);
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;

@@ -35,6 +35,28 @@ describe('reg serve', () => {
     expect((await runReg(['dump', '--graph', 'urn:reg:shapes'], env)).code).toBe(0);
   });
 
+  it('fails fast on a busy port: one line naming the cause and the fix, exit 3, no lock left behind', async () => {
+    const busy = http.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const env = testEnv({ REG_LISTEN: `127.0.0.1:${port}` });
+      // It exits by itself (runReg waits for the process), instead of staying up without listening.
+      const result = await runReg(['serve'], env);
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^reg: cannot listen on 127\\.0\\.0\\.1:${port}: the address is already in use .*set REG_LISTEN`,
+          'm',
+        ),
+      );
+      // The data directory's lock was released with the process.
+      expect((await runReg(['dump', '--graph', 'urn:reg:shapes'], env)).code).toBe(0);
+    } finally {
+      busy.close();
+    }
+  });
+
   it('stops on SIGINT too', async () => {
     const server = await startServe(testEnv());
     expect(await server.stop('SIGINT')).toBe(0);
