@@ -51,7 +51,7 @@ health checks, so it needs no other setting.`;
 function localUrl(listen: string | undefined): string {
   let address: ListenAddress;
   try {
-    address = parseListen(listen === undefined || listen.trim() === '' ? '0.0.0.0:8080' : listen);
+    address = parseListen(listen === undefined || listen.trim() === '' ? '127.0.0.1:8080' : listen);
   } catch (error) {
     throw new ConfigError(`REG_LISTEN ${(error as Error).message}.`);
   }

@@ -35,6 +35,23 @@ describe('start-up refusals', () => {
   }
 });
 
+describe('one set of defaults', () => {
+  it('serve, seed, dump and config agree with no settings but a data directory: localhost:8080, this machine only', async () => {
+    const env = { REG_DATA_DIR: testEnv().REG_DATA_DIR! };
+    const config = await runReg(['config', '--json'], env);
+    expect(config.code, config.stderr).toBe(0);
+    expect(JSON.parse(config.stdout)).toMatchObject({
+      baseIri: 'http://localhost:8080',
+      listen: '127.0.0.1:8080',
+    });
+    const seeded = await runReg(['seed', '--with-runs=false'], env);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    const dump = await runReg(['dump', '--graph', 'urn:reg:local'], env);
+    expect(dump.code, dump.stderr).toBe(0);
+    expect(dump.stdout).toContain('<http://localhost:8080/software/');
+  });
+});
+
 describe('reg config', () => {
   it('prints the effective configuration with secrets redacted', async () => {
     const env = testEnv({

@@ -19,7 +19,7 @@ describe('readConfig', () => {
     const config = readConfig(base, '/srv');
     expect(config.baseIri).toBe('https://registry.example.org');
     expect(config.dataDir).toBe('/srv/data');
-    expect(config.listen).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(config.listen).toEqual({ host: '127.0.0.1', port: 8080 });
     expect(config.publicRead).toBe(true);
     expect(config.sparqlPublic).toBe(true);
     expect(config.maxPayloadBytes).toBe(2 * 1024 * 1024);
@@ -42,8 +42,13 @@ describe('readConfig', () => {
     for (const spec of SETTINGS) expect(spec.summary.length, spec.name).toBeGreaterThan(10);
   });
 
-  it('refuses a missing or non-http base IRI', () => {
-    expect(refusal({})).toMatch(/^REG_BASE_IRI is required/);
+  it('refuses a missing or non-http base IRI, except on a loopback address, where it is localhost', () => {
+    expect(readConfig({}).baseIri).toBe('http://localhost:8080');
+    expect(readConfig({ REG_LISTEN: '[::1]:9090' }).baseIri).toBe('http://localhost:9090');
+    expect(refusal({ REG_LISTEN: '0.0.0.0:8080' })).toMatch(
+      /^REG_BASE_IRI is required when REG_LISTEN is not a loopback/,
+    );
+    expect(refusal({ REG_LISTEN: '127.0.0.1:0' })).toMatch(/^REG_BASE_IRI is required/);
     expect(refusal({ REG_BASE_IRI: 'ftp://x.org' })).toMatch(/REG_BASE_IRI must be an http\(s\) URL/);
     expect(refusal({ REG_BASE_IRI: 'registry' })).toMatch(/REG_BASE_IRI must be an absolute http\(s\) URL/);
   });

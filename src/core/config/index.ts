@@ -178,6 +178,9 @@ const MAX_OUTBOUND_TIMEOUT_MS = 30_000;
 const MAX_FEDERATION_BUDGET_MS = 60_000;
 
 /** Reads the effective configuration from an environment; throws one ConfigError listing every problem. */
+/** Host names and addresses that reach this machine only. */
+const LOOPBACK: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1']);
+
 export function readConfig(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string = process.cwd(),
@@ -197,9 +200,19 @@ export function readConfig(
   const get = <T>(name: string): T | undefined => values.get(name) as T | undefined;
   const need = <T>(name: string): T => values.get(name) as T;
 
-  const baseIri = get<string>('REG_BASE_IRI');
+  // A registry that listens on this machine only is reached as localhost: its base IRI may go unsaid, so that
+  // `npm start`, `reg serve` and every other command agree with no settings at all. A registry reachable from
+  // elsewhere must say its public URL, which is permanent.
+  const listening = get<ListenAddress>('REG_LISTEN');
+  const local =
+    listening !== undefined && listening.port !== 0 && LOOPBACK.has(listening.host.toLowerCase())
+      ? `http://localhost:${listening.port}`
+      : undefined;
+  const baseIri = get<string>('REG_BASE_IRI') ?? local;
   if (baseIri === undefined && !problems.some((p) => p.startsWith('REG_BASE_IRI'))) {
-    problems.push('REG_BASE_IRI is required: set it to the public http(s) URL of this registry.');
+    problems.push(
+      'REG_BASE_IRI is required when REG_LISTEN is not a loopback address: set it to the public http(s) URL of this registry.',
+    );
   }
   if (baseIri !== undefined && /[?#]/.test(baseIri)) {
     problems.push(`REG_BASE_IRI must not carry a query or fragment, got "${baseIri}".`);

@@ -35,7 +35,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   {
     name: 'REG_BASE_IRI',
     kind: 'url',
-    summary: 'public URL of the registry; every minted IRI starts with it (required)',
+    summary:
+      'public URL of the registry; every minted IRI starts with it (required, except on a loopback REG_LISTEN: http://localhost:<port>)',
   },
   {
     name: 'REG_DATA_DIR',
@@ -43,7 +44,13 @@ export const SETTINGS: readonly SettingSpec[] = [
     fallback: './data',
     summary: 'directory holding registry.db (records and operational data)',
   },
-  { name: 'REG_LISTEN', kind: 'listen', fallback: '0.0.0.0:8080', summary: 'address the HTTP server binds' },
+  {
+    name: 'REG_LISTEN',
+    kind: 'listen',
+    fallback: '127.0.0.1:8080',
+    summary:
+      'address the HTTP server binds (this machine only unless set; 0.0.0.0:8080 listens on every interface)',
+  },
   {
     name: 'REG_HTTP_HEADERS_TIMEOUT',
     kind: 'duration',
