@@ -3,7 +3,7 @@
 // Each producer posts COMPLETE RunEvents to /api/v1/lineage, as the OpenLineage clients' HTTP transport does, one
 // request after the other: one event per request when <batch> is 1, else a JSON array of <batch> events. Events
 // are the given genuine event with a fresh runId per run, the current eventTime, the producer's own job and
-// parent run, and the producer's own input and output dataset (each run writes a new version of its output).
+// parent run, and the producer's own input and output datasets (each run writes a new version of its outputs).
 // Prints counts, the events accepted, the mean request body size and the latency of the requests as JSON.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -25,8 +25,8 @@ let firstProblem;
 
 /** What producer `n` sends for one run: the template with this run's identity, time and datasets. */
 function eventOf(n, parentRunId, time) {
-  const [input] = template.inputs;
-  const [output] = template.outputs;
+  const named = (datasets, name) =>
+    datasets.map((dataset, i) => ({ ...dataset, name: i === 0 ? name : `${name}_${i}` }));
   const parent = template.run.facets.parent;
   return {
     ...template,
@@ -44,8 +44,8 @@ function eventOf(n, parentRunId, time) {
       },
     },
     job: { ...template.job, name: `bench.producer_${n}.task` },
-    inputs: [{ ...input, name: `bench.producer_${n}.source` }],
-    outputs: [{ ...output, name: `bench.producer_${n}.table` }],
+    inputs: named(template.inputs, `bench.producer_${n}.source`),
+    outputs: named(template.outputs, `bench.producer_${n}.table`),
   };
 }
 
