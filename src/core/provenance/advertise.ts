@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { requireActingDeployment } from '../access/acting-deployment.js';
 import { isCurator, requireDeploymentScope } from '../access/policy.js';
-import type { Principal } from '../access/principal.js';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../errors.js';
 import { DCT, GRAPHS, SCHEMA } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
@@ -26,6 +25,7 @@ import { pacer } from '../pacer.js';
 import {
   artifactCreateRequest,
   buildArtifactCandidate,
+  seriesRequest,
   withVersionOf,
   type ArtifactCandidate,
 } from './artifact-input.js';
@@ -452,23 +452,6 @@ function artifactKey(artifact: JsonObject, runKey: string | undefined): string |
     );
   const material = JSON.stringify([runKey, artifact.title ?? null, artifact.conforms_to ?? null, urls]);
   return `derived:${createHash('sha256').update(material).digest('hex').slice(0, 32)}`;
-}
-
-/** A new artifact series: registry bookkeeping only, so it is not validated. */
-function seriesRequest(
-  principal: Principal,
-  iri: string,
-  now: string,
-  details: JsonObject = {},
-): RecordWriteRequest {
-  return {
-    spec: ARTIFACT_SERIES,
-    iri,
-    candidate: { ...details, created: now },
-    action: 'artifact-series.create',
-    principal,
-    validate: false,
-  };
 }
 
 /**

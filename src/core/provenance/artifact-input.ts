@@ -1,6 +1,6 @@
 import { RegError, ValidationError, type FieldError } from '../errors.js';
 import { GRAPHS, PROV, REG } from '../ns.js';
-import { ARTIFACT } from '../records/activity-specs.js';
+import { ARTIFACT, ARTIFACT_SERIES } from '../records/activity-specs.js';
 import { contentIdentifier, digestBytes, digestOf, spdxAlgorithmIri } from '../records/content-id.js';
 import { mintIri } from '../records/ids.js';
 import { isObject } from '../records/json.js';
@@ -10,6 +10,7 @@ import { normaliseKeywords } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { acceptedInput, readStored } from '../stored/records.js';
 import type { Act, RecordWriteRequest } from '../stored/write-path.js';
+import type { Principal } from '../access/principal.js';
 
 /** An artifact ready for the write path: its candidate JSON, registry-computed quads and what it refers to. */
 export interface ArtifactCandidate {
@@ -20,6 +21,26 @@ export interface ArtifactCandidate {
   readonly series: string | undefined;
   /** IRIs at other registries it derives from, revises or versions: queued for resolution. */
   readonly foreign: string[];
+}
+
+/**
+ * The write that creates an artifact series (the dataset its versions share): registry bookkeeping and, for a
+ * dataset reported through OpenLineage, its identity; not validated.
+ */
+export function seriesRequest(
+  principal: Principal,
+  iri: string,
+  now: string,
+  details: JsonObject = {},
+): RecordWriteRequest {
+  return {
+    spec: ARTIFACT_SERIES,
+    iri,
+    candidate: { ...details, created: now },
+    action: 'artifact-series.create',
+    principal,
+    validate: false,
+  };
 }
 
 /**

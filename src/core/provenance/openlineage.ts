@@ -6,7 +6,6 @@ import { DCAT, DCT, GRAPHS, PROV, REG, XSD } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
 import { INSTANCE } from '../records/specs.js';
 import { mintIri } from '../records/ids.js';
-import { isObject } from '../records/json.js';
 import type { JsonObject } from '../records/mapper.js';
 import { appendAudit } from '../store/audit.js';
 import { artifactsOfRun, findArtifactByKey, findRunByKey, insertArtifactKey } from '../store/advertising.js';
@@ -14,7 +13,7 @@ import { countEvents, eventDigest, eventsOf, hasEvent, keepEvent } from '../stor
 import { iriOf, requireReadable } from '../stored/records.js';
 import type { Core } from '../core.js';
 import { advertise, type AdvertiseResult, type AdvertiseRole } from './advertise.js';
-import { artifactCreateRequest, buildArtifactCandidate } from './artifact-input.js';
+import { artifactCreateRequest, buildArtifactCandidate, seriesRequest } from './artifact-input.js';
 import {
   endsRun,
   mapEvent,
@@ -141,14 +140,16 @@ async function ingestRun(
   const known = findRunByKey(core.db, instance, event.runId);
   if (known !== undefined && hasEvent(core.db, known, digest)) return replayedRun(core, known);
   const earlier = known === undefined ? [] : eventsOf(core.db, known);
-  const all = [
-    ...earlier.map((kept) => ({ type: kept.eventType, time: kept.eventTime, body: kept.body })),
-    { type: event.eventType, time: event.time, body: event.payload as unknown },
-  ].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  // The kept events come in time order; this one takes its place among them (after those of the same time).
+  const all = [...earlier.map((kept) => ({ type: kept.eventType, time: kept.eventTime, body: kept.body }))];
+  const at = all.findIndex((item) => item.time > event.time);
+  all.splice(at < 0 ? all.length : at, 0, { type: event.eventType, time: event.time, body: event.payload });
   const run: JsonObject = {
     ...runFields(event, all),
     ...(event.parent === undefined ? {} : { part_of: runIriOf(core, instance, event.parent.runId) }),
   };
+  const runIri = known ?? runIriOf(core, instance, event.runId);
+  const identities = seriesDetailsOf([...event.inputs, ...event.outputs]);
   const payload = mergeEvents(all.map((item) => item.body));
   const inputs = await itemsOf(core, event.inputs, (dataset) => inputVersion(core, event, dataset));
   const outputs = await itemsOf(core, event.outputs, (dataset) =>
@@ -176,8 +177,8 @@ async function ingestRun(
           auditAction: 'openlineage.ingest',
           wholeRun: true,
           refreshKnown: true,
-          runIri: runIriOf(core, instance, event.runId),
-          seriesDetails: seriesDetailsOf([...event.inputs, ...event.outputs]),
+          runIri,
+          seriesDetails: identities,
           // The event is kept by the last commit, the one that makes everything it carries recorded.
           ...(last ? { inCommit: keep } : {}),
         },
@@ -243,8 +244,8 @@ function replayedRun(core: Core, run: string): OpenLineageResult {
 }
 
 /**
- * The run as all its events say, in `eventTime` order whatever order they arrived in: started at its START (else
- * its first event), ended at its last event that ends a run, with that event's status (else running).
+ * The run as all its events say, given in `eventTime` order whatever order they arrived in: started at its START
+ * (else its first event), ended at its last event that ends a run, with that event's status (else running).
  */
 function runFields(event: MappedRunEvent, all: readonly { type: string | null; time: string }[]): JsonObject {
   const { status, started, ended } = statusFromEvents(all);
@@ -257,12 +258,12 @@ function runFields(event: MappedRunEvent, all: readonly { type: string | null; t
   };
 }
 
-function statusFromEvents(all: readonly { type: string | null; time: string }[]): {
+/** Status, start and end from a run's events, given in `eventTime` order. */
+function statusFromEvents(ordered: readonly { type: string | null; time: string }[]): {
   status: OpenLineageStatus;
   started: string | undefined;
   ended: string | undefined;
 } {
-  const ordered = [...all].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
   const start = ordered.find((item) => item.type?.toUpperCase() === 'START') ?? ordered[0];
   const end = [...ordered].reverse().find((item) => endsRun(item.type));
   return {
@@ -428,16 +429,8 @@ async function ingestDataset(
       action: stored === undefined ? 'artifact.create' : 'artifact.update',
     },
   ];
-  if ((await readStored(core, ARTIFACT_SERIES, identity.series)) === undefined) {
-    requests.push({
-      spec: ARTIFACT_SERIES,
-      iri: identity.series,
-      candidate: { ...seriesDetails(event.dataset), created: act.now },
-      action: 'artifact-series.create',
-      principal: act.principal,
-      validate: false,
-    });
-  }
+  if ((await readStored(core, ARTIFACT_SERIES, identity.series)) === undefined)
+    requests.push(seriesRequest(act.principal, identity.series, act.now, seriesDetails(event.dataset)));
   const checked = await inEventTerms([{ artifact: {}, dataset: event.dataset }], async () => {
     const outcomes = await checkRecords(
       core,
@@ -552,7 +545,7 @@ async function inEventTerms<T>(items: readonly Item[], work: () => Promise<T>): 
 
 /** Whether a parsed body is a batch of events (a JSON array) rather than one. */
 export function isBatch(body: unknown): body is unknown[] {
-  return Array.isArray(body) && !isObject(body);
+  return Array.isArray(body);
 }
 
 /** Events of a run per page of `GET /api/v1/runs/{id}/events`. */
