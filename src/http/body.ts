@@ -19,11 +19,28 @@ import type { AppEnv } from './env.js';
  * (`invalid-text`) naming where it is. A missing or malformed body is a 400, another media type a 415.
  */
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
+  requireJsonType(c);
+  return parseJson(c, await readUtf8(c));
+}
+
+/** Reads a JSON body that may be absent: an empty body is `{}`, anything else as `readJson` reads it. */
+export async function readOptionalJson(c: Context<AppEnv>): Promise<unknown> {
+  const text = await readUtf8(c);
+  if (text.trim() === '') return {};
+  requireJsonType(c);
+  return parseJson(c, text);
+}
+
+/** A body sent as another media type than JSON is a 415. */
+function requireJsonType(c: Context<AppEnv>): void {
   const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
     throw new UnsupportedMediaTypeError(`send the body as application/json, not ${type}`);
   }
-  const text = await readUtf8(c);
+}
+
+/** The body's text parsed as `readJson` describes. */
+function parseJson(c: Context<AppEnv>, text: string): unknown {
   if (text.trim() === '') throw new BadRequestError('the request body is empty: send a JSON object');
   const limit = c.get('core').config.maxJsonDepth;
   if (jsonDepth(text) > limit) throw new TooDeepError(limit);
@@ -36,11 +53,6 @@ export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   const broken = brokenText(value);
   if (broken.length > 0) throw new InvalidTextError(broken);
   return value;
-}
-
-/** Reads a JSON body that may be absent: an empty body is `{}`, anything else as `readJson` reads it. */
-export async function readOptionalJson(c: Context<AppEnv>): Promise<unknown> {
-  return (await readUtf8(c)).trim() === '' ? {} : readJson(c);
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
