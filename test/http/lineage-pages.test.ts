@@ -3,11 +3,11 @@
  * and together give the whole lineage; `as_of` answers lineage as it stood; `collapse` shows versions as their
  * dataset.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
+import { completeRunEvent } from '../support/openlineage.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;
@@ -27,21 +27,7 @@ async function call(method: string, path: string, body?: unknown, bearer = ROOT_
 
 /** A COMPLETE RunEvent of a job reading `inputs` and writing `outputs` at `time`. */
 async function run(job: string, time: string, inputs: object[], outputs: object[]) {
-  const answer = await call(
-    'POST',
-    '/api/v1/lineage',
-    {
-      eventType: 'COMPLETE',
-      eventTime: time,
-      producer: 'https://example.org/scheduler',
-      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
-      run: { runId: randomUUID() },
-      job: { namespace: 'nightly', name: job },
-      inputs,
-      outputs,
-    },
-    token,
-  );
+  const answer = await call('POST', '/api/v1/lineage', completeRunEvent(job, time, inputs, outputs), token);
   expect(answer.status, JSON.stringify(answer.body)).toBe(202);
   return answer.body;
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
+import { completeRunEvent } from '../support/openlineage.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;
@@ -286,16 +287,11 @@ describe('genuine OpenLineage events, as the OpenLineage project writes them', (
       JSON.parse(fs.readFileSync(new URL(`../fixtures/openlineage/facets/${file}`, import.meta.url), 'utf8'));
     const columns = facetFixture('column-lineage.json');
     const explicit = facetFixture('lineage-dataset-to-dataset.json');
-    const run = (inputs: object[], outputs: object[], time: string) => ({
-      eventType: 'COMPLETE',
-      eventTime: time,
-      producer: 'https://example.org/warehouse-jobs',
-      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
-      run: { runId: randomUUID() },
-      job: { namespace: 'warehouse', name: 'discounts report' },
-      inputs,
-      outputs,
-    });
+    const run = (inputs: object[], outputs: object[], time: string) =>
+      completeRunEvent('discounts report', time, inputs, outputs, {
+        namespace: 'warehouse',
+        producer: 'https://example.org/warehouse-jobs',
+      });
     const customers = { namespace: 'SnowflakeOpenLineage', name: 'CUSTOMERS' };
     const discounts = { namespace: 'SnowflakeOpenLineage', name: 'DISCOUNTS' };
     const loaded = await post(run([], [customers, discounts], '2026-07-01T00:00:00Z'), token);

@@ -5,7 +5,6 @@
  * after it grows, and again with "Fit to view" after the reader moved it; all of it passes axe-core's WCAG A/AA
  * rules.
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
@@ -18,6 +17,7 @@ import {
   startUiRegistry,
   type UiRegistry,
 } from '../support/browser.js';
+import { completeRunEvent } from '../support/openlineage.js';
 
 type Json = Record<string, any>;
 
@@ -42,21 +42,7 @@ describe.skipIf(!hasChromium)('lineage picture of datasets', () => {
 
   /** A COMPLETE RunEvent of a job reading `inputs` and writing `outputs` at `time`. */
   async function run(job: string, time: string, inputs: object[], outputs: object[]): Promise<Json> {
-    return call(
-      'POST',
-      '/api/v1/lineage',
-      {
-        eventType: 'COMPLETE',
-        eventTime: time,
-        producer: 'https://example.org/scheduler',
-        schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
-        run: { runId: randomUUID() },
-        job: { namespace: 'nightly', name: job },
-        inputs,
-        outputs,
-      },
-      token,
-    );
+    return call('POST', '/api/v1/lineage', completeRunEvent(job, time, inputs, outputs), token);
   }
 
   const idOf = (iri: string) => iri.slice(iri.lastIndexOf('/') + 1);
