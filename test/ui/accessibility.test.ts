@@ -3,41 +3,9 @@
  * landmarks, colour contrast, …) in Chromium, in the light and the dark colour scheme, on a seeded registry;
  * and a keyboard walk: the skip link comes first and moves focus to the main region.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, startUiRegistry, type UiRegistry } from '../support/browser.js';
-
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** Runs axe on the page as it is and returns its violations, one line each. */
-async function audit(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run(options: unknown): Promise<{ violations: Violation[] }> } }
-    ).axe;
-    const result = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations;
-  });
-  return violations.map(
-    (v) =>
-      `${v.id} (${v.impact ?? '?'}): ${v.help} — ${v.nodes
-        .map((n) => n.target.join(' '))
-        .slice(0, 3)
-        .join(', ')}`,
-  );
-}
+import { audit, hasChromium, launchBrowser, startUiRegistry, type UiRegistry } from '../support/browser.js';
 
 describe.skipIf(!hasChromium)('accessibility of the web page', () => {
   let registry: UiRegistry;

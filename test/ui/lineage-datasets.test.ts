@@ -5,11 +5,10 @@
  * after it grows, and again with "Fit to view" after the reader moved it; all of it passes axe-core's WCAG A/AA
  * rules.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  audit,
   hasChromium,
   launchBrowser,
   openPage,
@@ -20,8 +19,6 @@ import {
 import { completeRunEvent } from '../support/openlineage.js';
 
 type Json = Record<string, any>;
-
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const HUB = { namespace: 'postgres://warehouse:5432', name: 'sales.public.orders' };
 const LOADS = 3;
@@ -282,30 +279,3 @@ describe.skipIf(!hasChromium)('lineage picture of datasets', () => {
     }
   });
 });
-
-/** Runs axe on the page as it is and returns its violations, one line each. */
-async function audit(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run(options: unknown): Promise<{
-            violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-          }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations;
-  });
-  return violations.map(
-    (v) =>
-      `${v.id} (${v.impact ?? '?'}): ${v.help} — ${v.nodes
-        .map((n) => n.target.join(' '))
-        .slice(0, 3)
-        .join(', ')}`,
-  );
-}
