@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startHttp } from './http-start.js';
 import { note } from './progress.js';
+import { runRestore } from './reg-data.js';
 import { BASE_IRI, BIN, regEnv } from './reg-cli.js';
-import { runTimed } from './children.js';
 import { percentile } from './stats.js';
 import type { Workspace } from './workspace.js';
 
@@ -76,10 +76,7 @@ export async function benchLineage(space: Workspace, targetQuads: number): Promi
   note(`lineage: generating ${artifacts.toLocaleString('en')} chained artifacts`);
   const quads = await generate(file, artifacts);
   note('lineage: restoring');
-  const restored = await runTimed(process.execPath, [BIN, 'restore', '--nquads', file, '--json'], {
-    env: regEnv(dir),
-  });
-  if (restored.code !== 0) throw new Error(`restore failed: ${restored.stderr}`);
+  await runRestore(dir, file);
   const server = await startHttp(
     process.execPath,
     [BIN, 'serve'],
