@@ -208,6 +208,32 @@ describe('genuine OpenLineage events, as the OpenLineage project writes them', (
     expect(events.total).toBe(1);
   });
 
+  it("pages a run's events as every list pages, refusing a limit that is not a whole number", async () => {
+    const { token } = await deployment();
+    const runId = randomUUID();
+    let run = '';
+    for (const [eventType, eventTime] of [
+      ['START', '2026-08-01T00:00:00Z'],
+      ['COMPLETE', '2026-08-01T00:05:00Z'],
+    ]) {
+      const event = { ...read('fluentd-event-full.json'), eventType, eventTime };
+      event.run.runId = runId;
+      const answer = await post(event, token);
+      expect(answer.status).toBe(202);
+      run = answer.body.run as string;
+    }
+    const events = (query: string) =>
+      app.request(`/api/v1/runs/${run.split('/').pop()}/events?${query}`, { headers: root });
+    const first = (await (await events('limit=1')).json()) as any;
+    expect(first).toMatchObject({ total: 2, next_cursor: '1' });
+    expect(first.items.map((item: any) => item.event_type)).toEqual(['START']);
+    const second = (await (await events(`limit=1&cursor=${first.next_cursor}`)).json()) as any;
+    expect(second.items.map((item: any) => item.event_type)).toEqual(['COMPLETE']);
+    expect(second.next_cursor).toBeUndefined();
+    const refused = await events('limit=many');
+    expect(refused.status).toBe(400);
+  });
+
   it('records output statistics on the version and keeps custom facets verbatim', async () => {
     const { token } = await deployment();
     const event = read('fluentd-event-full.json');

@@ -10,6 +10,7 @@ import type { JsonObject } from '../records/mapper.js';
 import { appendAudit } from '../store/audit.js';
 import { artifactsOfRun, findArtifactByKey, findRunByKey, insertArtifactKey } from '../store/advertising.js';
 import { countEvents, eventDigest, eventsOf, hasEvent, keepEvent } from '../store/openlineage-events.js';
+import { pageSize } from '../stored/listing.js';
 import { iriOf, requireReadable } from '../stored/records.js';
 import type { Core } from '../core.js';
 import { advertise, type AdvertiseResult, type AdvertiseRole } from './advertise.js';
@@ -548,15 +549,15 @@ export function isBatch(body: unknown): body is unknown[] {
   return Array.isArray(body);
 }
 
-/** Events of a run per page of `GET /api/v1/runs/{id}/events`. */
-const EVENTS_PAGE = 100;
-
 /** Paging of kept events. */
 type EventPageParams = { readonly limit?: string | undefined; readonly cursor?: string | undefined };
 
-/** A page of the events kept for a subject, in `eventTime` order, each as it was received. */
+/**
+ * A page of the events kept for a subject, in `eventTime` order, each as it was received; `limit` is read as every
+ * list reads it (1–200, default 25; not a whole number is a 400).
+ */
 function keptEventsPage(core: Core, subject: string, params: EventPageParams): JsonObject {
-  const limit = Math.min(Math.max(Number(params.limit ?? EVENTS_PAGE) || EVENTS_PAGE, 1), 1000);
+  const limit = pageSize(params.limit);
   const offset = params.cursor === undefined ? 0 : Number(params.cursor);
   if (!Number.isSafeInteger(offset) || offset < 0) {
     throw new BadRequestError('cursor must be the next_cursor of an earlier page', {
