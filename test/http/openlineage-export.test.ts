@@ -154,6 +154,9 @@ describe('OpenLineage out', () => {
   });
 
   it('exports every run as NDJSON, which replayed into an empty registry gives the same lineage', async () => {
+    const anonymous = await source.app.request('/api/v1/openlineage/export');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const exported = await call(source, 'GET', '/api/v1/openlineage/export');
     expect(exported.status).toBe(200);
     const lines = exported.text.trimEnd().split('\n');

@@ -13,6 +13,8 @@ import { isObject } from '../records/json.js';
 import type { Json, JsonObject } from '../records/mapper.js';
 import { eventsOf } from '../store/openlineage-events.js';
 import type { Core } from '../core.js';
+import type { Principal } from '../access/principal.js';
+import { UnauthorizedError } from '../errors.js';
 import { selectByKey } from '../stored/keyset.js';
 import { iriOf, readStored, requireReadable, type StoredRecord } from '../stored/records.js';
 import { generatedBy } from './runs.js';
@@ -149,9 +151,16 @@ export async function runAsOpenLineage(core: Core, id: string): Promise<JsonObje
 
 /**
  * `GET /api/v1/openlineage/export`: every live run of this registry as OpenLineage RunEvents, one JSON event per
- * line (NDJSON), run by run in IRI order, read a page of runs at a time.
+ * line (NDJSON), run by run in IRI order, read a page of runs at a time. Its cost grows with the registry, so it
+ * is for callers with a credential (401 otherwise), like a dump; one run's events are public like the run.
  */
-export async function* exportOpenLineage(core: Core): AsyncGenerator<string> {
+export function exportOpenLineage(core: Core, principal: Principal): AsyncGenerator<string> {
+  // Refused before the answer starts, so the refusal is a 401 problem rather than a broken stream.
+  if (!principal.authenticated) throw new UnauthorizedError();
+  return everyRunAsEvents(core);
+}
+
+async function* everyRunAsEvents(core: Core): AsyncGenerator<string> {
   const runs = await selectByKey(
     core,
     'run',
