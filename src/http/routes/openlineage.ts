@@ -46,7 +46,7 @@ export function openLineageRoutes(): Mounts {
   openlineage.post('/', ingest);
   // OpenLineage out: every run as RunEvents, one per line, read as they are written.
   openlineage.get('/export', (c) => {
-    const lines = exportOpenLineage(c.get('core'));
+    const lines = exportOpenLineage(c.get('core'), c.get('principal'));
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
