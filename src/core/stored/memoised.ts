@@ -4,6 +4,25 @@ import type { Core } from '../core.js';
 const inFlight = new WeakMap<Core, Map<string, Promise<unknown>>>();
 
 /**
+ * The JSON text of each memoised answer that has been asked for it, made once: every reader of a cached answer
+ * shares the same object, which nobody mutates, so its text is the same for all of them.
+ */
+const texts = new WeakMap<object, string>();
+/** Memoised answers (objects) whose text may be shared. */
+const shared = new WeakSet<object>();
+
+/**
+ * The JSON text of `value` when it is a memoised answer, serialised on first request and shared afterwards;
+ * undefined for any other value (the caller serialises it itself).
+ */
+export function sharedJson(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || !shared.has(value)) return undefined;
+  let text = texts.get(value);
+  if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
+  return text;
+}
+
+/**
  * Returns the read cached under `key` if nothing was committed since it was made, else makes and caches it.
  * Reads are pure functions of the stored data, so this never serves anything older than the last write. A read
  * that depends on the query index is only cached once the index is loaded, so a start-up read is not kept.
@@ -24,7 +43,10 @@ export async function memoised<T>(core: Core, key: string, read: () => Promise<T
   running.set(flightKey, started);
   try {
     const value = await started;
-    if (ready && core.graph.generation === generation) core.memo.set(key, generation, value);
+    if (ready && core.graph.generation === generation) {
+      core.memo.set(key, generation, value);
+      if (typeof value === 'object' && value !== null) shared.add(value);
+    }
     return value;
   } finally {
     running.delete(flightKey);

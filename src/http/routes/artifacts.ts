@@ -5,6 +5,7 @@ import { identify } from '../../core/provenance/identify.js';
 import { columnLineage } from '../../core/provenance/column-lineage.js';
 import { lineage, lineageOptions } from '../../core/provenance/lineage.js';
 import type { AppEnv } from '../env.js';
+import { replyJson } from '../reply.js';
 import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 
@@ -43,15 +44,15 @@ export function artifactRoutes(): Mounts {
       const value = c.req.query(name);
       if (value !== undefined) params[name] = value;
     }
-    return c.json(await listArtifacts(c.get('core'), params));
+    return replyJson(c, await listArtifacts(c.get('core'), params));
   });
-  artifacts.get('/:id', async (c) => c.json(await getArtifact(c.get('core'), c.req.param('id'))));
+  artifacts.get('/:id', async (c) => replyJson(c, await getArtifact(c.get('core'), c.req.param('id'))));
   artifacts.get('/:id/column-lineage', async (c) =>
     c.json(await columnLineage(c.get('core'), c.req.param('id'))),
   );
   artifacts.get('/:id/lineage', async (c) => {
     const options = lineageOptions(c.req.query());
-    return c.json(await lineage(c.get('core'), c.req.param('id'), options));
+    return replyJson(c, await lineage(c.get('core'), c.req.param('id'), options));
   });
   return [['/api/v1/artifacts', artifacts]];
 }

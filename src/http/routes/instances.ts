@@ -11,6 +11,7 @@ import {
 import { listInstances, type InstanceListParams } from '../../core/catalogue/instance-list.js';
 import { announceInstance } from '../../core/catalogue/self-registration.js';
 import type { AppEnv } from '../env.js';
+import { replyJson } from '../reply.js';
 import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
@@ -47,13 +48,13 @@ export function instanceRoutes(): Mounts {
       const value = c.req.query(name);
       if (value !== undefined) params[name] = value;
     }
-    return c.json(await listInstances(c.get('core'), params));
+    return replyJson(c, await listInstances(c.get('core'), params));
   });
   instances.post('/', async (c) =>
     c.json(await createInstance(c.get('core'), c.get('act'), await readJson(c)), 201),
   );
   instances.get('/:id', async (c) =>
-    c.json(await getInstanceFor(c.get('core'), c.get('principal'), c.req.param('id'))),
+    replyJson(c, await getInstanceFor(c.get('core'), c.get('principal'), c.req.param('id'))),
   );
   instances.patch('/:id', conditionalEdit(named, true), async (c) =>
     c.json(await updateInstance(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c))),

@@ -5,6 +5,7 @@ import type { JsonObject } from '../../core/records/mapper.js';
 import { createRelease, getRelease, listReleases, withdrawRelease } from '../../core/catalogue/releases.js';
 
 import type { AppEnv } from '../env.js';
+import { replyJson } from '../reply.js';
 import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
@@ -16,7 +17,9 @@ import { iriOf } from '../../core/stored/records.js';
  */
 export function releaseRoutes(): Mounts {
   const software = new Hono<AppEnv>();
-  software.get('/:id/releases', async (c) => c.json(await listReleases(c.get('core'), c.req.param('id'))));
+  software.get('/:id/releases', async (c) =>
+    replyJson(c, await listReleases(c.get('core'), c.req.param('id'))),
+  );
   software.post('/:id/releases', async (c) =>
     c.json(await createRelease(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c)), 201),
   );

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { getRun, listRuns, type RunListParams } from '../../core/provenance/runs.js';
 import type { AppEnv } from '../env.js';
+import { replyJson } from '../reply.js';
 import type { Mounts } from '../mounts.js';
 
 /** The query parameters the list reads. */
@@ -26,8 +27,8 @@ export function runRoutes(): Mounts {
       const value = c.req.query(name);
       if (value !== undefined) params[name] = value;
     }
-    return c.json(await listRuns(c.get('core'), params));
+    return replyJson(c, await listRuns(c.get('core'), params));
   });
-  runs.get('/:id', async (c) => c.json(await getRun(c.get('core'), c.req.param('id'))));
+  runs.get('/:id', async (c) => replyJson(c, await getRun(c.get('core'), c.req.param('id'))));
   return [['/api/v1/runs', runs]];
 }

@@ -4,6 +4,7 @@ import { graphAround, graphOptions } from '../../core/discovery/graph.js';
 import { federatedSearch, wantsFederation } from '../../core/federation/federated-search.js';
 import { search } from '../../core/discovery/search.js';
 import type { AppEnv } from '../env.js';
+import { replyJson } from '../reply.js';
 import type { Mounts } from '../mounts.js';
 
 /**
@@ -30,7 +31,8 @@ export function searchRoutes(): Mounts {
     return c.json(wantsFederation(params) ? await federatedSearch(core, params) : search(core, params));
   });
   capabilities.get('/', async (c) =>
-    c.json(
+    replyJson(
+      c,
       await matchCapabilities(c.get('core'), {
         produces: c.req.queries('produces'),
         consumes: c.req.queries('consumes'),
@@ -38,7 +40,7 @@ export function searchRoutes(): Mounts {
     ),
   );
   graph.get('/', async (c) =>
-    c.json(await graphAround(c.get('core'), graphOptions(c.req.query('iri'), c.req.query('depth')))),
+    replyJson(c, await graphAround(c.get('core'), graphOptions(c.req.query('iri'), c.req.query('depth')))),
   );
   return [
     ['/api/v1/search', searchApi],

@@ -9,6 +9,7 @@ import {
   type SoftwareListParams,
 } from '../../core/catalogue/software.js';
 import type { AppEnv } from '../env.js';
+import { replyJson } from '../reply.js';
 import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
@@ -42,12 +43,12 @@ export function softwareRoutes(): Mounts {
       const value = c.req.query(name);
       if (value !== undefined) params[name] = value;
     }
-    return c.json(await listSoftware(c.get('core'), params));
+    return replyJson(c, await listSoftware(c.get('core'), params));
   });
   software.post('/', async (c) =>
     c.json(await createSoftware(c.get('core'), c.get('act'), await readJson(c)), 201),
   );
-  software.get('/:id', async (c) => c.json(await getSoftware(c.get('core'), c.req.param('id'))));
+  software.get('/:id', async (c) => replyJson(c, await getSoftware(c.get('core'), c.req.param('id'))));
   software.patch('/:id', conditionalEdit(named, true), async (c) =>
     c.json(await updateSoftware(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c))),
   );
