@@ -48,7 +48,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/store/database.ts', 'src/core/store/migrations.ts'],
+    files: ['src/core/store/database.ts', 'src/core/store/migrations.ts', 'src/core/store/backup-file.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...FRAMEWORKS, 'oxigraph'] }] }] },
   },
   {

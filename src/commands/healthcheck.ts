@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
-import { parseListen, type ListenAddress } from '../core/config/parse.js';
-import { ConfigError, UnavailableError } from '../core/errors.js';
+import { UnavailableError } from '../core/errors.js';
+import { localUrl } from '../cli/local-registry.js';
 import { RegCommand } from '../cli/base-command.js';
 
 /** What the health check saw, printed under --json. */
@@ -46,16 +46,4 @@ health checks, so it needs no other setting.`;
     this.log(`ready (${url})`);
     return { url, status: response.status, ready };
   }
-}
-
-function localUrl(listen: string | undefined): string {
-  let address: ListenAddress;
-  try {
-    address = parseListen(listen === undefined || listen.trim() === '' ? '127.0.0.1:8080' : listen);
-  } catch (error) {
-    throw new ConfigError(`REG_LISTEN ${(error as Error).message}.`);
-  }
-  const { host, port } = address;
-  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }

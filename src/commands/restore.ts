@@ -1,7 +1,10 @@
+import fs from 'node:fs';
 import { Flags } from '@oclif/core';
 import { openCore } from '../core/core.js';
 import { silentLogger } from '../core/log.js';
 import { restoreNQuads, type RestoreResult } from '../core/ops/restore.js';
+import { BadRequestError } from '../core/errors.js';
+import { restoreBackup, type BackupRestoreResult } from '../core/ops/backup.js';
 import { RegCommand } from '../cli/base-command.js';
 import { startProgress, type Progress } from '../cli/progress.js';
 import type { StrandedReport } from '../core/ops/restore-check.js';
@@ -10,8 +13,14 @@ import type { StrandedReport } from '../core/ops/restore-check.js';
 const SHOWN_STRANDED = 5;
 
 export default class Restore extends RegCommand {
-  static override summary = 'Load an N-Quads dump into a stopped registry.';
-  static override description = `Merges the quads of an N-Quads file (as written by \`reg dump\`) into the data directory and prints
+  static override summary = 'Restore a backup, or load an N-Quads dump, into a stopped registry.';
+  static override description = `With --backup, restores a backup written by reg backup (or GET /admin/backup) into a stopped, empty data
+directory: records, API tokens, subscriptions with their cursors and queued deliveries, peers, the audit log
+and advertising keys come back as they were when it was taken. The file is unpacked and checked whole first
+(integrity, a backup this reg can open, the same kind of graph store as configured); a refused file leaves the
+directory untouched. "-" reads the backup from standard input.
+
+With --nquads, merges the quads of an N-Quads file (as written by \`reg dump\`) into the data directory and prints
 how many were new. The whole file is checked first: every line a strict parser refuses (malformed, not
 UTF-8, or holding a string that is not an RFC 3987 IRI where an IRI belongs) is reported as file:line: reason
 (the first 20, then a count), and nothing is written. The advertising keys and claims are rebuilt from the
@@ -22,21 +31,44 @@ shapes and vocabulary, and those an edit would now refuse are kept, reported as 
 naming the first ones and the fields an edit would name; under --json in "stranded"), and stay readable.
 The registry must be stopped (the data directory is single-writer).`;
   static override examples = [
+    '<%= config.bin %> <%= command.id %> --backup reg-backup-20261126T020000Z.db.gz',
     '<%= config.bin %> <%= command.id %> --nquads backup.nq',
     '<%= config.bin %> <%= command.id %> --nquads backup.nq --json',
   ];
   static override flags = {
-    nquads: Flags.string({ description: 'N-Quads file to load', required: true }),
+    nquads: Flags.string({
+      description: 'N-Quads file to load (as reg dump writes it)',
+      exactlyOne: ['nquads', 'backup'],
+    }),
+    backup: Flags.string({
+      description: 'backup file to restore (as reg backup writes it; "-" for standard input)',
+      exactlyOne: ['nquads', 'backup'],
+    }),
   };
 
-  async run(): Promise<RestoreResult> {
+  async run(): Promise<RestoreResult | BackupRestoreResult> {
     const { flags } = await this.parse(Restore);
     const config = this.loadConfig();
+    if (flags.backup !== undefined) {
+      const named = flags.backup === '-' ? 'standard input' : flags.backup;
+      if (flags.backup !== '-' && !fs.existsSync(flags.backup))
+        throw new BadRequestError(`cannot read ${flags.backup}: there is no such file`);
+      const source = flags.backup === '-' ? process.stdin : fs.createReadStream(flags.backup);
+      const result = await restoreBackup(config, source, named);
+      const counts = (result.manifest.counts ?? {}) as Record<string, number>;
+      this.log(
+        `restored ${named} (taken ${String(result.manifest.created)}): ${Object.entries(counts)
+          .map(([name, n]) => `${n} ${name.replace(/_/g, ' ')}`)
+          .join(', ')}`,
+      );
+      return result;
+    }
+    const nquads = flags.nquads ?? '';
     const core = await openCore(config, silentLogger);
     const reading = await startProgress('restoring', 'quads read');
     let checking: Progress | undefined;
     try {
-      const result = await restoreNQuads(core, flags.nquads, async (progress) => {
+      const result = await restoreNQuads(core, nquads, async (progress) => {
         if (progress.phase === 'read') return reading.update(progress.quads);
         reading.finish();
         checking ??= await startProgress('checking restored records', `of ${progress.of} records`);

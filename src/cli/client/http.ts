@@ -77,6 +77,37 @@ export class HttpClient {
     return parsed as T;
   }
 
+  /**
+   * Sends a GET and returns the answer for its body to be streamed (a backup, a dump); a problem answer is
+   * thrown like `request` throws it. The timeout covers the answer's start, not its streaming.
+   */
+  async download(path: string, accept: string): Promise<Response> {
+    const url = this.urlOf(path);
+    const headers: Record<string, string> = { accept: `${accept}, application/problem+json` };
+    if (this.profile.token !== undefined) headers.authorization = `Bearer ${this.profile.token}`;
+    const started = new AbortController();
+    const timer = setTimeout(
+      () => started.abort(new DOMException('timed out', 'TimeoutError')),
+      this.profile.timeout * 1000,
+    );
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, { headers, redirect: 'manual', signal: started.signal });
+    } catch (error) {
+      throw this.unreachable(error);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      throw new UnexpectedResponseError(
+        `GET ${url} was redirected (${response.status}) to ${response.headers.get('location') ?? 'elsewhere'}`,
+        ['set the registry URL to the address it redirects to'],
+      );
+    }
+    if (!response.ok) throw problemOf(response, await response.text().catch(() => ''));
+    return response;
+  }
+
   private urlOf(path: string, query: Query = {}): string {
     const url = new URL(`${this.profile.url}${path}`);
     for (const [name, value] of Object.entries(query)) {

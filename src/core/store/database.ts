@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { DataDirLockedError, InternalError } from '../errors.js';
-import { applyMigrations } from './migrations.js';
+import { ConfigError, DataDirLockedError, InternalError } from '../errors.js';
+import { applyMigrations, SCHEMA_VERSION } from './migrations.js';
 
 /** A prepared statement, as the rest of the store layer sees it. */
 export type Statement = BetterSqlite3.Statement;
@@ -25,10 +25,19 @@ export interface Database {
   prepare(sql: string): Statement;
   /** Runs SQL with no result, such as DDL. */
   exec(sql: string): void;
+  /**
+   * Copies the whole database into `destination` with SQLite's online backup, a few pages per step so the
+   * serving thread keeps answering; commits made meanwhile through this connection are carried into the copy, so
+   * it holds every commit made before it resolves. `progress` is told the pages copied and the total.
+   */
+  backup(destination: string, progress?: (copied: number, total: number) => void): Promise<void>;
   close(): void;
 }
 
 const PID_FILE = 'reg.pid';
+
+/** Pages the online backup copies per step before it lets other work run (4 KiB pages: about 1 MiB). */
+const BACKUP_STEP_PAGES = 256;
 
 /** The file holding the registry's records and its operational data. */
 export const DATABASE_FILE = 'registry.db';
@@ -69,7 +78,15 @@ export function openDatabase(dataDir: string): Database {
   // a statement journal, by default a temporary file written with a system call per page. In memory it costs a
   // copy: records are written about twice as fast (the journal lives only until the savepoint is released).
   db.pragma('temp_store = MEMORY');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    db.close();
+    throw new ConfigError(
+      `the data directory ${dataDir} was written by a newer reg (schema ${version}; this reg knows up to ${SCHEMA_VERSION}): run that version or newer, or restore a backup made by this one`,
+    );
+  }
   fs.writeFileSync(path.join(dataDir, PID_FILE), `${process.pid}\n`);
+  removeStaleSnapshots(dataDir);
   applyMigrations(db);
 
   const statements = new Map<string, Statement>();
@@ -99,6 +116,14 @@ export function openDatabase(dataDir: string): Database {
     },
     exec: (sql) => {
       db.exec(sql);
+    },
+    backup: async (destination, progress) => {
+      await db.backup(destination, {
+        progress: ({ totalPages, remainingPages }) => {
+          progress?.(totalPages - remainingPages, totalPages);
+          return BACKUP_STEP_PAGES;
+        },
+      });
     },
     close: () => {
       if (!db.open) return;
@@ -148,6 +173,16 @@ function walSyncer(file: string): (() => Promise<void>) & { close(): void } {
       fd = undefined;
     },
   });
+}
+
+/**
+ * Removes backup snapshots a stopped process left half-written in the data directory (`.backup-*`); with the
+ * lock held, no other process can be writing one.
+ */
+function removeStaleSnapshots(dataDir: string): void {
+  for (const name of fs.readdirSync(dataDir)) {
+    if (name.startsWith('.backup-')) fs.rmSync(path.join(dataDir, name), { force: true });
+  }
 }
 
 function isBusy(error: unknown): boolean {

@@ -396,6 +396,9 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** The schema version this code writes: the id of its last migration. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.id ?? 0;
+
 /** Applies every migration newer than the recorded version, each in its own transaction. */
 export function applyMigrations(db: BetterSqlite3.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;

@@ -3,10 +3,17 @@ import { requireAdmin } from '../../core/access/policy.js';
 import { BadRequestError } from '../../core/errors.js';
 import { listAuditEntries } from '../../core/ops/audit.js';
 import { dumpDataset } from '../../core/ops/dump.js';
+import {
+  BACKUP_MANIFEST_HEADER,
+  BACKUP_MEDIA_TYPE,
+  backupFileName,
+  prepareBackup,
+} from '../../core/ops/backup.js';
+import { Readable } from 'node:stream';
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
 
-/** Administrator endpoints: the live dump and the audit log. */
+/** Administrator endpoints: the live dump, the whole-registry backup and the audit log. */
 export function adminRoutes(): Mounts {
   const admin = new Hono<AppEnv>();
   const audit = new Hono<AppEnv>();
@@ -28,6 +35,18 @@ export function adminRoutes(): Mounts {
     });
     return new Response(body, {
       headers: { 'content-type': graph === undefined ? 'application/n-quads' : 'application/n-triples' },
+    });
+  });
+  admin.get('/backup', async (c) => {
+    requireAdmin(c.get('principal'));
+    const backup = await prepareBackup(c.get('core'));
+    return new Response(Readable.toWeb(backup.stream()) as ReadableStream<Uint8Array>, {
+      headers: {
+        'content-type': BACKUP_MEDIA_TYPE,
+        'content-disposition': `attachment; filename="${backupFileName(backup.manifest.created)}"`,
+        'cache-control': 'no-store',
+        [BACKUP_MANIFEST_HEADER]: JSON.stringify(backup.manifest),
+      },
     });
   });
   audit.get('/', (c) => {
