@@ -1,4 +1,5 @@
 import { openCore } from '../core/core.js';
+import { firstAdminToken, hasAdminToken } from '../core/access/admin-token.js';
 import { ForgeScheduler } from '../core/workers/forge-scheduler.js';
 import { startFederationWorkers } from '../core/workers/federation-workers.js';
 import { WebhookWorker } from '../core/workers/webhook-worker.js';
@@ -16,6 +17,9 @@ export default class Serve extends RegCommand {
   static override description = `Opens the data directory (taking its single-writer lock), loads the reference bundles and
 the query index, and serves until SIGTERM or SIGINT, then finishes requests in flight and exits 0.
 /healthz answers as soon as the port is bound; /readyz once the query index is loaded.
+A registry that was never administered (no administrator token created, no API token issued) and has no
+REG_ROOT_TOKEN creates an administrator token at start and shows it once on stderr, with the commands that
+use it; only its hash is kept. A lost one is replaced by setting REG_ROOT_TOKEN.
 Browsers get the web page (built into the package, or the one in REG_STATIC_DIR) at the record IRIs and at
 every path outside the API; other clients keep content negotiation.
 Unless REG_SUBSCRIPTION_WEBHOOKS is false, it also runs the webhook delivery worker, which stops (after the
@@ -39,10 +43,14 @@ Every REG_* setting is read from the environment; see reg-config(1).`;
     const config = this.loadConfig();
     const log = this.logger(config);
     for (const name of config.unknownVariables) log.warn('unknown setting ignored', { variable: name });
-    if (config.secrets.rootToken === undefined)
-      log.warn('REG_ROOT_TOKEN is not set: no one can administer this registry');
     const core = await openCore(config, log, { index: true, validationWorkers: 1 });
+    const adminToken = firstAdminToken(core);
     const server = await startServer(core);
+    if (adminToken !== undefined) showAdminToken(adminToken, server.url);
+    else if (config.secrets.rootToken === undefined && !hasAdminToken(core))
+      log.warn(
+        'no one can administer this registry: set REG_ROOT_TOKEN (16 or more random characters, e.g. openssl rand -hex 32) and restart',
+      );
     const webhooks = config.subscriptions.webhooks ? new WebhookWorker(core) : undefined;
     webhooks?.start();
     const forgeSync = new ForgeScheduler(core);
@@ -60,4 +68,27 @@ Every REG_* setting is read from the environment; see reg-config(1).`;
     log.info('stopped');
     return { url: server.url, stopped_by: signal };
   }
+}
+
+/**
+ * Shows the administrator token a new registry created, once, on standard error beside the log (it is not a
+ * log entry, so log pipelines that parse JSON lines skip it), with the commands that use it.
+ */
+function showAdminToken(token: string, url: string): void {
+  process.stderr.write(
+    [
+      '',
+      'This new registry has no REG_ROOT_TOKEN, so it created an administrator token. It is shown this once and',
+      'only its hash is kept; store it now (a lost one is replaced by setting REG_ROOT_TOKEN):',
+      '',
+      `  ${token}`,
+      '',
+      'Use it with the reg client or any HTTP client:',
+      `  export REG_URL=${url} REG_TOKEN=${token}`,
+      '  reg whoami',
+      `  curl -H "Authorization: Bearer $REG_TOKEN" ${url}/api/v1/whoami`,
+      '',
+      '',
+    ].join('\n'),
+  );
 }

@@ -1,5 +1,6 @@
 import { UnauthorizedError } from '../errors.js';
 import type { Core } from '../core.js';
+import { isAdminToken } from './admin-token.js';
 import { authenticateApiToken, API_TOKEN_PATTERN } from './api-tokens.js';
 import { authenticateJwt, JWT_PATTERN } from './oidc.js';
 import { ANONYMOUS, isRootToken, ROOT_PRINCIPAL, withInstanceKey, type Principal } from './principal.js';
@@ -28,7 +29,7 @@ async function credentialOf(
   const token = match?.[1];
   if (token === undefined)
     throw new UnauthorizedError('unrecognised credential format: send Authorization: Bearer <token>');
-  if (isRootToken(core.config, token)) return ROOT_PRINCIPAL;
+  if (isRootToken(core.config, token) || isAdminToken(core, token)) return ROOT_PRINCIPAL;
   if (API_TOKEN_PATTERN.test(token)) return authenticateApiToken(core, token);
   if (JWT_PATTERN.test(token)) return authenticateJwt(core, token, instanceKey);
   throw new UnauthorizedError('token is unknown, revoked or expired');

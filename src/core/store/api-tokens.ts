@@ -101,3 +101,8 @@ export function touchApiToken(db: Database, id: string, at: string, since: strin
     'UPDATE api_token SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
   ).run(at, id, since);
 }
+
+/** How many API tokens were ever issued, revoked ones included. */
+export function countApiTokens(db: Database): number {
+  return (db.prepare('SELECT count(*) AS n FROM api_token').get() as { n: number }).n;
+}

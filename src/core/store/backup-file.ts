@@ -19,6 +19,7 @@ const COUNTED: Readonly<Record<string, string>> = {
   deliveries: 'delivery',
   peers: 'peer',
   audit_entries: 'audit',
+  admin_tokens: 'admin_token',
   openlineage_events: 'openlineage_event',
 };
 

@@ -394,6 +394,20 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX openlineage_event_subject ON openlineage_event (subject, event_time, id);`,
   },
+  {
+    id: 15,
+    name: 'administrator tokens, kept as digests',
+    // Administrator tokens: the one a new registry without REG_ROOT_TOKEN creates at its first start. Only the
+    // SHA-256 of each token is kept.
+    sql: `
+      CREATE TABLE admin_token (
+        id TEXT PRIMARY KEY,
+        digest BLOB NOT NULL UNIQUE,
+        label TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */
