@@ -1,11 +1,13 @@
-import { redactConfig, SETTINGS } from '../core/config/index.js';
+import { redactConfig, settingSources, SETTINGS, type SettingView } from '../core/config/index.js';
 import { RegCommand } from '../cli/base-command.js';
 
 export default class ConfigCommand extends RegCommand {
   static override summary = 'Print the effective configuration with secrets redacted.';
-  static override description = `Reads the REG_* environment exactly as \`reg serve\` does and prints the result: base IRI, data
-directory, graph store and credential kind, listen address, read switches, whether a root token is set,
-static directory, OIDC and workload issuers, peer and subscription settings. Secret values are never printed.
+  static override description = `Reads the REG_* environment exactly as \`reg serve\` (and every other command) does and prints each
+setting with the value in effect and where it came from: the environment, the documented default, or derived
+from another setting (REG_BASE_IRI from a loopback REG_LISTEN). Secret values are never printed, only whether
+they are set. --json gives the same list under "settings" beside the parsed configuration (base IRI, data
+directory, graph store and credential kind, limits, issuers, peer and subscription settings).
 A setting \`serve\` would refuse is refused here too, with the same sentence and exit code 3.`;
   static override examples = [
     'REG_BASE_IRI=http://localhost:8080 <%= config.bin %> <%= command.id %> --json',
@@ -14,9 +16,18 @@ A setting \`serve\` would refuse is refused here too, with the same sentence and
   async run(): Promise<Record<string, unknown>> {
     await this.parse(ConfigCommand);
     const config = this.loadConfig();
-    const view = redactConfig(config);
+    const settings = settingSources(process.env, config);
+    const view = { ...redactConfig(config), settings };
     if (!this.jsonEnabled()) {
-      for (const [key, value] of Object.entries(flatten(view))) this.log(`${key.padEnd(34)} ${value}`);
+      const width = Math.max(...settings.map((setting) => setting.name.length)) + 2;
+      const valueWidth = Math.min(
+        40,
+        Math.max(...settings.map((setting) => (setting.value ?? '-').length)) + 2,
+      );
+      for (const setting of settings)
+        this.log(
+          `${setting.name.padEnd(width)}${(setting.value ?? '-').padEnd(valueWidth)}${sourceOf(setting, config.dataDir)}`,
+        );
       for (const name of config.unknownVariables) {
         const near = SETTINGS.find((spec) => spec.name.replace(/_/g, '') === name.replace(/_/g, ''));
         this.warn(
@@ -28,13 +39,13 @@ A setting \`serve\` would refuse is refused here too, with the same sentence and
   }
 }
 
-function flatten(value: unknown, prefix = ''): Record<string, string> {
-  if (value === null || value === undefined) return { [prefix]: '-' };
-  if (Array.isArray(value)) return { [prefix]: value.length === 0 ? '-' : value.join(', ') };
-  if (typeof value !== 'object')
-    return { [prefix]: typeof value === 'string' ? value : JSON.stringify(value) };
-  const out: Record<string, string> = {};
-  for (const [key, inner] of Object.entries(value))
-    Object.assign(out, flatten(inner, prefix === '' ? key : `${prefix}.${key}`));
-  return out;
+/** Where a setting's value came from, in words. */
+function sourceOf(setting: SettingView, dataDir: string): string {
+  const said =
+    setting.source === 'derived'
+      ? `derived from ${setting.from ?? 'another setting'}`
+      : setting.source === 'default' && setting.from !== undefined
+        ? `default: ${setting.from}`
+        : setting.source;
+  return setting.name === 'REG_DATA_DIR' ? `${said} (${dataDir})` : said;
 }

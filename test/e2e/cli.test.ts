@@ -40,10 +40,13 @@ describe('one set of defaults', () => {
     const env = { REG_DATA_DIR: testEnv().REG_DATA_DIR! };
     const config = await runReg(['config', '--json'], env);
     expect(config.code, config.stderr).toBe(0);
-    expect(JSON.parse(config.stdout)).toMatchObject({
-      baseIri: 'http://localhost:8080',
-      listen: '127.0.0.1:8080',
-    });
+    const view = JSON.parse(config.stdout) as { settings: { name: string; source: string }[] };
+    expect(view).toMatchObject({ baseIri: 'http://localhost:8080', listen: '127.0.0.1:8080' });
+    const source = (name: string) => view.settings.find((setting) => setting.name === name);
+    expect(source('REG_BASE_IRI')).toMatchObject({ value: 'http://localhost:8080', source: 'derived' });
+    expect(source('REG_LISTEN')).toMatchObject({ value: '127.0.0.1:8080', source: 'default' });
+    expect(source('REG_DATA_DIR')).toMatchObject({ value: env.REG_DATA_DIR, source: 'environment' });
+    expect(source('REG_ROOT_TOKEN')).toMatchObject({ source: 'unset' });
     const seeded = await runReg(['seed', '--with-runs=false'], env);
     expect(seeded.code, seeded.stderr).toBe(0);
     const dump = await runReg(['dump', '--graph', 'urn:reg:local'], env);
@@ -74,7 +77,10 @@ describe('reg config', () => {
     expect(json.stdout).not.toContain('forge-secret-abc');
     const text = await runReg(['config'], env);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^baseIri\s+https:\/\/registry\.example\.org$/m);
+    expect(text.stdout).toMatch(/^REG_BASE_IRI\s+https:\/\/registry\.example\.org\/\s+environment$/m);
+    expect(text.stdout).toMatch(/^REG_ROOT_TOKEN\s+\(set\)\s+environment$/m);
+    expect(text.stdout).toMatch(/^REG_PUBLIC_READ\s+true\s+default$/m);
+    expect(text.stdout).toMatch(/^REG_LOG_LEVEL\s+warn\s+environment$/m);
     expect(text.stdout).not.toContain(env.REG_ROOT_TOKEN);
   });
 

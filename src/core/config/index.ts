@@ -443,6 +443,46 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** One REG_* setting as `reg config` shows it: its effective value (secrets only as set or not) and its source. */
+export interface SettingView {
+  readonly name: string;
+  /** The value in effect, as it would be written in the environment; "(set)" for a secret; undefined if unset. */
+  readonly value: string | undefined;
+  /** `environment`: set there; `default`: the documented default; `derived`: worked out from another setting. */
+  readonly source: 'environment' | 'default' | 'derived' | 'unset';
+  /** For a derived value: what it was derived from. */
+  readonly from?: string;
+}
+
+/** Every setting with the value in effect and where it came from, in documentation order. */
+export function settingSources(
+  env: Readonly<Record<string, string | undefined>>,
+  config: Config,
+): SettingView[] {
+  return SETTINGS.map((spec): SettingView => {
+    const raw = env[spec.name];
+    if (raw !== undefined && raw.trim() !== '')
+      return { name: spec.name, value: spec.kind === 'secret' ? '(set)' : raw.trim(), source: 'environment' };
+    if (spec.name === 'REG_BASE_IRI')
+      return {
+        name: spec.name,
+        value: config.baseIri,
+        source: 'derived',
+        from: 'REG_LISTEN (a loopback address)',
+      };
+    if (spec.name === 'REG_STATIC_DIR')
+      return {
+        name: spec.name,
+        value: config.staticDir,
+        source: 'default',
+        from: 'the web page built into the package',
+      };
+    if (spec.fallback !== undefined && spec.fallback !== '')
+      return { name: spec.name, value: spec.fallback, source: 'default' };
+    return { name: spec.name, value: undefined, source: 'unset' };
+  });
+}
+
 /** The printable view of a configuration: no secret values, only whether each is set. */
 export function redactConfig(config: Config): Record<string, unknown> {
   const { secrets, graph, ...rest } = config;
