@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runReg, testEnv } from '../helpers.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runReg, tempDir, testEnv } from '../helpers.js';
 
 describe('start-up refusals', () => {
   const cases: [string, Record<string, string>, RegExp][] = [
@@ -33,6 +35,22 @@ describe('start-up refusals', () => {
       }
     });
   }
+});
+
+describe('an unusable data directory', () => {
+  it('is refused at start by serve, seed and dump with one line naming REG_DATA_DIR, the cause and the fix', async () => {
+    const blocker = path.join(tempDir(), 'a-file');
+    fs.writeFileSync(blocker, 'not a directory\n');
+    const dataDir = path.join(blocker, 'data');
+    for (const command of [['serve'], ['seed'], ['dump']]) {
+      const result = await runReg(command, testEnv({ REG_DATA_DIR: dataDir }));
+      expect(result.code, `${command[0]}: ${result.stderr}`).toBe(3);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(
+        new RegExp(`^reg: REG_DATA_DIR ${dataDir} cannot be used \\(a file is in the way .*set REG_DATA_DIR`),
+      );
+    }
+  });
 });
 
 describe('one set of defaults', () => {

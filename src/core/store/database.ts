@@ -50,13 +50,14 @@ export const DATABASE_FILE = 'registry.db';
  * group commit of record writes flushes its log off the serving thread instead (`transactionDurableLater`).
  */
 export function openDatabase(dataDir: string): Database {
-  fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, DATABASE_FILE);
   let db: BetterSqlite3.Database;
   try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.accessSync(dataDir, fs.constants.W_OK);
     db = new BetterSqlite3(file, { timeout: 0 });
   } catch (error) {
-    throw new InternalError(`cannot open ${file}: ${(error as Error).message}`, { cause: error });
+    throw unusableDataDir(dataDir, error);
   }
   try {
     db.pragma('locking_mode = EXCLUSIVE');
@@ -173,6 +174,24 @@ function walSyncer(file: string): (() => Promise<void>) & { close(): void } {
       fd = undefined;
     },
   });
+}
+
+/** A data directory that cannot be created, written or opened, named with the reason and what to do. */
+function unusableDataDir(dataDir: string, error: unknown): ConfigError {
+  const code = (error as { code?: unknown }).code;
+  const reason =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'EROFS' || code === 'SQLITE_READONLY'
+        ? 'the file system is read-only'
+        : code === 'ENOTDIR' || code === 'EEXIST'
+          ? 'a file is in the way where a directory should be'
+          : code === 'ENOSPC'
+            ? 'no space left on the device'
+            : (error as Error).message;
+  return new ConfigError(
+    `REG_DATA_DIR ${dataDir} cannot be used (${reason}): set REG_DATA_DIR to a directory this user can write (in a container, mount a volume at it)`,
+  );
 }
 
 /**
