@@ -48,7 +48,9 @@ describe('readConfig', () => {
     expect(refusal({ REG_LISTEN: '0.0.0.0:8080' })).toMatch(
       /^REG_BASE_IRI is required when REG_LISTEN is not a loopback/,
     );
-    expect(refusal({ REG_LISTEN: '127.0.0.1:0' })).toMatch(/^REG_BASE_IRI is required/);
+    expect(refusal({ REG_LISTEN: '127.0.0.1:0' })).toMatch(
+      /^REG_BASE_IRI is required when REG_LISTEN has port 0/,
+    );
     expect(refusal({ REG_BASE_IRI: 'ftp://x.org' })).toMatch(/REG_BASE_IRI must be an http\(s\) URL/);
     expect(refusal({ REG_BASE_IRI: 'registry' })).toMatch(/REG_BASE_IRI must be an absolute http\(s\) URL/);
   });

@@ -211,7 +211,9 @@ export function readConfig(
   const baseIri = get<string>('REG_BASE_IRI') ?? local;
   if (baseIri === undefined && !problems.some((p) => p.startsWith('REG_BASE_IRI'))) {
     problems.push(
-      'REG_BASE_IRI is required when REG_LISTEN is not a loopback address: set it to the public http(s) URL of this registry.',
+      listening !== undefined && listening.port === 0
+        ? 'REG_BASE_IRI is required when REG_LISTEN has port 0 (any free port, not known in advance): set it to the http(s) URL of this registry, or give REG_LISTEN a port.'
+        : 'REG_BASE_IRI is required when REG_LISTEN is not a loopback address: set it to the public http(s) URL of this registry.',
     );
   }
   if (baseIri !== undefined && /[?#]/.test(baseIri)) {
