@@ -44,6 +44,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time even on two cores (vitest's default there is one): most tests wait on servers they
+    // started (the registry, Virtuoso, Chromium, podman), so the suite takes about four fifths of the time.
+    maxWorkers: 2,
     reporters: ['default', './test/summary-reporter.ts'],
     projects: [
       {
