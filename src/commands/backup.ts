@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebStream } from 'node:stream/web';
@@ -14,10 +15,11 @@ import {
   BACKUP_MANIFEST_HEADER,
   BACKUP_MEDIA_TYPE,
   backupFileName,
+  describeCounts,
   writeBackup,
   type BackupManifest,
 } from '../core/ops/backup.js';
-import { openDatabase } from '../core/store/database.js';
+import { DATABASE_FILE, openDatabase } from '../core/store/database.js';
 
 /** What `reg backup` printed under --json. */
 export interface BackupResult {
@@ -103,7 +105,7 @@ server. reg dump remains the graph export (N-Quads) for moving records between r
   /** Backs up a stopped registry straight from its data directory; undefined when a running one holds it. */
   private async fromDataDirectory(output: string): Promise<BackupResult | undefined> {
     const config = this.loadConfig();
-    if (!fs.existsSync(`${config.dataDir}/registry.db`))
+    if (!fs.existsSync(path.join(config.dataDir, DATABASE_FILE)))
       throw new BadRequestError(
         `${config.dataDir} holds no registry (REG_DATA_DIR): set REG_DATA_DIR, or --url to back up a running one`,
       );
@@ -145,12 +147,7 @@ server. reg dump remains the graph export (N-Quads) for moving records between r
   }
 
   private report(output: string, bytes: number, manifest: BackupManifest | undefined): void {
-    const counts =
-      manifest === undefined
-        ? ''
-        : ` (${Object.entries(manifest.counts)
-            .map(([name, n]) => `${n} ${name.replace(/_/g, ' ')}`)
-            .join(', ')})`;
+    const counts = manifest === undefined ? '' : ` (${describeCounts(manifest.counts)})`;
     const where = output === '-' ? 'standard output' : output;
     process.stderr.write(`backup: ${bytes} bytes to ${where}${counts}\n`);
     if (manifest?.graph_store.kind === 'sparql')

@@ -4,7 +4,7 @@ import { openCore } from '../core/core.js';
 import { silentLogger } from '../core/log.js';
 import { restoreNQuads, type RestoreResult } from '../core/ops/restore.js';
 import { BadRequestError } from '../core/errors.js';
-import { restoreBackup, type BackupRestoreResult } from '../core/ops/backup.js';
+import { describeCounts, restoreBackup, type BackupRestoreResult } from '../core/ops/backup.js';
 import { RegCommand } from '../cli/base-command.js';
 import { startProgress, type Progress } from '../cli/progress.js';
 import type { StrandedReport } from '../core/ops/restore-check.js';
@@ -56,11 +56,7 @@ The registry must be stopped (the data directory is single-writer).`;
       const source = flags.backup === '-' ? process.stdin : fs.createReadStream(flags.backup);
       const result = await restoreBackup(config, source, named);
       const counts = (result.manifest.counts ?? {}) as Record<string, number>;
-      this.log(
-        `restored ${named} (taken ${String(result.manifest.created)}): ${Object.entries(counts)
-          .map(([name, n]) => `${n} ${name.replace(/_/g, ' ')}`)
-          .join(', ')}`,
-      );
+      this.log(`restored ${named} (taken ${String(result.manifest.created)}): ${describeCounts(counts)}`);
       return result;
     }
     const nquads = flags.nquads ?? '';

@@ -39,11 +39,16 @@ export type BackupSource = Pick<Core, 'db' | 'config' | 'version'>;
 /** A snapshot taken and waiting to be streamed; `discard` removes its file. */
 export interface PreparedBackup {
   readonly manifest: BackupManifest;
-  /** The uncompressed snapshot's size in bytes. */
-  readonly bytes: number;
   /** The snapshot, gzip-compressed, as a stream; reading it to the end (or failing) discards the file. */
   stream(): Readable;
   discard(): void;
+}
+
+/** The row counts of a manifest in words: `12 records, 2 api tokens, …`. */
+export function describeCounts(counts: Readonly<Record<string, unknown>>): string {
+  return Object.entries(counts)
+    .map(([name, n]) => `${String(n)} ${name.replace(/_/g, ' ')}`)
+    .join(', ');
 }
 
 /** Response header of `GET /admin/backup` carrying the backup's manifest as JSON. */
@@ -82,10 +87,8 @@ export async function prepareBackup(
       graph_store: graphStoreOf(core.config.graph),
     } as const;
     const manifest: BackupManifest = { ...described, ...stampBackup(file, described) };
-    const bytes = fs.statSync(file).size;
     return {
       manifest,
-      bytes,
       discard,
       stream: () => {
         const compressed = fs.createReadStream(file).pipe(zlib.createGzip());
@@ -161,8 +164,13 @@ export async function restoreBackup(
     const manifest = readBackup(file, named);
     checkGraphStore(manifest, config.graph, named);
     const bytes = fs.statSync(file).size;
-    if (fs.existsSync(target)) refuseOccupied();
-    installBackup(file, config.dataDir);
+    try {
+      installBackup(file, config.dataDir);
+    } catch (error) {
+      // A registry started in the directory meanwhile keeps its database.
+      if ((error as { code?: unknown }).code === 'EEXIST') refuseOccupied();
+      throw error;
+    }
     return { manifest, bytes };
   } finally {
     fs.rmSync(file, { force: true });
