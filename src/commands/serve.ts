@@ -40,6 +40,13 @@ Every REG_* setting is read from the environment; see reg-config(1).`;
 
   async run(): Promise<ServeResult> {
     await this.parse(Serve);
+    // Listened for from the first moment: a stop requested while the data directory and index are still opening
+    // (a container stopped right after it started) shuts the registry down as soon as it is up, instead of
+    // killing it with the default handler midway through opening.
+    const stopped = new Promise<string>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+      process.once('SIGINT', () => resolve('SIGINT'));
+    });
     const config = this.loadConfig();
     const log = this.logger(config);
     for (const name of config.unknownVariables) log.warn('unknown setting ignored', { variable: name });
@@ -56,10 +63,7 @@ Every REG_* setting is read from the environment; see reg-config(1).`;
     const forgeSync = new ForgeScheduler(core);
     forgeSync.start();
     const federation = startFederationWorkers(core);
-    const signal = await new Promise<string>((resolve) => {
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-      process.once('SIGINT', () => resolve('SIGINT'));
-    });
+    const signal = await stopped;
     log.info('shutting down', { signal });
     await webhooks?.stop();
     await forgeSync.stop();

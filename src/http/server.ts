@@ -65,9 +65,13 @@ export async function startServer(core: Core): Promise<RunningServer> {
     throw listenFailure(error as NodeJS.ErrnoException, core.config.listen);
   }
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
-  core.log.info('listening', { url, base_iri: core.config.baseIri, data_dir: core.config.dataDir });
+  const url = reachableUrl(address);
+  core.log.info('listening', {
+    url,
+    address: `${address.address}:${address.port}`,
+    base_iri: core.config.baseIri,
+    data_dir: core.config.dataDir,
+  });
 
   let closing: Promise<void> | undefined;
   const indexed = (async () => {
@@ -105,4 +109,14 @@ export async function startServer(core: Core): Promise<RunningServer> {
     return closing;
   };
   return { url, indexed, close };
+}
+
+/**
+ * A URL this machine reaches the server at: a wildcard listen (every interface) is reached over loopback, since
+ * `http://0.0.0.0:8080` is not an address to give anyone.
+ */
+function reachableUrl(address: AddressInfo): string {
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  if (address.family === 'IPv6') return `http://[${wildcard ? '::1' : address.address}]:${address.port}`;
+  return `http://${wildcard ? '127.0.0.1' : address.address}:${address.port}`;
 }

@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { runReg, startServe, testEnv } from '../helpers.js';
+import { BIN, runReg, startServe, testEnv } from '../helpers.js';
 
 describe('reg serve', () => {
   it('serves probes, holds the data directory against dump and a second serve, and stops cleanly on SIGTERM', async () => {
@@ -55,6 +56,36 @@ describe('reg serve', () => {
     } finally {
       busy.close();
     }
+  });
+
+  it('honours a SIGTERM that arrives while it is still opening: it comes up, then stops with exit 0', async () => {
+    const env = testEnv({ REG_LISTEN: '127.0.0.1:0', REG_LOG_LEVEL: 'info' });
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let logs = '';
+    let sent = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      logs += chunk.toString();
+      // The first log entry is written while the data directory opens, before the port is bound.
+      if (!sent && /^\{.*\n/m.test(logs)) {
+        sent = true;
+        child.kill('SIGTERM');
+      }
+    });
+    const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+    );
+    clearTimeout(guard);
+    expect(sent).toBe(true);
+    expect(signal, logs).toBeNull();
+    expect(code, logs).toBe(0);
+    expect(logs.split('\n').find((line) => line.startsWith('{'))).not.toMatch(/"msg":"listening"/);
+    expect(logs).toMatch(/"msg":"listening"/);
+    expect(logs).toMatch(/"msg":"shutting down","signal":"SIGTERM"/);
+    expect(logs).toMatch(/"msg":"stopped"/);
   });
 
   it('stops on SIGINT too', async () => {
