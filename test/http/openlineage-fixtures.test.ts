@@ -192,6 +192,50 @@ describe('genuine OpenLineage events, as the OpenLineage project writes them', (
     ]);
   });
 
+  it("adds the types of a JobEvent's declared datasets to the deployment's capability, found by matchmaking", async () => {
+    const { iri, token } = await deployment();
+    const tabular = `${REG}TabularDataset`;
+    const idOf = (record: string) => record.split('/').pop()!;
+    // The record presents each type as a term (IRI and label).
+    const capability = async () => {
+      const record = (await (
+        await app.request(`/api/v1/instances/${idOf(iri)}`, { headers: root })
+      ).json()) as any;
+      const iris = (terms: any[]) => terms.map((term) => term.iri);
+      return { produces: iris(record.capability.produces), consumes: iris(record.capability.consumes) };
+    };
+    const matches = async () =>
+      (
+        (await (
+          await app.request(`/api/v1/capabilities?produces=${encodeURIComponent(tabular)}`, { headers: root })
+        ).json()) as any
+      ).items.map((item: any) => item.iri);
+    expect(await matches()).not.toContain(iri);
+    // The job reads and writes tables with a schema: the deployment produces and consumes tabular datasets.
+    const event = read('python-client-serde-job-event.json');
+    const job = await post(event, token);
+    expect(job.status, JSON.stringify(job.body)).toBe(202);
+    expect(job.body.capability).toEqual({ produces: [tabular], consumes: [tabular] });
+    expect(await capability()).toEqual({ produces: [tabular], consumes: [tabular] });
+    expect(await matches()).toContain(iri);
+    // The change is the deployment's own, audited as a capability declaration beside the ingestion.
+    const audit = (await (
+      await app.request(`/api/v1/audit?target=${encodeURIComponent(iri)}`, { headers: root })
+    ).json()) as any;
+    expect(audit.items.map((entry: any) => entry.action)).toEqual(
+      expect.arrayContaining(['capability.declare', 'openlineage.ingest']),
+    );
+    // A replay changes nothing; a job declaring untyped datasets keeps what was declared.
+    expect((await post(event, token)).body).toMatchObject({ replayed: true });
+    const untyped = structuredClone(event);
+    untyped.job.name = 'copies files';
+    for (const dataset of [...untyped.inputs, ...untyped.outputs]) dataset.facets = {};
+    const second = await post(untyped, token);
+    expect(second.status).toBe(202);
+    expect(second.body.capability).toEqual({ produces: [tabular], consumes: [tabular] });
+    expect(await capability()).toEqual({ produces: [tabular], consumes: [tabular] });
+  });
+
   it('answers a replayed event as before and writes nothing', async () => {
     const { token } = await deployment();
     const event = read('fluentd-event-full.json');

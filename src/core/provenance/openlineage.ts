@@ -11,7 +11,8 @@ import { appendAudit } from '../store/audit.js';
 import { artifactsOfRun, findArtifactByKey, findRunByKey, insertArtifactKey } from '../store/advertising.js';
 import { countEvents, eventDigest, eventsOf, hasEvent, keepEvent } from '../store/openlineage-events.js';
 import { pageSize } from '../stored/listing.js';
-import { iriOf, requireReadable } from '../stored/records.js';
+import { iriOf, patchRecord, requireReadable } from '../stored/records.js';
+import { instanceRules } from '../catalogue/instances.js';
 import type { Core } from '../core.js';
 import { advertise, type AdvertiseResult, type AdvertiseRole } from './advertise.js';
 import { artifactCreateRequest, buildArtifactCandidate, seriesRequest } from './artifact-input.js';
@@ -47,6 +48,8 @@ export interface OpenLineageResult {
   readonly artifact?: string;
   /** The job a JobEvent declared, `namespace/name`. */
   readonly job?: string;
+  /** After a JobEvent: the deployment's declared capability, with the types of the datasets the job declared. */
+  readonly capability?: { readonly produces: readonly string[]; readonly consumes: readonly string[] };
   /** Versions of datasets the run wrote, and the versions it read. */
   readonly produced: string[];
   readonly consumed: string[];
@@ -455,7 +458,12 @@ async function ingestDataset(
   return answer(iri, false);
 }
 
-/** A JobEvent: the job's declared inputs and outputs, kept with the deployment's other job events. */
+/**
+ * A JobEvent: the job's declared inputs and outputs, kept with the deployment's other job events. The types of
+ * the datasets it declares (those the event says enough about to type, such as a table with a schema) join the
+ * deployment's declared capability, so matchmaking finds it before any run: outputs under `produces`, inputs
+ * under `consumes`. Types are only ever added, never removed; the event and the capability land in one commit.
+ */
 async function ingestJob(
   core: Core,
   act: Act,
@@ -464,18 +472,73 @@ async function ingestJob(
 ): Promise<OpenLineageResult> {
   // A deployment's job events are kept under the deployment itself.
   const subject = instance;
-  const answer = (replayed: boolean): OpenLineageResult => ({
+  const answer = (replayed: boolean, capability?: DeclaredCapability): OpenLineageResult => ({
     kind: 'job',
     job: event.label,
     produced: [],
     consumed: [],
+    ...(capability === undefined ? {} : { capability }),
     replayed,
   });
   if (hasEvent(core.db, subject, eventDigest(event.payload))) return answer(true);
-  await commitRecords(core, [], () =>
-    keepAudited(core, act, event, { subject, target: instance, detail: `job event: ${event.label}` }),
+  const keep = () =>
+    keepAudited(core, act, event, { subject, target: instance, detail: `job event: ${event.label}` });
+  const stored = await readStored(core, INSTANCE, instance);
+  const before = capabilityOf(stored?.json);
+  const after = {
+    produces: union(before.produces, typesOf(event.outputs)),
+    consumes: union(before.consumes, typesOf(event.inputs)),
+  };
+  if (stored === undefined || addsNothing(before, after)) {
+    await commitRecords(core, [], keep);
+    return answer(false, before);
+  }
+  await patchRecord(
+    core,
+    INSTANCE,
+    stored,
+    { capability: { ...after } },
+    {},
+    {
+      act,
+      action: 'capability.declare',
+      codeRules: instanceRules(core, stored.iri, stored.json),
+      inCommit: keep,
+    },
   );
-  return answer(false);
+  return answer(false, after);
+}
+
+/** What a deployment declared it produces and consumes (artifact type IRIs). */
+interface DeclaredCapability {
+  readonly produces: readonly string[];
+  readonly consumes: readonly string[];
+}
+
+function capabilityOf(record: JsonObject | undefined): DeclaredCapability {
+  const capability = record?.capability;
+  const list = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  if (typeof capability !== 'object' || capability === null || Array.isArray(capability))
+    return { produces: [], consumes: [] };
+  const { produces, consumes } = capability;
+  return { produces: list(produces), consumes: list(consumes) };
+}
+
+/** The artifact types of declared datasets, where the event typed them. */
+function typesOf(datasets: readonly MappedDataset[]): string[] {
+  return datasets
+    .map((dataset) => dataset.artifact.conforms_to)
+    .filter((type): type is string => typeof type === 'string');
+}
+
+function union(kept: readonly string[], added: readonly string[]): string[] {
+  return [...new Set([...kept, ...added])];
+}
+
+/** Whether a capability widened by `union` (which only adds) gained nothing over the one it started from. */
+function addsNothing(before: DeclaredCapability, after: DeclaredCapability): boolean {
+  return before.produces.length === after.produces.length && before.consumes.length === after.consumes.length;
 }
 
 /** Keeps a dataset or job event and audits it; inside the commit that records what it carried. */

@@ -33,11 +33,12 @@ export async function editStored(
   iri: string,
   read: () => Promise<StoredRecord | undefined>,
   build: (current: StoredRecord) => RecordWriteRequest | undefined,
+  inCommit?: () => void,
 ): Promise<void> {
   await core.locks.run(`record\n${iri}`, async () => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await editOnce(core, iri, read, build);
+        await editOnce(core, iri, read, build, inCommit);
         return;
       } catch (error) {
         if (!(error instanceof ChangedMeanwhile)) throw error;
@@ -57,6 +58,7 @@ async function editOnce(
   iri: string,
   read: () => Promise<StoredRecord | undefined>,
   build: (current: StoredRecord) => RecordWriteRequest | undefined,
+  inCommit: (() => void) | undefined,
 ): Promise<void> {
   // The embedded store numbers each record's writes; read together with the record (the read of an embedded
   // record happens as `read` is called, before anything else can commit), it tells a later commit whether the
@@ -73,10 +75,12 @@ async function editOnce(
   const { quads, results } = await checkRecord(core, request);
   refuseViolations(results);
   await commitRecords(core, [{ request, quads }], () => {
-    if (before === undefined) return;
-    const now = recordVersion(core.db, GRAPHS.local, iri);
-    // One more than before is this edit itself; the same number is an edit that changed nothing.
-    if (now !== before && now !== before + 1) throw new ChangedMeanwhile();
+    if (before !== undefined) {
+      const now = recordVersion(core.db, GRAPHS.local, iri);
+      // One more than before is this edit itself; the same number is an edit that changed nothing.
+      if (now !== before && now !== before + 1) throw new ChangedMeanwhile();
+    }
+    inCommit?.();
   });
   const written = await core.graph.readRecord(GRAPHS.local, iri);
   noteWritten(iri, written === undefined ? undefined : versionOf(written));

@@ -120,6 +120,8 @@ export function acceptedInput(
 export interface EditOptions {
   readonly act: Act;
   readonly action: string;
+  /** Operational rows written inside the edit's own commit, so the edit and they land together or not at all. */
+  readonly inCommit?: () => void;
   readonly codeRules?: (
     quads: readonly Quad[],
     candidate: JsonObject,
@@ -193,6 +195,7 @@ export async function patchRecord(
         requestId: options.act.requestId,
       };
     },
+    options.inCommit,
   );
 }
 
