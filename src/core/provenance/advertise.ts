@@ -119,11 +119,67 @@ export async function advertise(
       .filter((key) => !['run', 'artifacts', 'instance'].includes(key))
       .map((key) => `${key} is not a member of an advertisement and was ignored; send run and artifacts`),
   );
-  // Calls for the same run of the same deployment are serialised; others proceed together (and their commits
-  // share a transaction). Two runs claiming the same artifact key at once: the loser retries and finds it.
+  const done = await advertiseLockedOnce(core, act, instance, run, [{ role, artifacts }], options);
+  return {
+    run: done.run,
+    artifacts: done.parts[0]?.artifacts ?? [],
+    created: done.created,
+    ...(done.queued_for_resolution === undefined
+      ? {}
+      : { queued_for_resolution: done.queued_for_resolution }),
+  };
+}
+
+/** What one run did with one list of artifacts: produced them or consumed them. */
+export interface AdvertisedPart {
+  readonly role: AdvertiseRole;
+  readonly artifacts: readonly JsonObject[];
+}
+
+/** The answer to an advertisement of several parts: the artifacts of each part, in the order sent. */
+export interface RunAdvertisementResult {
+  readonly run: string;
+  readonly parts: { readonly role: AdvertiseRole; readonly artifacts: string[] }[];
+  readonly created: boolean;
+  readonly queued_for_resolution?: string[];
+}
+
+/**
+ * One run's advertisement of what it consumed and what it produced together, in one commit: the OpenLineage
+ * adapter's path for an event with inputs and outputs. The run and artifacts are given as the caller already
+ * checked them (no warnings about unknown members); the scopes of every role are required. Artifact positions in
+ * a refusal count across the parts (`artifacts[i]` of the second part follows those of the first).
+ */
+export async function advertiseRun(
+  core: Core,
+  act: Act,
+  run: JsonObject,
+  parts: readonly AdvertisedPart[],
+  options: AdvertiseOptions = {},
+): Promise<RunAdvertisementResult> {
+  const { principal } = act;
+  if (!principal.authenticated) throw new UnauthorizedError();
+  for (const { role } of parts)
+    requireDeploymentScope(principal, role === 'produced' ? 'advertise:produce' : 'advertise:consume');
+  const instance = await requireActingDeployment(core, principal);
+  return advertiseLockedOnce(core, act, instance, run, parts, options);
+}
+
+/**
+ * Calls for the same run of the same deployment are serialised; others proceed together (and their commits
+ * share a transaction). Two runs claiming the same artifact key at once: the loser retries and finds it.
+ */
+async function advertiseLockedOnce(
+  core: Core,
+  act: Act,
+  instance: string,
+  run: JsonObject,
+  parts: readonly AdvertisedPart[],
+  options: AdvertiseOptions,
+): Promise<RunAdvertisementResult> {
   const runKey =
     typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
-  const attempt = () => advertiseLocked(core, act, { instance, role, run, artifacts, options });
+  const attempt = () => advertiseLocked(core, act, { instance, parts, run, options });
   const once = () => (runKey === undefined ? attempt() : core.locks.run(`${instance}\n${runKey}`, attempt));
   try {
     return await once();
@@ -135,12 +191,11 @@ export async function advertise(
 
 /**
  * One advertisement as it is carried out: who acts (the principal, the request id, the instant the act is stamped
- * with), for which deployment, in which role, and on which run.
+ * with), for which deployment, and on which run.
  */
 interface Advertisement {
   readonly act: Act;
   readonly instance: string;
-  readonly role: AdvertiseRole;
   readonly runIri: string;
   readonly runKey: string | undefined;
   /** The run's IRI when this deployment advertised it before under the same key. */
@@ -148,8 +203,8 @@ interface Advertisement {
   readonly options: AdvertiseOptions;
 }
 
+/** What the parts of an advertisement need written, gathered across them. */
 interface Planned {
-  readonly iris: string[];
   /** The records to create, checked together with the run. */
   readonly writes: { request: RecordWriteRequest; prefix: string }[];
   readonly newKeys: [key: string, artifact: string][];
@@ -161,33 +216,41 @@ async function advertiseLocked(
   act: Act,
   sent: {
     readonly instance: string;
-    readonly role: AdvertiseRole;
+    readonly parts: readonly AdvertisedPart[];
     readonly run: JsonObject;
-    readonly artifacts: readonly JsonObject[];
     readonly options: AdvertiseOptions;
   },
-): Promise<AdvertiseResult> {
-  const { instance, role, run, options } = sent;
+): Promise<RunAdvertisementResult> {
+  const { instance, run, options } = sent;
   const { principal, now } = act;
   const runKey =
     typeof run.external_key === 'string' && run.external_key !== '' ? run.external_key : undefined;
   const existingRun = runKey === undefined ? undefined : findRunByKey(core.db, instance, runKey);
   const runIri = existingRun ?? options.runIri ?? mintIri(core.config.baseIri, RUN.path);
-  const ad: Advertisement = { act, instance, role, runIri, runKey, existingRun, options };
-  const planned = await planArtifacts(core, ad, sent.artifacts);
-  const runRequest = await runWrite(core, ad, run, planned.iris);
+  const ad: Advertisement = { act, instance, runIri, runKey, existingRun, options };
+  const planned: Planned = { writes: [], newKeys: [], foreign: [] };
+  const parts: { role: AdvertiseRole; artifacts: string[] }[] = [];
+  let offset = 0;
+  for (const part of sent.parts) {
+    parts.push({ role: part.role, artifacts: await planArtifacts(core, ad, part, offset, planned) });
+    offset += part.artifacts.length;
+  }
+  const used = parts.filter((part) => part.role === 'consumed').flatMap((part) => part.artifacts);
+  const runRequest = await runWrite(core, ad, run, parts[0]?.role ?? 'produced', used);
   const [runChecked, ...artifactsChecked] = await checkRecords(core, [
     { request: runRequest.request },
     ...planned.writes,
   ]);
   if (runChecked === undefined) throw new Error('the run was not checked');
   refuseViolations([runChecked, ...artifactsChecked].flatMap((outcome) => outcome.results));
-  const fresh = planned.iris.filter((artifact) => !isClaimed(core.db, runIri, artifact, role));
-  const created = existingRun === undefined || fresh.length > 0;
+  const fresh = parts.some(({ role, artifacts }) =>
+    artifacts.some((artifact) => !isClaimed(core.db, runIri, artifact, role)),
+  );
+  const created = existingRun === undefined || fresh;
   const queued = [...new Set(planned.foreign)];
-  const result: AdvertiseResult = {
+  const result: RunAdvertisementResult = {
     run: runIri,
-    artifacts: planned.iris,
+    parts,
     created,
     ...(queued.length > 0 ? { queued_for_resolution: queued } : {}),
   };
@@ -200,17 +263,16 @@ async function advertiseLocked(
       quads: (artifactsChecked[at] as CheckOutcome).quads,
     })),
   ];
-  const deliveries = await prepareDeliveries(core, {
-    role,
-    run: runIri,
-    instance,
-    artifacts: planned.iris,
-    candidates: new Map(
-      planned.writes
-        .filter(({ request }) => request.spec === ARTIFACT)
-        .map(({ request }) => [request.iri, request.candidate]),
+  const candidates = new Map(
+    planned.writes
+      .filter(({ request }) => request.spec === ARTIFACT)
+      .map(({ request }) => [request.iri, request.candidate]),
+  );
+  const deliveries = await Promise.all(
+    parts.map(({ role, artifacts }) =>
+      prepareDeliveries(core, { role, run: runIri, instance, artifacts, candidates }),
     ),
-  });
+  );
   await commitRecords(
     core,
     writes,
@@ -218,19 +280,23 @@ async function advertiseLocked(
       if (existingRun === undefined && runKey !== undefined)
         insertRunKey(core.db, instance, runKey, runIri, now);
       for (const [key, artifact] of planned.newKeys) insertArtifactKey(core.db, instance, key, artifact, now);
-      // Only artifacts claimed by this commit notify subscribers: a retry that claims nothing queues nothing.
-      const claimed = planned.iris.filter((artifact) => claim(core.db, runIri, artifact, role, now));
-      queueDeliveries(core, deliveries, claimed, now);
+      parts.forEach(({ role, artifacts }, at) => {
+        // Only artifacts claimed by this commit notify subscribers: a retry that claims nothing queues nothing.
+        const claimed = artifacts.filter((artifact) => claim(core.db, runIri, artifact, role, now));
+        const advertised = deliveries[at];
+        if (advertised !== undefined) queueDeliveries(core, advertised, claimed, now);
+      });
       for (const iri of queued) queueForResolution(core.db, iri, now);
       options.inCommit?.(runIri);
-      appendAudit(core.db, {
-        actor: principal.subject,
-        actorKind: principal.actorKind,
-        action: options.auditAction ?? `advertise.${role}`,
-        target: runIri,
-        detail: `${role}: ${planned.iris.length} artifact(s)`,
-        requestId: act.requestId ?? null,
-      });
+      for (const { role, artifacts } of parts)
+        appendAudit(core.db, {
+          actor: principal.subject,
+          actorKind: principal.actorKind,
+          action: options.auditAction ?? `advertise.${role}`,
+          target: runIri,
+          detail: `${role}: ${artifacts.length} artifact(s)`,
+          requestId: act.requestId ?? null,
+        });
     },
     false,
   );
@@ -242,9 +308,10 @@ async function runWrite(
   core: Core,
   ad: Advertisement,
   run: JsonObject,
-  artifacts: readonly string[],
+  role: AdvertiseRole,
+  used: readonly string[],
 ): Promise<{ request: RecordWriteRequest; changed: boolean }> {
-  const { instance, role, runIri, options } = ad;
+  const { instance, runIri, options } = ad;
   const { now } = ad.act;
   const stored = ad.existingRun === undefined ? undefined : await readStored(core, RUN, ad.existingRun);
   const sent: JsonObject = {};
@@ -276,9 +343,9 @@ async function runWrite(
       ...(options.wholeRun === true && startedAt !== undefined ? { started_at: startedAt } : {}),
     };
   }
-  if (role === 'consumed') {
-    const used = Array.isArray(candidate.used) ? candidate.used : [];
-    candidate.used = [...new Set([...used, ...artifacts])];
+  if (used.length > 0) {
+    const before = Array.isArray(candidate.used) ? candidate.used : [];
+    candidate.used = [...new Set([...before, ...used])];
   }
   if (options.openLineagePayload !== undefined) candidate.openlineage_payload = options.openLineagePayload;
   const actionStatus = typeof candidate.status === 'string' ? ACTION_STATUS[candidate.status] : undefined;
@@ -312,29 +379,36 @@ function sameRun(iri: string, stored: JsonObject, candidate: JsonObject): boolea
   return before.length === after.length && before.every((line, at) => line === after[at]);
 }
 
-/** Finds or mints each artifact of the payload and validates the new ones; nothing is written here. */
+/**
+ * Finds or mints each artifact of one part of the payload, gathering the records to write into `planned`, and
+ * returns their IRIs in the order sent; nothing is written here. `offset` is the position of the part's first
+ * artifact among all those of the advertisement, so refusals name it as sent.
+ */
 async function planArtifacts(
   core: Core,
   ad: Advertisement,
-  artifacts: readonly JsonObject[],
-): Promise<Planned> {
-  const { instance, role, runIri, runKey } = ad;
+  part: AdvertisedPart,
+  offset: number,
+  planned: Planned,
+): Promise<string[]> {
+  const { instance, runIri, runKey } = ad;
+  const { role } = part;
   const { principal, now } = ad.act;
-  const planned: Planned = { iris: [], writes: [], newKeys: [], foreign: [] };
+  const iris: string[] = [];
   const pause = pacer();
-  for (const [index, sent] of artifacts.entries()) {
+  for (const [index, sent] of part.artifacts.entries()) {
     await pause();
-    const prefix = `artifacts[${index}].`;
+    const prefix = `artifacts[${offset + index}].`;
     let artifact = sent;
     if (typeof artifact.iri === 'string' && Object.keys(artifact).length === 1) {
-      planned.iris.push(await referenced(core, artifact.iri, prefix, planned));
+      iris.push(await referenced(core, artifact.iri, prefix, planned));
       continue;
     }
     artifact = await withVersionOf(core, artifact, prefix);
     const key = artifactKey(artifact, runKey);
     const existing = key === undefined ? undefined : findArtifactByKey(core.db, instance, key);
     if (existing !== undefined) {
-      planned.iris.push(existing);
+      iris.push(existing);
       if (ad.options.refreshKnown === true) {
         const refreshed = await refreshedArtifact(core, ad, existing, artifact, prefix);
         if (refreshed !== undefined) planned.writes.push({ request: refreshed, prefix });
@@ -360,10 +434,10 @@ async function planArtifacts(
         prefix,
       });
     if (key !== undefined) planned.newKeys.push([key, iri]);
-    planned.iris.push(iri);
+    iris.push(iri);
     planned.foreign.push(...built.foreign);
   }
-  return planned;
+  return iris;
 }
 
 /**

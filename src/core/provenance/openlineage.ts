@@ -14,7 +14,7 @@ import { pageSize } from '../stored/listing.js';
 import { iriOf, patchRecord, requireReadable } from '../stored/records.js';
 import { instanceRules } from '../catalogue/instances.js';
 import type { Core } from '../core.js';
-import { advertise, type AdvertiseResult, type AdvertiseRole } from './advertise.js';
+import { advertiseRun, type AdvertiseRole } from './advertise.js';
 import { artifactCreateRequest, buildArtifactCandidate, seriesRequest } from './artifact-input.js';
 import {
   endsRun,
@@ -168,41 +168,34 @@ async function ingestRun(
       receivedAt: act.now,
       body: event.payload,
     });
-  const both = inputs.length > 0 && outputs.length > 0;
-  const send = (role: AdvertiseRole, items: readonly Item[], last: boolean): Promise<AdvertiseResult> =>
-    inEventTerms(items, () =>
-      advertise(
-        core,
-        act,
-        role,
-        { run, artifacts: items.map((item) => item.artifact) },
-        {
-          openLineagePayload: payload,
-          auditAction: 'openlineage.ingest',
-          wholeRun: true,
-          refreshKnown: true,
-          runIri,
-          seriesDetails: identities,
-          // The event is kept by the last commit, the one that makes everything it carries recorded.
-          ...(last ? { inCommit: keep } : {}),
-        },
-      ),
-    );
-  // The first advertisement commits before the second runs: check the second's new artifacts beforehand.
-  if (both) await inEventTerms(outputs, () => precheck(core, act, instance, outputs));
-  const first = await send(
-    inputs.length > 0 ? 'consumed' : 'produced',
-    inputs.length > 0 ? inputs : outputs,
-    !both,
+  // What the run read and what it wrote are advertised together, in one commit that also keeps the event: either
+  // everything the event carries is recorded, or nothing is.
+  const items = [...inputs, ...outputs];
+  const parts = [
+    ...(inputs.length > 0
+      ? [{ role: 'consumed' as const, artifacts: inputs.map((item) => item.artifact) }]
+      : []),
+    ...(outputs.length > 0 || inputs.length === 0
+      ? [{ role: 'produced' as const, artifacts: outputs.map((item) => item.artifact) }]
+      : []),
+  ];
+  const done = await inEventTerms(items, () =>
+    advertiseRun(core, act, run, parts, {
+      openLineagePayload: payload,
+      auditAction: 'openlineage.ingest',
+      wholeRun: true,
+      refreshKnown: true,
+      runIri,
+      seriesDetails: identities,
+      inCommit: keep,
+    }),
   );
-  const second = both ? await send('produced', outputs, true) : undefined;
-  const consumed = inputs.length > 0 ? first.artifacts : [];
-  const produced = second?.artifacts ?? (inputs.length > 0 ? [] : first.artifacts);
+  const of = (role: AdvertiseRole) => done.parts.find((part) => part.role === role)?.artifacts ?? [];
   return {
     kind: 'run',
-    run: first.run,
-    produced,
-    consumed,
+    run: done.run,
+    produced: of('produced'),
+    consumed: of('consumed'),
     mapped_status: run.status as OpenLineageStatus,
     replayed: false,
   };
@@ -564,27 +557,6 @@ function keepAudited(
     detail: where.detail,
     requestId: act.requestId ?? null,
   });
-}
-
-/** Validates the artifacts an advertisement would create, exactly as it would, without writing anything. */
-async function precheck(core: Core, act: Act, instance: string, items: readonly Item[]): Promise<void> {
-  const { now } = act;
-  const run = mintIri(core.config.baseIri, RUN.path);
-  const checks: { request: RecordWriteRequest; prefix: string }[] = [];
-  for (const [index, item] of items.entries()) {
-    const key = item.artifact.external_key;
-    if (typeof key !== 'string' || findArtifactByKey(core.db, instance, key) !== undefined) continue;
-    const prefix = `artifacts[${index}].`;
-    const iri = mintIri(core.config.baseIri, ARTIFACT.path);
-    const built = buildArtifactCandidate(core, item.artifact, iri, {
-      attributedTo: instance,
-      generatedBy: run,
-      now,
-      prefix,
-    });
-    checks.push({ request: artifactCreateRequest(iri, built, act), prefix });
-  }
-  refuseViolations((await checkRecords(core, checks)).flatMap((outcome) => outcome.results));
 }
 
 /** Runs `work`, renaming the `artifacts[i].field` a refusal names to the place in the event it came from. */
