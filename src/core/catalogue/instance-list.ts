@@ -12,7 +12,10 @@ import { sparqlString } from '../discovery/sparql-text.js';
 
 /** Query parameters of the deployment list. */
 export type InstanceListParams = Partial<
-  Record<'q' | 'software' | 'release' | 'health' | 'availability' | 'registry' | 'limit' | 'cursor', string>
+  Record<
+    'q' | 'label' | 'software' | 'release' | 'health' | 'availability' | 'registry' | 'limit' | 'cursor',
+    string
+  >
 >;
 
 function oneOf(name: string, value: string, allowed: readonly string[]): string {
@@ -37,6 +40,11 @@ function instanceFilters(core: Core, params: InstanceListParams): string[] {
     patterns.push(
       `?s <${REG('availability')}> ${oneOf('availability', params.availability, AVAILABILITY)} .`,
     );
+  // The exact label, so a client can turn a label into the deployment it names.
+  if (params.label !== undefined)
+    patterns.push(
+      `?s <${RDFS('label')}> ?exactLabel . FILTER(STR(?exactLabel) = ${sparqlString(params.label)})`,
+    );
   if (params.q !== undefined && params.q.trim() !== '') {
     patterns.push(
       `?s <${RDFS('label')}> ?label . OPTIONAL { ?s <${DCT('description')}> ?about }
@@ -46,7 +54,7 @@ function instanceFilters(core: Core, params: InstanceListParams): string[] {
   return patterns;
 }
 
-/** Lists deployments newest first, with paging and filters (software, release, health, availability, q, registry). */
+/** Lists deployments newest first, with paging and filters (software, release, health, availability, q, label, registry). */
 export async function listInstances(core: Core, params: InstanceListParams): Promise<JsonObject> {
   return memoised(core, `instance-list ${JSON.stringify(params)}`, () => listInstancesNow(core, params));
 }

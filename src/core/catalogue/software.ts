@@ -231,6 +231,7 @@ export async function declareSoftwareCapability(
 export type SoftwareListParams = Partial<
   Record<
     | 'q'
+    | 'name'
     | 'kind'
     | 'topic'
     | 'keyword'
@@ -258,6 +259,11 @@ function softwareFilters(params: SoftwareListParams): string[] {
        FILTER(CONTAINS(LCASE(CONCAT(STR(?name), " ", COALESCE(STR(?tagline), ""), " ", COALESCE(STR(?about), ""))), LCASE(${sparqlString(params.q.trim())})))`,
     );
   }
+  // The exact name, so a client can turn a name into the record it names.
+  if (params.name !== undefined)
+    patterns.push(
+      `?s <${SCHEMA('name')}> ?exactName . FILTER(STR(?exactName) = ${sparqlString(params.name)})`,
+    );
   if (params.kind !== undefined)
     patterns.push(`?s <${SCHEMA('applicationCategory')}> ${sparqlString(params.kind)} .`);
   if (params.topic !== undefined) patterns.push(iriPattern(DCT('subject'), params.topic, 'topic'));

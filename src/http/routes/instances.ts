@@ -20,6 +20,7 @@ import { iriOf } from '../../core/stored/records.js';
 /** The query parameters the list reads. */
 export const INSTANCE_LIST_PARAMS = [
   'q',
+  'label',
   'software',
   'release',
   'health',

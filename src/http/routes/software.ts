@@ -18,6 +18,7 @@ import { iriOf } from '../../core/stored/records.js';
 /** The query parameters the list reads. */
 export const SOFTWARE_LIST_PARAMS = [
   'q',
+  'name',
   'kind',
   'topic',
   'keyword',
