@@ -41,9 +41,12 @@ async function created(path: string, body: unknown) {
 }
 
 /** A deployment of its own and its token. */
-async function deployment(): Promise<{ iri: string; token: string }> {
+async function deployment(scopes?: string[]): Promise<{ iri: string; token: string }> {
   const instance = await created('/api/v1/instances', { software: softwareId, label: randomUUID() });
-  const minted = await created(`/api/v1/instances/${instance.id}/tokens`, {});
+  const minted = await created(
+    `/api/v1/instances/${instance.id}/tokens`,
+    scopes === undefined ? {} : { scopes },
+  );
   return { iri: instance.iri, token: minted.token };
 }
 
@@ -325,6 +328,60 @@ describe('genuine OpenLineage events, as the OpenLineage project writes them', (
     const read2 = await post(reader, token);
     expect(read2.status, JSON.stringify(read2.body)).toBe(202);
     expect(read2.body.consumed).toEqual([versions[1]]);
+  });
+
+  it('records a batch as the same events sent one by one: versions of one table chain in the order sent', async () => {
+    const { token } = await deployment();
+    const days = ['2026-06-01', '2026-06-02', '2026-06-03'];
+    const loads = days.map((day) => {
+      const event = read('fluentd-event-full.json');
+      event.run.runId = randomUUID();
+      event.job.name = 'loads the batched table';
+      event.outputs = [{ ...event.outputs[0], name: 'batched_daily_table' }];
+      event.eventTime = `${day}T06:00:00Z`;
+      return event;
+    });
+    const reader = read('fluentd-event-full.json');
+    reader.run.runId = randomUUID();
+    reader.job.name = 'reads the batched table';
+    reader.eventTime = '2026-06-02T12:00:00Z';
+    reader.inputs = [{ namespace: loads[0].outputs[0].namespace, name: 'batched_daily_table' }];
+    reader.outputs = [];
+    // Unrelated events between them are ingested alongside.
+    const others = Array.from({ length: 6 }, (_, at) => {
+      const event = read('fluentd-event-full.json');
+      event.run.runId = randomUUID();
+      event.job.name = `unrelated ${at}`;
+      event.inputs = [];
+      event.outputs = [{ ...event.outputs[0], name: `unrelated_table_${at}` }];
+      return event;
+    });
+    const answer = await post(
+      [loads[0], others[0], loads[1], others[1], others[2], loads[2], reader, ...others.slice(3)],
+      token,
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect(answer.body.events.map((event: any) => event.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const versions = [0, 2, 5].map((at) => answer.body.events[at].produced[0] as string);
+    expect(new Set(versions).size).toBe(3);
+    expect(await sparql(`<${versions[1]}> <${PROV}wasRevisionOf> ?v`)).toEqual([versions[0]]);
+    expect(await sparql(`<${versions[2]}> <${PROV}wasRevisionOf> ?v`)).toEqual([versions[1]]);
+    expect(answer.body.events[6].consumed).toEqual([versions[1]]);
+    for (const at of [1, 3, 4, 7, 8, 9]) expect(answer.body.events[at].produced).toHaveLength(1);
+  });
+
+  it('refuses a whole batch before writing anything when one event needs a scope the caller lacks', async () => {
+    const produceOnly = await deployment(['advertise:produce']);
+    const writer = read('fluentd-event-full.json');
+    writer.run.runId = randomUUID();
+    writer.inputs = [];
+    const reader = read('fluentd-event-full.json');
+    reader.run.runId = randomUUID();
+    const runs = await sparql(`?v a <${PROV}Activity>`);
+    const refused = await post([writer, reader], produceOnly.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/advertise:consume/);
+    expect(await sparql(`?v a <${PROV}Activity>`)).toEqual(runs);
   });
 
   it('links child runs to the parent run their parent facet names, before and after the parent reports', async () => {

@@ -22,6 +22,7 @@ import {
   statusOf,
   type MappedDataset,
   type MappedDatasetEvent,
+  type MappedEvent,
   type MappedJobEvent,
   type MappedRunEvent,
   type OpenLineageStatus,
@@ -80,15 +81,35 @@ export const MAX_BATCH = 1000;
  * carries is written or, on a refusal, nothing; an event received before is answered as it was (`replayed`).
  */
 export async function ingestOpenLineage(core: Core, act: Act, body: unknown): Promise<OpenLineageResult> {
+  const instance = await actingDeployment(core, act);
+  const event = mapEvent(body, act.now, core.config.baseIri);
+  requireScopesOf(act, event);
+  return ingestMapped(core, act, instance, event);
+}
+
+/** The deployment that reports: the caller must be one, with `advertise:produce`. */
+async function actingDeployment(core: Core, act: Act): Promise<string> {
   const { principal } = act;
   if (!principal.authenticated) throw new UnauthorizedError();
   requireDeploymentScope(principal, 'advertise:produce');
-  const instance = await requireActingDeployment(core, principal);
-  const event = mapEvent(body, act.now, core.config.baseIri);
+  return requireActingDeployment(core, principal);
+}
+
+/** A RunEvent with inputs also needs `advertise:consume`. */
+function requireScopesOf(act: Act, event: MappedEvent): void {
+  if (event.kind === 'run' && event.inputs.length > 0)
+    requireDeploymentScope(act.principal, 'advertise:consume');
+}
+
+function ingestMapped(
+  core: Core,
+  act: Act,
+  instance: string,
+  event: MappedEvent,
+): Promise<OpenLineageResult> {
   switch (event.kind) {
     case 'run':
-      if (event.inputs.length > 0) requireDeploymentScope(principal, 'advertise:consume');
-      // Held across both advertisements, so two events of one run never interleave between them.
+      // Held across the whole event, so two events of one run never interleave.
       return core.locks.run(`openlineage\n${instance}\n${event.runId}`, () =>
         ingestRun(core, act, instance, event),
       );
@@ -97,7 +118,7 @@ export async function ingestOpenLineage(core: Core, act: Act, body: unknown): Pr
         ingestDataset(core, act, instance, event),
       );
     case 'job':
-      return ingestJob(core, act, instance, event);
+      return core.locks.run(`openlineage\n${instance}\njobs`, () => ingestJob(core, act, instance, event));
   }
 }
 
@@ -106,9 +127,15 @@ export type BatchAnswer =
   | { readonly index: number; readonly status: 202; readonly result: OpenLineageResult }
   | { readonly index: number; readonly status: number; readonly problem: RegError };
 
+/** Events of one batch ingested at the same time (their commits then share transactions). */
+const BATCH_CONCURRENCY = 8;
+
 /**
- * A JSON array of events in one request: each is ingested on its own, in order, all or nothing per event, and
- * answered on its own (a refused event does not stop the others).
+ * A JSON array of events in one request: each is ingested on its own, all or nothing per event, and answered on
+ * its own (a refused event does not stop the others). The caller's credential and scopes are checked for the
+ * whole batch before anything is written. Events that share nothing (no run, no dataset, not both job events)
+ * are ingested together; an event that shares something with an earlier one waits for it, so the batch records
+ * what the same events sent one by one, in order, would.
  */
 export async function ingestOpenLineageBatch(
   core: Core,
@@ -120,18 +147,79 @@ export async function ingestOpenLineageBatch(
   if (events.length > MAX_BATCH) {
     throw new BadRequestError(`a batch holds at most ${MAX_BATCH} events; this one holds ${events.length}`);
   }
-  const answers: BatchAnswer[] = [];
-  for (const [index, event] of events.entries()) {
+  const instance = await actingDeployment(core, act);
+  const mapped = events.map((event): MappedEvent | RegError => {
     try {
-      answers.push({ index, status: 202, result: await ingestOpenLineage(core, act, event) });
+      return mapEvent(event, act.now, core.config.baseIri);
     } catch (error) {
-      if (!(error instanceof RegError)) throw error;
-      // Authentication and scope refusals concern the whole request, not one event.
-      if (error.code === 'unauthorized' || error.code === 'forbidden') throw error;
-      answers.push({ index, status: error.status, problem: error });
+      if (error instanceof RegError) return error;
+      throw error;
+    }
+  });
+  for (const event of mapped) if (!(event instanceof RegError)) requireScopesOf(act, event);
+  const answers: BatchAnswer[] = new Array<BatchAnswer>(events.length);
+  const last = new Map<string, Promise<unknown>>();
+  const slots = new Slots(BATCH_CONCURRENCY);
+  const tasks = mapped.map(async (event, index) => {
+    if (event instanceof RegError) {
+      answers[index] = { index, status: event.status, problem: event };
+      return;
+    }
+    const keys = keysOf(instance, event);
+    const before = keys.map((key) => last.get(key)).filter((task) => task !== undefined);
+    const task = (async () => {
+      await Promise.all(before);
+      await slots.run(async () => {
+        try {
+          answers[index] = { index, status: 202, result: await ingestMapped(core, act, instance, event) };
+        } catch (error) {
+          if (!(error instanceof RegError)) throw error;
+          answers[index] = { index, status: error.status, problem: error };
+        }
+      });
+    })();
+    for (const key of keys) last.set(key, task);
+    await task;
+  });
+  await Promise.all(tasks);
+  return answers;
+}
+
+/** What an event shares with others of its batch: its run, the datasets it names, the deployment's jobs. */
+function keysOf(instance: string, event: MappedEvent): string[] {
+  switch (event.kind) {
+    case 'run':
+      return [
+        `run\n${event.runId}`,
+        ...[...event.inputs, ...event.outputs].map((dataset) => `dataset\n${dataset.identity.series}`),
+      ];
+    case 'dataset':
+      return [`dataset\n${event.dataset.identity.series}`];
+    case 'job':
+      return [`jobs\n${instance}`];
+  }
+}
+
+/** At most `size` pieces of work under way at once; the others wait their turn in order. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next !== undefined) next();
+      else this.free++;
     }
   }
-  return answers;
 }
 
 async function ingestRun(
