@@ -95,6 +95,20 @@ describe('connection profile resolution', () => {
     await expect(resolveProfile({ profile: 'a' }, {}, project({}))).rejects.toThrow(/no reg config file/);
   });
 
+  it('takes the profile called default when the file names no default, and the one it names over it', async () => {
+    const profiles = { default: { url: 'http://default.test' }, staging: { url: 'http://staging.test' } };
+    expect(await resolveProfile({}, {}, project({ '.regrc': json({ profiles }) }))).toMatchObject({
+      url: 'http://default.test',
+      name: 'default',
+    });
+    expect(
+      await resolveProfile({}, {}, project({ '.regrc': json({ default: 'staging', profiles }) })),
+    ).toMatchObject({ url: 'http://staging.test', name: 'staging' });
+    expect(
+      await resolveProfile({}, { REG_PROFILE: 'staging' }, project({ '.regrc': json({ profiles }) })),
+    ).toMatchObject({ url: 'http://staging.test' });
+  });
+
   it('reads tokens from files: relative to the config file, or to the cwd for flags and variables', async () => {
     const search = project({
       '.regrc.yaml': 'url: http://yaml.test\ntoken_file: secret.txt\n',

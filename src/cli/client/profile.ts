@@ -23,7 +23,8 @@ found in the working directory (package.json "reg", .regrc, .regrc.json, .regrc.
 the user's configuration directory ($XDG_CONFIG_HOME/reg/ or ~/.config/reg/: config.json, config.yaml,
 config.yml), then in the home directory (.regrc, .regrc.json, .regrc.yaml, .regrc.yml). Config files are
 JSON or YAML data, never code, and parent directories are not searched. Named profiles go under
-"profiles", with "default" naming the usual one; REG_* variables override the file and flags override both.
+"profiles"; the usual one is the profile "default" names, else the profile called default, else the
+only one. REG_* variables override the file and flags override both.
 A token_file is relative to the config file. Without any URL the client uses ${DEFAULT_URL}.`;
 
 /** Where a setting of the resolved profile came from, so messages can say which one to fix. */
@@ -126,12 +127,18 @@ function selectProfile(
     throw new ProfileError(`${filepath}: "profiles" must be an object of named profiles`);
   }
   const names = Object.keys(profiles ?? {});
-  const fallback = typeof config.default === 'string' ? config.default : undefined;
+  // The usual profile: the one "default" names, else a profile called "default", else the only one there is.
+  const fallback =
+    typeof config.default === 'string'
+      ? config.default
+      : config.url === undefined && names.includes('default')
+        ? 'default'
+        : undefined;
   const name = wanted ?? fallback ?? (config.url === undefined && names.length === 1 ? names[0] : undefined);
   if (name === undefined) {
     if (names.length > 0 && config.url === undefined) {
       throw new ProfileError(`${filepath} defines the profiles ${names.join(', ')} but none is chosen`, [
-        'pass --profile <name>, set REG_PROFILE, or set "default" in the file',
+        'pass --profile <name>, set REG_PROFILE, name one profile "default", or set "default": "<name>" in the file',
       ]);
     }
     return { layer: fileLayer(config, filepath), name: undefined };
