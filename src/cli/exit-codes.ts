@@ -16,6 +16,7 @@ export const EXIT = {
   unreachable: 10,
   profile: 11,
   serverError: 12,
+  ambiguous: 13,
 } as const;
 
 /** Descriptions of the exit codes, for the generated documentation. */
@@ -36,6 +37,10 @@ export const EXIT_DESCRIPTIONS: ReadonlyArray<readonly [number, string]> = [
     'the connection profile is unusable (unknown profile, bad URL, unreadable token or config file)',
   ],
   [EXIT.serverError, 'the registry failed or asked to retry later (HTTP 5xx, 429)'],
+  [
+    EXIT.ambiguous,
+    'a name given instead of an id names several records (they are listed on standard error): give an id',
+  ],
 ];
 
 /** The exit code for an HTTP error status answered by a registry. */
@@ -67,6 +72,10 @@ export function exitCodeFor(error: unknown): number {
       return EXIT.profile;
     case 'usage':
       return EXIT.usage;
+    case 'not-found':
+      return EXIT.notFound;
+    case 'ambiguous-name':
+      return EXIT.ambiguous;
     default:
       return EXIT.failure;
   }

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { ClientCommand } from '../cli/client/client-command.js';
+import { ClientCommand, tableFlags } from '../cli/client/client-command.js';
 import { SEARCH_COLUMNS, SEARCH_TYPES, type SearchJson } from '../cli/client/search.js';
 
 export default class Search extends ClientCommand {
@@ -29,6 +29,7 @@ kinds (repeat it for several); --limit is the most hits (1-100, the registry def
       min: 1,
       max: 100,
     }),
+    ...tableFlags,
   };
 
   async run(): Promise<SearchJson> {

@@ -7,7 +7,19 @@ import { HttpClient, type Query } from './http.js';
 import { resolveProfile, type ProfileFlags } from './profile.js';
 import type { ListPage, RecordIdentity } from '../../api/index.js';
 import { RegistryClient, type Collection } from './registry.js';
-import { outputWidth, renderFields, renderTable, type Column } from './table.js';
+import { checkColumnKeys, displayOptions, tableFlags, toCsv, toYaml, type DisplayOptions } from './output.js';
+import {
+  baseOfRows,
+  cellsOf,
+  chooseColumns,
+  columnKey,
+  outputWidth,
+  renderFields,
+  renderTable,
+  type Column,
+} from './table.js';
+
+export { tableFlags } from './output.js';
 
 const CONNECTION = 'CONNECTION';
 
@@ -20,6 +32,7 @@ export const listFlags = {
   }),
   cursor: Flags.string({ description: 'start after this record (the next_cursor of the previous page)' }),
   all: Flags.boolean({ description: 'follow next_cursor and print every page', exclusive: ['cursor'] }),
+  ...tableFlags,
 };
 
 /** The parsed paging flags. */
@@ -37,19 +50,23 @@ export interface ListFlags {
 export abstract class ClientCommand extends RegCommand {
   static override baseFlags = {
     url: Flags.string({
-      description: 'base URL of the registry (else REG_URL, the config file, http://localhost:8080)',
+      description: 'base URL of the registry; env REG_URL (else the config file, else http://localhost:8080)',
       helpGroup: CONNECTION,
     }),
     token: Flags.string({
-      description: 'bearer token (visible in the process list: prefer --token-file or REG_TOKEN)',
+      description:
+        'bearer token; env REG_TOKEN (visible in the process list: prefer --token-file or REG_TOKEN)',
       exclusive: ['token-file'],
       helpGroup: CONNECTION,
     }),
     'token-file': Flags.string({
-      description: 'read the bearer token from this file',
+      description: 'read the bearer token from this file; env REG_TOKEN_FILE',
       helpGroup: CONNECTION,
     }),
-    profile: Flags.string({ description: 'named profile of the reg config file', helpGroup: CONNECTION }),
+    profile: Flags.string({
+      description: 'named profile of the reg config file; env REG_PROFILE',
+      helpGroup: CONNECTION,
+    }),
     timeout: Flags.integer({
       description: 'seconds to wait for each answer (default 30)',
       min: 1,
@@ -58,9 +75,45 @@ export abstract class ClientCommand extends RegCommand {
     }),
   };
 
+  /** The URL of the registry last connected to: IRIs under it are shown relative to it. */
+  private registryUrl: string | undefined;
+
   /** A client for the registry the flags, environment and config file name. */
   protected async registry(flags: ProfileFlags): Promise<RegistryClient> {
-    return new RegistryClient(new HttpClient(await resolveProfile(flags, process.env)));
+    const profile = await resolveProfile(flags, process.env);
+    this.registryUrl = profile.url;
+    return new RegistryClient(new HttpClient(profile));
+  }
+
+  /** How tables are printed: the form, the columns, cutting and colour, from the command line. */
+  protected display(): DisplayOptions {
+    return displayOptions(this.hasTableFlags() ? this.argv : [], process.env, process.stdout);
+  }
+
+  /** Whether the command takes the table flags (--output, --columns, --no-truncate). */
+  private hasTableFlags(): boolean {
+    const flags = (this.constructor as { flags?: Record<string, unknown> }).flags;
+    return flags?.output === tableFlags.output;
+  }
+
+  /** `--output json` and `--output yaml` print the command's result as `--json` does. */
+  override jsonEnabled(): boolean {
+    if (super.jsonEnabled()) return true;
+    if (!this.hasTableFlags()) return false;
+    const { format } = displayOptions(this.argv);
+    return format === 'json' || format === 'yaml';
+  }
+
+  protected override logJson(json: unknown): void {
+    if (
+      this.hasTableFlags() &&
+      !this.argv.includes('--json') &&
+      displayOptions(this.argv).format === 'yaml'
+    ) {
+      process.stdout.write(`${toYaml(json)}\n`);
+      return;
+    }
+    super.logJson(json);
   }
 
   /**
@@ -83,9 +136,26 @@ export abstract class ClientCommand extends RegCommand {
     return page;
   }
 
-  /** Prints rows as a table fitted to the terminal, and the paging state on stderr. */
+  /**
+   * Prints rows as a table fitted to the terminal (or as CSV with --output csv), and the paging state on
+   * stderr.
+   */
   protected printTable<T>(rows: readonly T[], columns: readonly Column<T>[], page?: ListPage<unknown>): void {
-    if (rows.length > 0) this.log(renderTable(rows, columns, outputWidth()));
+    const display = this.display();
+    if (display.columns !== undefined) checkColumnKeys(display.columns, columns.map(columnKey));
+    if (display.format === 'csv') {
+      const chosen = chooseColumns(columns, display.columns);
+      this.log(toCsv(chosen.map(columnKey), cellsOf(rows, chosen)));
+    } else if (rows.length > 0) {
+      this.log(
+        renderTable(rows, columns, outputWidth(), {
+          truncate: display.truncate,
+          colour: display.colour,
+          ...(display.columns === undefined ? {} : { columns: display.columns }),
+          ...this.baseOption(rows),
+        }),
+      );
+    }
     if (page === undefined) return;
     const shown = `${rows.length} of ${page.total}`;
     if (page.next_cursor !== undefined) {
@@ -97,7 +167,14 @@ export abstract class ClientCommand extends RegCommand {
 
   /** Prints one record as `field  value` lines. */
   protected printRecord(record: Readonly<Record<string, unknown>>): void {
-    this.log(renderFields(record, outputWidth()));
+    const display = this.display();
+    this.log(renderFields(record, display.truncate ? outputWidth() : Number.POSITIVE_INFINITY));
+  }
+
+  /** The base IRI the rows were minted under, else the registry's URL. */
+  private baseOption(rows: readonly unknown[]): { base?: string } {
+    const base = baseOfRows(rows) ?? this.registryUrl;
+    return base === undefined ? {} : { base };
   }
 
   protected override catch(error: Error & { exitCode?: number; oclif?: unknown }): Promise<unknown> {

@@ -63,7 +63,7 @@ export function softwareBody(flags: {
 /** Flags for the common instance fields, shared by create and update. */
 export const instanceFields = {
   file: fileFlag,
-  software: Flags.string({ description: 'the software deployed: its id or IRI' }),
+  software: Flags.string({ description: 'the software deployed: its id, IRI or name' }),
   label: Flags.string({ description: 'name of the deployment' }),
   description: Flags.string({ description: 'longer description' }),
   'endpoint-url': Flags.string({ description: 'URL the deployment serves' }),

@@ -18,15 +18,20 @@ export interface RemovePeerResult {
 /** The review states a peer list can be asked for. */
 export const PEER_STATES = ['active', 'suggested', 'dismissed', 'all'] as const;
 
-/** Columns of `reg peers list`. */
+/** Columns of `reg peers list`: the title first, the id (a host name) last. */
 export const PEER_COLUMNS: readonly Column<PeerJson>[] = [
-  { header: 'ID', value: (row) => row.id, min: 12 },
-  { header: 'BASE IRI', value: (row) => row.base_iri, min: 20 },
-  { header: 'STATE', value: (row) => row.state },
-  { header: 'CONTACT', value: (row) => (row.stale ? `${row.resolve_status} (stale)` : row.resolve_status) },
-  { header: 'LAST SEEN', value: (row) => row.last_seen_at ?? 'never' },
-  { header: 'RECORDS', value: (row) => String(row.record_count) },
-  { header: 'TITLE', value: (row) => row.title ?? undefined, min: 10 },
+  { header: 'TITLE', value: (row) => row.title ?? undefined, min: 10, priority: 0 },
+  { header: 'BASE IRI', value: (row) => row.base_iri, min: 20, priority: 1 },
+  { header: 'STATE', value: (row) => row.state, kind: 'status', priority: 1 },
+  {
+    header: 'CONTACT',
+    value: (row) => (row.stale ? `${row.resolve_status} (stale)` : row.resolve_status),
+    kind: 'status',
+    priority: 2,
+  },
+  { header: 'LAST SEEN', value: (row) => row.last_seen_at ?? 'never', priority: 3 },
+  { header: 'RECORDS', value: (row) => String(row.record_count), priority: 3 },
+  { header: 'ID', value: (row) => row.id, priority: 1 },
 ];
 
 /** Peer administration over HTTP (administrators only). */

@@ -1,5 +1,6 @@
-import type { ListPage, RecordIdentity, SoftwareJson, VocabHit } from '../../api/index.js';
+import type { InstanceJson, ListPage, RecordIdentity, SoftwareJson, VocabHit } from '../../api/index.js';
 import type { HttpClient, JsonObject, Query } from './http.js';
+import { isIdentifier, NameResolver } from './resolve.js';
 
 /** The API's record and list shapes, as the commands read them (declared in `src/api`). */
 export type { InstanceJson, ListPage, SoftwareJson, TypeJson, VocabHit } from '../../api/index.js';
@@ -13,12 +14,29 @@ export interface WithdrawResult {
 /** The record collections of the API the client commands reach. */
 export type Collection = 'software' | 'instances' | 'types';
 
-/** Records and vocabulary of one registry, over HTTP. */
+/**
+ * Records and vocabulary of one registry, over HTTP. Every method that takes the id of a record also takes its
+ * name (software), label (deployment) or slug or label (type), looked up with `names`.
+ */
 export class RegistryClient {
   readonly http: HttpClient;
+  readonly names: NameResolver;
 
   constructor(http: HttpClient) {
     this.http = http;
+    this.names = new NameResolver(http);
+  }
+
+  /** The id or IRI of a record given by id, IRI or name. */
+  resolve(collection: Collection, ref: string): Promise<string> {
+    switch (collection) {
+      case 'software':
+        return this.names.software(ref);
+      case 'instances':
+        return this.names.deployment(ref);
+      case 'types':
+        return this.names.type(ref);
+    }
   }
 
   /** One page of a collection. */
@@ -41,8 +59,9 @@ export class RegistryClient {
     return { ...last, items, total: Math.max(page.total, items.length) };
   }
 
-  /** One record by id or IRI. */
-  get<T extends RecordIdentity>(collection: Collection, id: string): Promise<T> {
+  /** One record by id, IRI or name. */
+  async get<T extends RecordIdentity>(collection: Collection, ref: string): Promise<T> {
+    const id = await this.resolve(collection, ref);
     return this.http.request<T>('GET', `/api/v1/${collection}/${encodeURIComponent(id)}`);
   }
 
@@ -51,16 +70,18 @@ export class RegistryClient {
     return this.http.request<T>('POST', `/api/v1/${collection}`, { body });
   }
 
-  /** Edits a record with a JSON merge patch (null clears a field). */
-  update<T extends RecordIdentity>(collection: Collection, id: string, patch: JsonObject): Promise<T> {
+  /** Edits a record, given by id, IRI or name, with a JSON merge patch (null clears a field). */
+  async update<T extends RecordIdentity>(collection: Collection, ref: string, patch: JsonObject): Promise<T> {
+    const id = await this.resolve(collection, ref);
     return this.http.request<T>('PATCH', `/api/v1/${collection}/${encodeURIComponent(id)}`, {
       body: patch,
       contentType: 'application/merge-patch+json',
     });
   }
 
-  /** Withdraws (tombstones) a record. */
-  async withdraw(collection: Collection, id: string): Promise<WithdrawResult> {
+  /** Withdraws (tombstones) a record given by id, IRI or name. */
+  async withdraw(collection: Collection, ref: string): Promise<WithdrawResult> {
+    const id = await this.resolve(collection, ref);
     await this.http.request('DELETE', `/api/v1/${collection}/${encodeURIComponent(id)}`);
     return { id, withdrawn: true };
   }
@@ -70,11 +91,27 @@ export class RegistryClient {
     return this.http.request<ListPage<VocabHit>>('GET', '/api/v1/vocab/search', { query: { ...query, q } });
   }
 
-  /** The IRI of a software given by id or IRI (instance records refer to software by IRI). */
+  /** The IRI of a software given by id, IRI or name (instance records refer to software by IRI). */
   softwareIri(ref: string): Promise<string>;
   softwareIri(ref: string | undefined): Promise<string | undefined>;
   async softwareIri(ref: string | undefined): Promise<string | undefined> {
     if (ref === undefined || /^https?:\/\//.test(ref)) return ref;
     return (await this.get<SoftwareJson>('software', ref)).iri;
+  }
+
+  /** The IRI of a deployment given by id, IRI or label. */
+  deploymentIri(ref: string): Promise<string>;
+  deploymentIri(ref: string | undefined): Promise<string | undefined>;
+  async deploymentIri(ref: string | undefined): Promise<string | undefined> {
+    if (ref === undefined || /^https?:\/\//.test(ref)) return ref;
+    return (await this.get<InstanceJson>('instances', ref)).iri;
+  }
+
+  /** The IRI of an artifact type given by IRI, slug or label; an IRI is taken as it is. */
+  typeIri(ref: string): Promise<string>;
+  typeIri(ref: string | undefined): Promise<string | undefined>;
+  async typeIri(ref: string | undefined): Promise<string | undefined> {
+    if (ref === undefined || isIdentifier(ref)) return ref;
+    return this.names.type(ref);
   }
 }

@@ -32,13 +32,17 @@ export const filterFlags = {
   'filter-file': Flags.string({
     description: 'read the filter from this JSON file (- for standard input); the flags below add to it',
   }),
-  'conforms-to': Flags.string({ description: 'artifact type IRI (repeatable: any of them)', multiple: true }),
+  'conforms-to': Flags.string({
+    description:
+      'artifact type: its IRI, or the slug or label of one in reg types list (repeatable: any of them)',
+    multiple: true,
+  }),
   'from-software': Flags.string({
-    description: 'artifacts of any deployment of this software, by id or IRI (repeatable)',
+    description: 'artifacts of any deployment of this software, by id, IRI or name (repeatable)',
     multiple: true,
   }),
   'from-instance': Flags.string({
-    description: 'artifacts of this deployment, by id or IRI (repeatable)',
+    description: 'artifacts of this deployment, by id, IRI or label (repeatable)',
     multiple: true,
   }),
   keyword: Flags.string({ description: 'keyword, case-insensitive (repeatable)', multiple: true }),
@@ -73,14 +77,23 @@ export interface FilterFlags {
   readonly 'include-own'?: boolean | undefined;
 }
 
+/** Turns names into the IRIs a filter holds: software by name, deployments by label, types by slug or label. */
+export interface FilterNames {
+  softwareIri(ref: string): Promise<string>;
+  deploymentIri(ref: string): Promise<string>;
+  typeIri(ref: string): Promise<string>;
+}
+
 /** The filter the flags describe: the file's filter (if any) with every flag laid over it. */
-export async function filterOf(flags: FilterFlags): Promise<JsonObject> {
+export async function filterOf(flags: FilterFlags, names?: FilterNames): Promise<JsonObject> {
   const filter: JsonObject =
     flags['filter-file'] === undefined ? {} : await readJsonFile(flags['filter-file']);
+  const each = async (values: string[] | undefined, iri: ((ref: string) => Promise<string>) | undefined) =>
+    values === undefined || iri === undefined ? values : Promise.all(values.map((value) => iri(value)));
   const lists: [string, string[] | undefined][] = [
-    ['conforms_to', flags['conforms-to']],
-    ['software', flags['from-software']],
-    ['instance', flags['from-instance']],
+    ['conforms_to', await each(flags['conforms-to'], names && ((ref) => names.typeIri(ref)))],
+    ['software', await each(flags['from-software'], names && ((ref) => names.softwareIri(ref)))],
+    ['instance', await each(flags['from-instance'], names && ((ref) => names.deploymentIri(ref)))],
     ['keywords', flags.keyword],
     ['license', flags.license],
     ['availability', flags.availability],
@@ -101,17 +114,23 @@ export function readSecretFile(file: string): string {
   }
 }
 
-/** Columns of `reg subscribe list`. */
+/** Columns of `reg subscribe list`: the label first, the id last. */
 export const SUBSCRIPTION_COLUMNS: readonly Column<SubscriptionJson>[] = [
-  { header: 'ID', value: (row) => row.id, min: 36 },
-  { header: 'LABEL', value: (row) => row.label ?? undefined, min: 10 },
-  { header: 'MODE', value: (row) => row.delivery_mode },
-  { header: 'STATE', value: (row) => (row.enabled ? row.delivery_state : 'disabled') },
-  { header: 'UNACKED', value: (row) => String(row.unacked_count) },
-  { header: 'PENDING', value: (row) => String(row.pending_count) },
-  { header: 'FAILED', value: (row) => String(row.failed_count) },
-  { header: 'DEAD', value: (row) => String(row.dead_count) },
-  { header: 'LAST ERROR', value: (row) => row.last_error ?? undefined, min: 10 },
+  { header: 'LABEL', value: (row) => row.label ?? undefined, min: 10, priority: 0 },
+  { header: 'MODE', value: (row) => row.delivery_mode, priority: 2 },
+  {
+    header: 'STATE',
+    value: (row) => (row.enabled ? row.delivery_state : 'disabled'),
+    kind: 'status',
+    priority: 1,
+  },
+  { header: 'UNACKED', value: (row) => String(row.unacked_count), priority: 2 },
+  { header: 'PENDING', value: (row) => String(row.pending_count), priority: 3 },
+  { header: 'FAILED', value: (row) => String(row.failed_count), priority: 3 },
+  { header: 'DEAD', value: (row) => String(row.dead_count), priority: 3 },
+  { header: 'LAST ERROR', value: (row) => row.last_error ?? undefined, min: 10, priority: 4 },
+  { header: 'CREATED', value: (row) => row.created_at, hidden: true },
+  { header: 'ID', value: (row) => row.id, kind: 'id', priority: 1 },
 ];
 
 const title = (row: DeliveryJson): string | undefined => {
@@ -121,12 +140,12 @@ const title = (row: DeliveryJson): string | undefined => {
 
 /** Columns of `reg subscribe pull`. */
 export const DELIVERY_COLUMNS: readonly Column<DeliveryJson>[] = [
-  { header: 'SEQ', value: (row) => String(row.seq) },
-  { header: 'MATCHED', value: (row) => row.matched_at },
-  { header: 'ROLE', value: (row) => row.role },
-  { header: 'STATUS', value: (row) => row.status },
-  { header: 'TITLE', value: title, min: 10 },
-  { header: 'ARTIFACT', value: (row) => row.artifact_iri, min: 20 },
+  { header: 'SEQ', value: (row) => String(row.seq), priority: 0 },
+  { header: 'TITLE', value: title, min: 10, priority: 0 },
+  { header: 'ROLE', value: (row) => row.role, priority: 2 },
+  { header: 'STATUS', value: (row) => row.status, kind: 'status', priority: 1 },
+  { header: 'MATCHED', value: (row) => row.matched_at, priority: 3 },
+  { header: 'ARTIFACT', value: (row) => row.artifact_iri, kind: 'iri', min: 20, priority: 2 },
 ];
 
 /** Subscriptions and their deliveries, over HTTP. */

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { HttpClient, JsonObject } from './http.js';
+import type { NameResolver } from './resolve.js';
 import type { Column } from './table.js';
 import type { MintedToken, TokenList, TokenRecord } from '../../core/access/tokens.js';
 import type { Whoami } from '../../core/access/whoami.js';
@@ -27,24 +28,28 @@ export interface TokenOwnerRef {
 /** The `--instance` / `--software` pair every tokens command takes; exactly one is required. */
 export const tokenOwnerFlags = {
   instance: Flags.string({
-    description: 'the deployment (instance) the tokens belong to, by id or IRI',
+    description: 'the deployment (instance) the tokens belong to, by id, IRI or label',
     exactlyOne: ['instance', 'software'],
   }),
   software: Flags.string({
-    description: 'the software the tokens belong to, by id or IRI',
+    description: 'the software the tokens belong to, by id, IRI or name',
     exactlyOne: ['instance', 'software'],
   }),
 };
 
-/** The owner the parsed `--instance` / `--software` flags name. */
-export function ownerOf(flags: {
-  instance?: string | undefined;
-  software?: string | undefined;
-}): TokenOwnerRef {
+/** The owner the parsed `--instance` / `--software` flags name, names and labels turned into ids. */
+export async function ownerOf(
+  flags: { instance?: string | undefined; software?: string | undefined },
+  names: NameResolver,
+): Promise<TokenOwnerRef> {
   return flags.instance !== undefined
-    ? { collection: 'instances', id: flags.instance }
-    : { collection: 'software', id: flags.software ?? '' };
+    ? { collection: 'instances', id: await names.deployment(flags.instance) }
+    : { collection: 'software', id: await names.software(flags.software ?? '') };
 }
+
+/** The API path of a token owner's record. */
+export const ownerPath = (owner: TokenOwnerRef): string =>
+  `/api/v1/${owner.collection}/${encodeURIComponent(owner.id)}`;
 
 /** Whether a token works now, was revoked or has expired. */
 export function tokenState(record: TokenRecordJson, now = Date.now()): 'active' | 'revoked' | 'expired' {
@@ -53,16 +58,16 @@ export function tokenState(record: TokenRecordJson, now = Date.now()): 'active' 
   return 'active';
 }
 
-/** Columns of `reg tokens list`. */
+/** Columns of `reg tokens list`: the label first, the id last. */
 export const TOKEN_COLUMNS: readonly Column<TokenRecordJson>[] = [
-  { header: 'ID', value: (row) => row.id, min: 36 },
-  { header: 'PREFIX', value: (row) => row.prefix },
-  { header: 'STATE', value: (row) => tokenState(row) },
-  { header: 'LABEL', value: (row) => row.label ?? undefined, min: 10 },
-  { header: 'SCOPES', value: (row) => row.scopes.join(',') },
-  { header: 'CREATED', value: (row) => row.created_at },
-  { header: 'EXPIRES', value: (row) => row.expires_at ?? 'never' },
-  { header: 'LAST USED', value: (row) => row.last_used_at ?? 'never' },
+  { header: 'LABEL', value: (row) => row.label ?? undefined, min: 10, priority: 0 },
+  { header: 'PREFIX', value: (row) => row.prefix, priority: 2 },
+  { header: 'STATE', value: (row) => tokenState(row), kind: 'status', priority: 0 },
+  { header: 'SCOPES', value: (row) => row.scopes.join(','), min: 12, priority: 3 },
+  { header: 'CREATED', value: (row) => row.created_at, priority: 4 },
+  { header: 'EXPIRES', value: (row) => row.expires_at ?? 'never', priority: 3 },
+  { header: 'LAST USED', value: (row) => row.last_used_at ?? 'never', priority: 4 },
+  { header: 'ID', value: (row) => row.id, kind: 'id', priority: 1 },
 ];
 
 /** Registry API tokens and the caller's identity, over HTTP. */

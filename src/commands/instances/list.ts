@@ -16,7 +16,7 @@ API's list envelope is printed as it came (items, total, next_cursor).`;
   ];
   static override flags = {
     query: Flags.string({ char: 'q', description: 'words in the label or description' }),
-    software: Flags.string({ description: 'only deployments of this software (id or IRI)' }),
+    software: Flags.string({ description: 'only deployments of this software (id, IRI or name)' }),
     health: Flags.string({
       description: 'only deployments in this health state',
       options: ['up', 'down', 'unknown'],

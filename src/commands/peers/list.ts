@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { ClientCommand } from '../../cli/client/client-command.js';
+import { ClientCommand, tableFlags } from '../../cli/client/client-command.js';
 import { PEER_COLUMNS, PEER_STATES, PeerClient, type PeerListJson } from '../../cli/client/peers.js';
 
 export default class PeersList extends ClientCommand {
@@ -19,6 +19,7 @@ envelope (items, total).`;
       options: [...PEER_STATES],
       default: 'active',
     }),
+    ...tableFlags,
   };
 
   async run(): Promise<PeerListJson> {

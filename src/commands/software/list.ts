@@ -22,8 +22,14 @@ API's list envelope is printed as it came (items, total, next_cursor, facets).`;
     keyword: Flags.string({ description: 'only software with this keyword' }),
     license: Flags.string({ description: 'only software under this licence (SPDX id or IRI)' }),
     publisher: Flags.string({ description: 'only software of this publisher (name or IRI)' }),
-    produces: Flags.string({ description: 'only software that produces this artifact type (IRI)' }),
-    consumes: Flags.string({ description: 'only software that consumes this artifact type (IRI)' }),
+    produces: Flags.string({
+      description:
+        'only software that produces this artifact type (IRI, or a slug or label of reg types list)',
+    }),
+    consumes: Flags.string({
+      description:
+        'only software that consumes this artifact type (IRI, or a slug or label of reg types list)',
+    }),
     registry: Flags.string({ description: '"local", or the id of a peer registry' }),
     ...listFlags,
   };
@@ -31,7 +37,21 @@ API's list envelope is printed as it came (items, total, next_cursor, facets).`;
   async run(): Promise<ListPage<SoftwareJson>> {
     const { flags } = await this.parse(SoftwareList);
     const { query: q, kind, topic, keyword, license, publisher, produces, consumes, registry } = flags;
-    const filters = { q, kind, topic, keyword, license, publisher, produces, consumes, registry };
-    return this.listRecords(flags, 'software', () => filters, SOFTWARE_COLUMNS);
+    return this.listRecords(
+      flags,
+      'software',
+      async (client) => ({
+        q,
+        kind,
+        topic,
+        keyword,
+        license,
+        publisher,
+        produces: await client.typeIri(produces),
+        consumes: await client.typeIri(consumes),
+        registry,
+      }),
+      SOFTWARE_COLUMNS,
+    );
   }
 }

@@ -25,7 +25,10 @@ unless the registry sets REG_SUBSCRIPTION_MAX_PER_INSTANCE.`;
     '<%= config.bin %> <%= command.id %> --instance 0190f5d2-8a1b-7c3d-9e4f-0123456789ab --filter-file filter.json --json',
   ];
   static override flags = {
-    instance: Flags.string({ description: 'the subscribing deployment, by id or IRI', required: true }),
+    instance: Flags.string({
+      description: 'the subscribing deployment, by id, IRI or label',
+      required: true,
+    }),
     label: Flags.string({ description: 'what the subscription is for' }),
     'webhook-url': Flags.string({
       description: 'https URL the registry POSTs each event to (default: pull only)',
@@ -39,10 +42,11 @@ unless the registry sets REG_SUBSCRIPTION_MAX_PER_INSTANCE.`;
 
   async run(): Promise<SubscriptionWrittenJson> {
     const { flags } = await this.parse(SubscribeCreate);
-    const client = new SubscriptionClient((await this.registry(flags)).http);
-    const written = await client.create(flags.instance, {
+    const registry = await this.registry(flags);
+    const client = new SubscriptionClient(registry.http);
+    const written = await client.create(await registry.names.deployment(flags.instance), {
       ...(flags.label === undefined ? {} : { label: flags.label }),
-      filter: await filterOf(flags),
+      filter: await filterOf(flags, registry),
       ...(flags['webhook-url'] === undefined ? {} : { webhook_url: flags['webhook-url'] }),
       ...(flags['webhook-secret-file'] === undefined
         ? {}

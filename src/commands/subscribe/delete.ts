@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { ClientCommand } from '../../cli/client/client-command.js';
 import { SubscriptionClient, type DeleteResult } from '../../cli/client/subscriptions.js';
 
@@ -8,13 +8,21 @@ export default class SubscribeDelete extends ClientCommand {
 sent or served for it. A subscription of another deployment is refused (exit 9), whether it exists or not.`;
   static override examples = ['<%= config.bin %> <%= command.id %> 0190f5d3-0000-7000-8000-0123456789ab'];
   static override args = {
-    id: Args.string({ description: 'the subscription id', required: true }),
+    id: Args.string({ description: 'the subscription id, or its label', required: true }),
+  };
+  static override flags = {
+    instance: Flags.string({
+      description:
+        "the deployment a subscription given by its label belongs to, by id, IRI or label (default: the caller's own)",
+    }),
   };
 
   async run(): Promise<DeleteResult> {
     const { args, flags } = await this.parse(SubscribeDelete);
-    const result = await new SubscriptionClient((await this.registry(flags)).http).delete(args.id);
-    this.log(`deleted subscription ${args.id}`);
+    const registry = await this.registry(flags);
+    const id = await registry.names.subscription(args.id, flags.instance);
+    const result = await new SubscriptionClient(registry.http).delete(id);
+    this.log(`deleted subscription ${id}`);
     return result;
   }
 }

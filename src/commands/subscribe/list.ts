@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { ClientCommand } from '../../cli/client/client-command.js';
+import { ClientCommand, tableFlags } from '../../cli/client/client-command.js';
 import {
   SUBSCRIPTION_COLUMNS,
   SubscriptionClient,
@@ -16,12 +16,16 @@ max_per_instance).`;
     '<%= config.bin %> <%= command.id %> --instance 0190f5d2-8a1b-7c3d-9e4f-0123456789ab',
   ];
   static override flags = {
-    instance: Flags.string({ description: 'the deployment, by id or IRI', required: true }),
+    instance: Flags.string({ description: 'the deployment, by id, IRI or label', required: true }),
+    ...tableFlags,
   };
 
   async run(): Promise<SubscriptionListJson> {
     const { flags } = await this.parse(SubscribeList);
-    const list = await new SubscriptionClient((await this.registry(flags)).http).list(flags.instance);
+    const registry = await this.registry(flags);
+    const list = await new SubscriptionClient(registry.http).list(
+      await registry.names.deployment(flags.instance),
+    );
     this.printTable(list.items, SUBSCRIPTION_COLUMNS);
     this.logToStderr(`${list.total} of at most ${list.max_per_instance} subscriptions`);
     return list;

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Args, Flags } from '@oclif/core';
-import { ClientCommand } from '../../cli/client/client-command.js';
+import { ClientCommand, tableFlags } from '../../cli/client/client-command.js';
 import {
   DELIVERY_COLUMNS,
   SubscriptionClient,
@@ -31,9 +31,14 @@ acknowledging, exactly once. SIGINT or SIGTERM stops it cleanly (exit 0) after t
     "<%= config.bin %> <%= command.id %> 0190f5d3-0000-7000-8000-0123456789ab --follow | jq -r '.notification.artifact_iri'",
   ];
   static override args = {
-    id: Args.string({ description: 'the subscription id', required: true }),
+    id: Args.string({ description: 'the subscription id, or its label', required: true }),
   };
   static override flags = {
+    instance: Flags.string({
+      description:
+        "the deployment a subscription given by its label belongs to, by id, IRI or label (default: the caller's own)",
+    }),
+    ...tableFlags,
     limit: Flags.integer({
       description: 'deliveries per read (1–200; the registry defaults to 25)',
       min: 1,
@@ -56,13 +61,15 @@ acknowledging, exactly once. SIGINT or SIGTERM stops it cleanly (exit 0) after t
 
   async run(): Promise<DeliveryPageJson | FollowResult> {
     const { args, flags } = await this.parse(SubscribePull);
-    const client = new SubscriptionClient((await this.registry(flags)).http);
-    if (flags.follow) return this.follow(client, args.id, flags);
-    const page = await client.pull(args.id, { limit: flags.limit, cursor: flags.cursor });
+    const registry = await this.registry(flags);
+    const id = await registry.names.subscription(args.id, flags.instance);
+    const client = new SubscriptionClient(registry.http);
+    if (flags.follow) return this.follow(client, id, flags);
+    const page = await client.pull(id, { limit: flags.limit, cursor: flags.cursor });
     this.printTable(page.items, DELIVERY_COLUMNS);
     const acknowledged =
       flags.ack && page.items.length > 0
-        ? (await client.ack(args.id, page.next_cursor)).cursor
+        ? (await client.ack(id, page.next_cursor)).cursor
         : page.acknowledged;
     this.logToStderr(
       `${page.items.length} deliveries; next cursor ${page.next_cursor}, ${page.remaining} after it; acknowledged up to ${acknowledged}`,

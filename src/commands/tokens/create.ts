@@ -35,8 +35,9 @@ later narrowing of allowed_scopes applies to tokens already issued. Only adminis
 
   async run(): Promise<MintedTokenJson> {
     const { flags } = await this.parse(TokensCreate);
-    const client = new TokenClient((await this.registry(flags)).http);
-    const minted = await client.mint(ownerOf(flags), {
+    const registry = await this.registry(flags);
+    const client = new TokenClient(registry.http);
+    const minted = await client.mint(await ownerOf(flags, registry.names), {
       ...(flags.scope === undefined ? {} : { scopes: flags.scope }),
       ...(flags.label === undefined ? {} : { label: flags.label }),
       ...(flags['expires-in'] === undefined ? {} : { expires_in: flags['expires-in'] }),

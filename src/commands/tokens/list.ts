@@ -1,4 +1,4 @@
-import { ClientCommand } from '../../cli/client/client-command.js';
+import { ClientCommand, tableFlags } from '../../cli/client/client-command.js';
 import {
   ownerOf,
   TOKEN_COLUMNS,
@@ -18,11 +18,12 @@ API's envelope (items, total).`;
     '<%= config.bin %> <%= command.id %> --instance 0190f5d2-8a1b-7c3d-9e4f-0123456789ab',
     '<%= config.bin %> <%= command.id %> --software 0190f5d2-8a1b-7c3d-9e4f-0123456789ab --json',
   ];
-  static override flags = tokenOwnerFlags;
+  static override flags = { ...tokenOwnerFlags, ...tableFlags };
 
   async run(): Promise<TokenListJson> {
     const { flags } = await this.parse(TokensList);
-    const list = await new TokenClient((await this.registry(flags)).http).list(ownerOf(flags));
+    const registry = await this.registry(flags);
+    const list = await new TokenClient(registry.http).list(await ownerOf(flags, registry.names));
     this.printTable(list.items, TOKEN_COLUMNS, list);
     return list;
   }

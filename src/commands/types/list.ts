@@ -1,4 +1,4 @@
-import { ClientCommand } from '../../cli/client/client-command.js';
+import { ClientCommand, tableFlags } from '../../cli/client/client-command.js';
 import type { ListPage, TypeJson } from '../../cli/client/registry.js';
 import { TYPE_COLUMNS } from '../../cli/client/views.js';
 
@@ -11,6 +11,7 @@ search. Under --json the API's envelope is printed as it came.`;
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --json',
   ];
+  static override flags = tableFlags;
 
   async run(): Promise<ListPage<TypeJson>> {
     const { flags } = await this.parse(TypesList);
