@@ -6,6 +6,9 @@
  * For the web page it can also hold a public browser client (authorization code with PKCE, refresh tokens, CORS
  * for the client's origin) and accounts with registry roles: the development login form names the account, the
  * consent step is skipped, and the access token carries the account's roles in `realm_access.roles`.
+ *
+ * With `deviceFlow` it offers the OAuth 2.0 device authorization grant (RFC 8628) to clients marked `device`:
+ * `approveDevice` then plays the person who enters the user code on the provider's page and signs in.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -60,6 +63,11 @@ export interface TestClient {
   readonly public?: boolean;
   /** Where a public client may be sent back to after sign-in. */
   readonly redirectUris?: readonly string[];
+  /**
+   * A public client of the device authorization grant (a command line), with refresh tokens and no client
+   * secret; needs the provider's `deviceFlow`.
+   */
+  readonly device?: boolean;
 }
 
 /** Options of `startProvider`. */
@@ -76,6 +84,8 @@ export interface ProviderOptions {
   readonly accounts?: Readonly<Record<string, readonly string[]>>;
   /** Lifetime of the access tokens the provider issues, in seconds (default 300). */
   readonly accessTokenTtl?: number;
+  /** Offers the device authorization grant (RFC 8628) at `/device/auth`, with its user page at `/device`. */
+  readonly deviceFlow?: boolean;
 }
 
 /** A running test provider. */
@@ -102,6 +112,12 @@ export interface TestProvider {
    */
   reconfigure(changes: Partial<Omit<ProviderOptions, 'kid'>>): void;
   stop(): Promise<void>;
+  /**
+   * Completes the person's side of a device authorization over HTTP, as a browser would: opens the provider's
+   * user code page, enters `userCode`, confirms it and signs in as `login`. Resolves once the provider shows
+   * its success page; rejects with the page's text when it does not.
+   */
+  approveDevice(userCode: string, login: string): Promise<void>;
 }
 
 /**
@@ -180,6 +196,7 @@ export async function startProvider(initial: ProviderOptions): Promise<TestProvi
       options = { ...options, ...changes };
       handler = provide(issuer, options, privateJwk);
     },
+    approveDevice: (userCode, login) => approveDevice(issuer, userCode, login),
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -196,11 +213,12 @@ function provide(issuer: string, options: ProviderOptions, jwk: JWK): http.Reque
   const claims = new Map(options.clients.map((client) => [client.id, client.claims ?? {}]));
   const accounts = new Map(Object.entries(options.accounts ?? {}));
   const browser = options.clients.some((client) => client.public === true);
+  const device = options.deviceFlow === true;
   const ttl = options.accessTokenTtl ?? DEFAULT_TTL_S;
   const provider = new ProviderCtor(issuer, {
     clients: options.clients.map(clientMetadata),
     // A browser client signs people in with `openid`, and may ask for `offline_access` (refresh tokens).
-    scopes: browser ? [...scopes, 'openid', 'offline_access'] : scopes,
+    scopes: browser || device ? [...scopes, 'openid', 'offline_access'] : scopes,
     jwks: { keys: [jwk] },
     adapter: MemoryAdapter,
     // Lifetimes of what the code flow stores, set so the provider does not warn about its defaults.
@@ -213,6 +231,7 @@ function provide(issuer: string, options: ProviderOptions, jwk: JWK): http.Reque
       Interaction: 600,
       Session: 3600,
       Grant: 3600,
+      DeviceCode: 600,
     },
     cookies: { keys: ['reg-test-provider-cookie-key'] },
     findAccount: (_ctx: unknown, id: string) =>
@@ -245,8 +264,23 @@ function provide(issuer: string, options: ProviderOptions, jwk: JWK): http.Reque
       return grant;
     },
     features: {
-      devInteractions: { enabled: browser },
+      devInteractions: { enabled: browser || device },
       clientCredentials: { enabled: true },
+      deviceFlow: {
+        enabled: device,
+        // Plain pages around the provider's own forms, which `approveDevice` fills in.
+        userCodeInputSource: (ctx: { body: string }, form: string) =>
+          void (ctx.body = page(
+            'Sign-in',
+            `${form}<button type="submit" form="op.deviceInputForm">Continue</button>`,
+          )),
+        userCodeConfirmSource: (ctx: { body: string }, form: string) =>
+          void (ctx.body = page(
+            'Confirm Device',
+            `${form}<button type="submit" form="op.deviceConfirmForm">Continue</button>`,
+          )),
+        successSource: (ctx: { body: string }) => void (ctx.body = page('Sign-in Success', '')),
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => options.audience,
@@ -267,6 +301,16 @@ function provide(issuer: string, options: ProviderOptions, jwk: JWK): http.Reque
 /** The registration of one client: a confidential client_credentials client, or a public browser client. */
 function clientMetadata(client: TestClient): Record<string, unknown> {
   const scope = client.scopes === undefined || client.scopes === '' ? {} : { scope: client.scopes };
+  if (client.device === true) {
+    return {
+      client_id: client.id,
+      grant_types: [DEVICE_GRANT, 'refresh_token', ...(client.public === true ? ['authorization_code'] : [])],
+      response_types: client.public === true ? ['code'] : [],
+      redirect_uris: [...(client.redirectUris ?? [])],
+      token_endpoint_auth_method: 'none',
+      ...scope,
+    };
+  }
   if (client.public === true) {
     return {
       client_id: client.id,
@@ -334,7 +378,11 @@ class MemoryAdapter {
     return Promise.resolve(undefined);
   }
 
-  findByUserCode(): Promise<undefined> {
+  findByUserCode(userCode: string): Promise<Record<string, unknown> | undefined> {
+    for (const id of this.entries.keys()) {
+      const entry = this.live(id);
+      if (entry?.payload.userCode === userCode) return Promise.resolve(entry.payload);
+    }
     return Promise.resolve(undefined);
   }
 
@@ -354,6 +402,77 @@ class MemoryAdapter {
     }
     return entry;
   }
+}
+
+/** A minimal HTML page for the device flow's steps. */
+const page = (title: string, body: string): string =>
+  `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+
+/** The grant type of the device authorization grant's token requests. */
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/**
+ * The person's side of a device authorization, over plain HTTP with a cookie jar: each page's form is filled
+ * in and posted (user code, confirmation, login, consent) and redirects are followed, until the success page.
+ */
+async function approveDevice(issuer: string, userCode: string, login: string): Promise<void> {
+  const cookies = new Map<string, string>();
+  const send = async (url: string, form?: Record<string, string>): Promise<Response> => {
+    const response = await fetch(url, {
+      method: form === undefined ? 'GET' : 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(form === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+      },
+      ...(form === undefined ? {} : { body: new URLSearchParams(form).toString() }),
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) cookies.delete(name);
+      else cookies.set(name, value);
+    }
+    return response;
+  };
+  let response = await send(`${issuer}/device`);
+  let url = `${issuer}/device`;
+  for (let step = 0; step < 20; step++) {
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location !== null) {
+      url = new URL(location, url).href;
+      response = await send(url);
+      continue;
+    }
+    const page = await response.text();
+    if (page.includes('Sign-in Success')) return;
+    const action = new URL(/<form[^>]*action="([^"]+)"/.exec(page)?.[1] ?? url, url).href;
+    const hidden = Object.fromEntries(
+      [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)].map((match) => [
+        match[1] ?? '',
+        match[2] ?? '',
+      ]),
+    );
+    if (page.includes('name="user_code"') && hidden.user_code === undefined) {
+      response = await send(action, { ...hidden, user_code: userCode });
+    } else if (page.includes('name="login"')) {
+      response = await send(action, { ...hidden, login, password: 'any password' });
+    } else if (Object.keys(hidden).length > 0) {
+      response = await send(action, hidden);
+    } else {
+      throw new Error(
+        `the device sign-in stopped at ${url} (${response.status}): ${page
+          .replace(/<[^>]+>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim()
+          .slice(0, 300)}`,
+      );
+    }
+    url = action;
+  }
+  throw new Error('the device sign-in did not end in 20 steps');
 }
 
 async function newKey(kid: string): Promise<JWK> {
