@@ -128,7 +128,8 @@ describe('reg runs', () => {
 
   it('shows one run by id, IRI or external key, with what it used and generated', async () => {
     const { a } = await deployments('runs-get');
-    const key = `ci-${randomUUID()}`;
+    // The shape of key the CI defaults of reg advertise give: slashes, so never an id.
+    const key = `gh-actions/${randomUUID()}/build/attempt-1`;
     const produced = await advertise(a.token, 'produced', { external_key: key, status: 'success' }, [
       { title: 'trained model', conforms_to: TYPE },
     ]);

@@ -111,7 +111,7 @@ export async function runsByKey(http: HttpClient, key: string, lookup: RunLookup
 
 /**
  * Reads something of a run named by id, IRI or external key: `read` is asked with the reference itself when it
- * can be an id or an IRI, and, when that finds nothing, with the id of the one run whose external key it is.
+ * can be an id or an IRI, and, when that finds nothing (404), with the id of the one run whose external key it is.
  * No such run is a 404 LookupError; several (one key used by several deployments) a 409 with the candidates.
  */
 export async function readRun<T>(
@@ -120,8 +120,8 @@ export async function readRun<T>(
   read: (id: string) => Promise<T>,
   lookup: RunLookup = {},
 ): Promise<T> {
-  if (isIri(ref)) return read(ref);
-  if (ID_SHAPE.test(ref)) {
+  // A key may itself look like an id or a URL: only when nothing has that id is it read as a key.
+  if (isIri(ref) || ID_SHAPE.test(ref)) {
     try {
       return await read(ref);
     } catch (error) {
