@@ -1,22 +1,65 @@
-import { render, Text } from 'ink';
-import type { Progress } from './progress.js';
+import { Box, render, Text } from 'ink';
+import type { ProgressFrame, ProgressView } from './progress.js';
 
-function Line({ label, done, unit }: { label: string; done: number; unit: string }) {
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const BAR_WIDTH = 24;
+
+function Bar({ fraction }: { fraction: number }) {
+  const filled = Math.round(fraction * BAR_WIDTH);
   return (
     <Text>
-      <Text color="cyan">{label}</Text> {done.toLocaleString('en')} {unit}
+      <Text color="cyan">{'━'.repeat(filled)}</Text>
+      <Text dimColor>{'━'.repeat(BAR_WIDTH - filled)}</Text>
     </Text>
   );
 }
 
-/** Renders a live progress line on stderr with ink. */
-export function renderProgress(label: string, unit: string): Progress {
-  const view = render(<Line label={label} done={0} unit={unit} />, {
-    stdout: process.stderr as unknown as NodeJS.WriteStream,
-    patchConsole: false,
-  });
+function Live({ frame }: { frame: ProgressFrame }) {
+  return (
+    <Box>
+      <Text wrap="truncate-end">
+        {frame.fraction === undefined ? (
+          <Text color="cyan">{SPINNER[frame.tick % SPINNER.length]} </Text>
+        ) : null}
+        <Text bold>{frame.label}</Text>{' '}
+        {frame.fraction === undefined ? null : (
+          <>
+            <Bar fraction={frame.fraction} />{' '}
+          </>
+        )}
+        {frame.text}
+      </Text>
+    </Box>
+  );
+}
+
+function Final({ line }: { line: string }) {
+  return <Text color="green">{line}</Text>;
+}
+
+/** Draws progress frames on a terminal (stderr) with ink; the final line stays when it ends. */
+export function renderProgress(stream: NodeJS.WriteStream): ProgressView {
+  let view: ReturnType<typeof render> | undefined;
   return {
-    update: (done) => view.rerender(<Line label={label} done={done} unit={unit} />),
-    finish: () => view.unmount(),
+    draw: (frame) => {
+      if (view === undefined)
+        view = render(<Live frame={frame} />, {
+          stdout: stream,
+          stderr: stream,
+          patchConsole: false,
+          exitOnCtrlC: false,
+          maxFps: 10,
+        });
+      else view.rerender(<Live frame={frame} />);
+    },
+    end: (finalLine) => {
+      if (view === undefined) {
+        if (finalLine !== undefined) stream.write(`${finalLine}\n`);
+        return;
+      }
+      if (finalLine === undefined) view.clear();
+      else view.rerender(<Final line={finalLine} />);
+      view.unmount();
+    },
   };
 }

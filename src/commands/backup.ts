@@ -8,7 +8,7 @@ import { ClientCommand } from '../cli/client/client-command.js';
 import { HttpClient } from '../cli/client/http.js';
 import { resolveProfile } from '../cli/client/profile.js';
 import { localUrl } from '../cli/local-registry.js';
-import { startProgress } from '../cli/progress.js';
+import { formatBytes, startProgress, type ProgressLine, type ProgressOptions } from '../cli/progress.js';
 import { REG_VERSION } from '../core/core.js';
 import { BadRequestError, ConflictError, DataDirLockedError } from '../core/errors.js';
 import {
@@ -82,11 +82,26 @@ server. reg dump remains the graph export (N-Quads) for moving records between r
             token: profile.token ?? config?.secrets.rootToken,
           },
     );
-    const response = await client.download('/admin/backup', BACKUP_MEDIA_TYPE);
+    // The registry takes its snapshot before it answers: the wait is shown until the first byte comes.
+    const waiting = await startProgress('backup', `waiting for ${client.profile.url} to take the snapshot`, {
+      ...this.shown(output),
+      waiting: true,
+    });
+    let response: Response;
+    try {
+      response = await client.download('/admin/backup', BACKUP_MEDIA_TYPE);
+      waiting.finish('snapshot taken');
+    } finally {
+      waiting.stop();
+    }
     const header = response.headers.get(BACKUP_MANIFEST_HEADER);
     const manifest = header === null ? undefined : (JSON.parse(header) as BackupManifest);
     if (response.body === null) throw new BadRequestError(`${client.profile.url} answered no backup`);
-    const progress = await startProgress('backup', 'bytes received');
+    const length = Number(response.headers.get('content-length') ?? Number.NaN);
+    const progress = await startProgress('backup', 'bytes', {
+      ...this.shown(output),
+      total: Number.isFinite(length) ? length : undefined,
+    });
     let bytes = 0;
     const body = Readable.fromWeb(response.body as WebStream<Uint8Array>);
     body.on('data', (chunk: Buffer) => {
@@ -95,8 +110,9 @@ server. reg dump remains the graph export (N-Quads) for moving records between r
     });
     try {
       await this.writeTo(output, (out) => pipeline(body, out));
+      progress.finish(`${formatBytes(bytes)} received`);
     } finally {
-      progress.finish();
+      progress.stop();
     }
     this.report(output, bytes, manifest);
     return { file: output, bytes, from: 'server', manifest };
@@ -116,22 +132,30 @@ server. reg dump remains the graph export (N-Quads) for moving records between r
       if (error instanceof DataDirLockedError) return undefined;
       throw error;
     }
-    const progress = await startProgress('backup', 'pages copied');
+    const steps = new BackupSteps(this.shown(output));
     try {
       let result: { manifest: BackupManifest; bytes: number } | undefined;
       await this.writeTo(output, async (out) => {
-        result = await writeBackup({ db, config, version: REG_VERSION }, out, (copied) =>
-          progress.update(copied),
+        result = await writeBackup(
+          { db, config, version: REG_VERSION },
+          out,
+          (copied, total) => void steps.show('pages copied', copied, total),
+          (read, size) => void steps.show('bytes', read, size),
         );
       });
-      progress.finish();
+      await steps.end();
       if (result === undefined) throw new Error('the backup ended without a result');
       this.report(output, result.bytes, result.manifest);
       return { file: output, bytes: result.bytes, from: 'data-directory', manifest: result.manifest };
     } finally {
-      progress.finish();
+      await steps.stop();
       db.close();
     }
+  }
+
+  /** How progress is shown: not under --json, nor when the backup itself goes to a terminal. */
+  private shown(output: string): ProgressOptions {
+    return { json: this.jsonEnabled() || (output === '-' && process.stdout.isTTY === true), plain: true };
   }
 
   /** Writes to standard output, or to `<file>.partial` renamed to `file` once whole (never a truncated file). */
@@ -146,7 +170,9 @@ server. reg dump remains the graph export (N-Quads) for moving records between r
     }
   }
 
+  /** Says what was written, on stderr (standard output may carry the backup); under --json the result says it. */
   private report(output: string, bytes: number, manifest: BackupManifest | undefined): void {
+    if (this.jsonEnabled()) return;
     const counts = manifest === undefined ? '' : ` (${describeCounts(manifest.counts)})`;
     const where = output === '-' ? 'standard output' : output;
     process.stderr.write(`backup: ${bytes} bytes to ${where}${counts}\n`);
@@ -154,5 +180,42 @@ server. reg dump remains the graph export (N-Quads) for moving records between r
       process.stderr.write(
         `note: the graph is in the external store ${manifest.graph_store.endpoint}; back it up with that server's own tools\n`,
       );
+  }
+}
+
+/** The two steps of a local backup, a line each: the pages copied by SQLite's backup, then the copy compressed. */
+class BackupSteps {
+  private current: { unit: string; line: Promise<ProgressLine>; total: number } | undefined;
+
+  constructor(private readonly shown: ProgressOptions) {}
+
+  async show(unit: string, done: number, total: number): Promise<void> {
+    if (this.current?.unit !== unit) {
+      // The step before ends (its line stays) before the next one's line is drawn.
+      const before = this.end();
+      const label = unit === 'bytes' ? 'backup compress' : 'backup';
+      const line = before.then(() => startProgress(label, unit, { ...this.shown, total }));
+      this.current = { unit, line, total };
+    }
+    this.current.total = total;
+    (await this.current.line).update(done, total);
+  }
+
+  /** Ends the current step with its summary. */
+  async end(): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    if (current === undefined) return;
+    // A step that ended went all the way (SQLite's last step is not always reported).
+    const line = await current.line;
+    line.update(current.total, current.total);
+    line.finish();
+  }
+
+  /** Ends the current step quietly (the backup failed). */
+  async stop(): Promise<void> {
+    const line = this.current?.line;
+    this.current = undefined;
+    (await line)?.stop();
   }
 }

@@ -4,9 +4,9 @@ import { Flags } from '@oclif/core';
 import { openCore } from '../core/core.js';
 import { BadRequestError } from '../core/errors.js';
 import { silentLogger } from '../core/log.js';
-import { dumpDataset } from '../core/ops/dump.js';
+import { dumpDataset, dumpSize } from '../core/ops/dump.js';
 import { RegCommand } from '../cli/base-command.js';
-import { startProgress } from '../cli/progress.js';
+import { formatBytes, formatNumber, startProgress, type ProgressLine } from '../cli/progress.js';
 
 /** What a dump wrote, printed under --json. */
 export interface DumpResult {
@@ -40,24 +40,45 @@ holds it (use GET /admin/dump on a live registry).`;
     }
     const config = this.loadConfig();
     const core = await openCore(config, silentLogger);
-    const progress = await startProgress('dumping', 'lines');
+    const options = flags.graph === undefined ? {} : { graph: flags.graph };
+    let progress: ProgressLine | undefined;
     try {
+      const chunks = dumpDataset(core, options);
+      const total = await dumpSize(core, options);
+      // Dump lines on a terminal are the output itself: a progress line there would be drawn over them.
+      const onScreen = flags.output === undefined && process.stdout.isTTY === true;
+      progress = await startProgress('dump', 'quads', {
+        json: this.jsonEnabled() || onScreen,
+        plain: true,
+        total,
+      });
       const sink = flags.output === undefined ? process.stdout : fs.createWriteStream(flags.output);
       let bytes = 0;
       let lines = 0;
-      for await (const chunk of dumpDataset(core, flags.graph === undefined ? {} : { graph: flags.graph })) {
+      // Every line is a quad but the comments that mark where each record starts.
+      let comments = 0;
+      let lineStart = true;
+      for await (const chunk of chunks) {
         bytes += Buffer.byteLength(chunk);
-        for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) lines++;
+        if (lineStart && chunk.startsWith('#')) comments++;
+        for (let at = chunk.indexOf('\n'); at >= 0; at = chunk.indexOf('\n', at + 1)) {
+          lines++;
+          if (chunk[at + 1] === '#') comments++;
+        }
+        lineStart = chunk.endsWith('\n');
+        const quads = lines - comments;
         if (!sink.write(chunk)) await new Promise<void>((resolve) => sink.once('drain', () => resolve()));
-        progress.update(lines);
+        progress.update(quads);
       }
       if (sink !== process.stdout) {
         sink.end();
         await finished(sink);
       }
+      const where = flags.output ?? 'standard output';
+      progress.finish(`${formatNumber(lines - comments)} quads (${formatBytes(bytes)}) to ${where}`);
       return { output: flags.output ?? '-', bytes, lines, graph: flags.graph ?? null };
     } finally {
-      progress.finish();
+      progress?.stop();
       await core.close();
     }
   }

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
+import { Transform, type Readable } from 'node:stream';
 import { Flags } from '@oclif/core';
 import { openCore } from '../core/core.js';
 import { silentLogger } from '../core/log.js';
-import { restoreNQuads, type RestoreResult } from '../core/ops/restore.js';
+import { restoreNQuads, type RestoreProgress, type RestoreResult } from '../core/ops/restore.js';
 import { BadRequestError } from '../core/errors.js';
 import { describeCounts, restoreBackup, type BackupRestoreResult } from '../core/ops/backup.js';
 import { RegCommand } from '../cli/base-command.js';
-import { startProgress, type Progress } from '../cli/progress.js';
+import { startProgress, type Progress, type ProgressLine, type ProgressOptions } from '../cli/progress.js';
 import type { StrandedReport } from '../core/ops/restore-check.js';
 
 /** Stranded records named on stderr; `--json` names more. */
@@ -49,35 +50,35 @@ The registry must be stopped (the data directory is single-writer).`;
   async run(): Promise<RestoreResult | BackupRestoreResult> {
     const { flags } = await this.parse(Restore);
     const config = this.loadConfig();
+    const shown = { json: this.jsonEnabled(), plain: true };
     if (flags.backup !== undefined) {
       const named = flags.backup === '-' ? 'standard input' : flags.backup;
       if (flags.backup !== '-' && !fs.existsSync(flags.backup))
         throw new BadRequestError(`cannot read ${flags.backup}: there is no such file`);
-      const source = flags.backup === '-' ? process.stdin : fs.createReadStream(flags.backup);
-      const result = await restoreBackup(config, source, named);
-      const counts = (result.manifest.counts ?? {}) as Record<string, number>;
-      this.log(`restored ${named} (taken ${String(result.manifest.created)}): ${describeCounts(counts)}`);
-      return result;
+      const total = flags.backup === '-' ? undefined : fs.statSync(flags.backup).size;
+      const progress = await startProgress('restore', 'bytes', { ...shown, total });
+      try {
+        const source = flags.backup === '-' ? process.stdin : fs.createReadStream(flags.backup);
+        const result = await restoreBackup(config, counted(source, progress), named);
+        progress.finish();
+        const counts = (result.manifest.counts ?? {}) as Record<string, number>;
+        this.log(`restored ${named} (taken ${String(result.manifest.created)}): ${describeCounts(counts)}`);
+        return result;
+      } finally {
+        progress.stop();
+      }
     }
     const nquads = flags.nquads ?? '';
     const core = await openCore(config, silentLogger);
-    const reading = await startProgress('restoring', 'quads read');
-    let checking: Progress | undefined;
+    const steps = new RestoreSteps(shown);
     try {
-      const result = await restoreNQuads(core, nquads, async (progress) => {
-        if (progress.phase === 'read') return reading.update(progress.quads);
-        reading.finish();
-        checking ??= await startProgress('checking restored records', `of ${progress.of} records`);
-        checking.update(progress.records);
-      });
-      reading.finish();
-      checking?.finish();
+      const result = await restoreNQuads(core, nquads, (progress) => steps.show(progress));
+      steps.end();
       this.log(`${result.new} new quads (read ${result.read}; ${result.reference} reference quads skipped)`);
       this.reportStranded(result.stranded);
       return result;
     } finally {
-      reading.finish();
-      checking?.finish();
+      steps.stop();
       await core.close();
     }
   }
@@ -98,5 +99,69 @@ The registry must be stopped (the data directory is single-writer).`;
         `  and ${stranded.records - shown.length} more (--json names ${stranded.examples.length})\n`,
       );
     }
+  }
+}
+
+/** Counts the bytes flowing out of `source` into `progress`. */
+function counted(source: Readable, progress: Progress): Readable {
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      progress.update(bytes);
+      done(null, chunk);
+    },
+  });
+  source.once('error', (error) => counter.destroy(error));
+  return source.pipe(counter);
+}
+
+/** What a restore shows, one line per step: the file scanned (external store), read, written, then checked. */
+class RestoreSteps {
+  private current: { step: RestoreProgress['phase']; line: ProgressLine } | undefined;
+
+  constructor(private readonly shown: ProgressOptions) {}
+
+  async show(progress: RestoreProgress): Promise<void> {
+    switch (progress.phase) {
+      case 'scan':
+        return (await this.step('scan', 'quads checked', progress.of)).update(progress.quads, progress.of);
+      case 'read':
+        return (await this.step('read', 'quads read', progress.of)).update(progress.quads, progress.of);
+      case 'write':
+        await this.step('write', 'writing to the store', undefined);
+        return;
+      case 'check':
+        return (await this.step('check', "records checked against today's shapes", progress.of)).update(
+          progress.records,
+          progress.of,
+        );
+    }
+  }
+
+  /** The line of `step`, started when the step begins; the step before it ends with its summary. */
+  private async step(
+    step: RestoreProgress['phase'],
+    unit: string,
+    total: number | undefined,
+  ): Promise<ProgressLine> {
+    if (this.current?.step === step) return this.current.line;
+    this.end();
+    const waiting = step === 'write';
+    const line = await startProgress('restore', unit, { ...this.shown, total, waiting });
+    this.current = { step, line };
+    return line;
+  }
+
+  /** Ends the current step with its summary. */
+  end(): void {
+    this.current?.line.finish(this.current.step === 'write' ? 'written to the store' : undefined);
+    this.current = undefined;
+  }
+
+  /** Ends the current step quietly (the restore failed). */
+  stop(): void {
+    this.current?.line.stop();
+    this.current = undefined;
   }
 }

@@ -37,19 +37,19 @@ server holds it.`;
     const { flags } = await this.parse(Seed);
     const config = this.loadConfig();
     const core = await openCore(config, silentLogger, { index: true });
-    const progress = await startProgress('seeding', 'writes');
+    const progress = await startProgress('seed', 'writes', { json: this.jsonEnabled(), plain: true });
     try {
       await core.graph.open();
       const result = await seedExample(core, {
         from: flags.from,
         withRuns: flags['with-runs'] === 'true',
-        onProgress: (done) => progress.update(done),
+        onProgress: (done, total) => progress.update(done, total),
       });
       progress.finish();
       this.log(JSON.stringify(result, null, 2));
       return result;
     } finally {
-      progress.finish();
+      progress.stop();
       await core.close();
     }
   }

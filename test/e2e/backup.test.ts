@@ -81,6 +81,8 @@ describe('backup and restore of a whole registry', () => {
       REG_LISTEN: `127.0.0.1:${port}`,
     });
     expect(taken.code, taken.stderr).toBe(0);
+    // Under --json stderr carries errors only: no progress.
+    expect(taken.stderr).toBe('');
     const result = JSON.parse(taken.stdout) as Json;
     expect(result).toMatchObject({ file, from: 'server', bytes: fs.statSync(file).size });
     expect(result.manifest).toMatchObject({
@@ -91,12 +93,28 @@ describe('backup and restore of a whole registry', () => {
     expect(result.manifest.counts.audit_entries).toBeGreaterThanOrEqual(audit.length);
     // No snapshot file is left in the data directory.
     expect(fs.readdirSync(source.REG_DATA_DIR!).filter((name) => name.startsWith('.backup-'))).toEqual([]);
+    // Without --json the download says when the snapshot was taken and how much was received, on stderr only.
+    const second = path.join(tempDir(), 'second.db.gz');
+    const shown = await runReg(['backup', '--output', second], {
+      ...source,
+      REG_LISTEN: `127.0.0.1:${port}`,
+    });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toBe('');
+    expect(shown.stderr).toMatch(/^backup: snapshot taken in [\d.]+ s$/m);
+    expect(shown.stderr).toMatch(/^backup: [\d.]+ [kMG]?B received in [\d.]+ s$/m);
+    expect(shown.stderr.trim().split('\n').at(-1)).toMatch(
+      new RegExp(`^backup: ${fs.statSync(second).size} bytes to ${second} \\(`),
+    );
     await server.stop();
 
     // Stopped: the backup is taken straight from the data directory, to standard output.
     const offline = await runReg(['backup', '--output', '-'], source);
     expect(offline.code, offline.stderr).toBe(0);
-    expect(offline.stderr).toMatch(/^backup: \d+ bytes to standard output \(/);
+    // The steps' summaries (pages copied, then compressed) come first; the last line says what was written.
+    expect(offline.stderr).toMatch(/^backup: [\d,]+ pages copied in [\d.]+ s/m);
+    expect(offline.stderr).toMatch(/^backup compress: .+ in [\d.]+ s/m);
+    expect(offline.stderr.trim().split('\n').at(-1)).toMatch(/^backup: \d+ bytes to standard output \(/);
 
     // An external store keeps the graph on its own server, which the restored registry goes on using.
     const target = testEnv(external ? { ...graphSettingsOf(source), REG_DATA_DIR: tempDir() } : {});

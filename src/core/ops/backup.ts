@@ -39,8 +39,11 @@ export type BackupSource = Pick<Core, 'db' | 'config' | 'version'>;
 /** A snapshot taken and waiting to be streamed; `discard` removes its file. */
 export interface PreparedBackup {
   readonly manifest: BackupManifest;
-  /** The snapshot, gzip-compressed, as a stream; reading it to the end (or failing) discards the file. */
-  stream(): Readable;
+  /**
+   * The snapshot, gzip-compressed, as a stream; reading it to the end (or failing) discards the file. `onRead` is
+   * told the bytes of the snapshot compressed so far and its size.
+   */
+  stream(onRead?: (read: number, size: number) => void): Readable;
   discard(): void;
 }
 
@@ -90,8 +93,13 @@ export async function prepareBackup(
     return {
       manifest,
       discard,
-      stream: () => {
-        const compressed = fs.createReadStream(file).pipe(zlib.createGzip());
+      stream: (onRead) => {
+        const snapshot = fs.createReadStream(file);
+        if (onRead !== undefined) {
+          const size = fs.statSync(file).size;
+          snapshot.on('data', () => onRead(snapshot.bytesRead, size));
+        }
+        const compressed = snapshot.pipe(zlib.createGzip());
         compressed.once('close', discard);
         compressed.once('error', discard);
         return compressed;
@@ -103,11 +111,15 @@ export async function prepareBackup(
   }
 }
 
-/** Writes a snapshot of the registry, compressed, to `out`; returns its manifest and compressed size. */
+/**
+ * Writes a snapshot of the registry, compressed, to `out`; returns its manifest and compressed size. `progress` is
+ * told the pages copied of the total, then `compressing` the bytes of the snapshot compressed of its size.
+ */
 export async function writeBackup(
   core: BackupSource,
   out: Writable,
   progress?: (copied: number, total: number) => void,
+  compressing?: (read: number, size: number) => void,
 ): Promise<{ manifest: BackupManifest; bytes: number }> {
   const prepared = await prepareBackup(core, progress);
   let bytes = 0;
@@ -118,7 +130,7 @@ export async function writeBackup(
     },
   });
   try {
-    await pipeline(prepared.stream(), counter, out);
+    await pipeline(prepared.stream(compressing), counter, out);
   } finally {
     prepared.discard();
   }

@@ -20,3 +20,12 @@ export function dumpDataset(core: Core, options: { graph?: string } = {}): Async
   }
   return core.graph.dump(options);
 }
+
+/**
+ * The quads a dump writes, when known beforehand: the whole dataset's count, or a reference bundle's triples;
+ * undefined for one record graph (its count is not kept apart).
+ */
+export async function dumpSize(core: Core, options: { graph?: string } = {}): Promise<number | undefined> {
+  if (options.graph === undefined) return core.graph.countQuads();
+  return core.reference.bundles.find((bundle) => bundle.graph === options.graph)?.tripleCount;
+}

@@ -71,6 +71,36 @@ async function* linesOf(file: string, problems: LineProblem[]): AsyncGenerator<L
   }
 }
 
+const HASH = 0x23;
+const SPACE = 0x20;
+const TAB = 0x09;
+const RETURN = 0x0d;
+
+/**
+ * Counts the statement lines of `file` (lines neither blank nor comments), reading its bytes once without
+ * parsing: the quads a restore of a well-formed file reads, known before it starts.
+ */
+export async function countStatements(file: string): Promise<number> {
+  let count = 0;
+  // Whether the current line has shown a byte other than white space yet, and whether that was a `#`.
+  let started = false;
+  let comment = false;
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for (let at = 0; at < chunk.length; at++) {
+      const byte = chunk[at];
+      if (byte === NEWLINE) {
+        if (started && !comment) count++;
+        started = false;
+        comment = false;
+      } else if (!started && byte !== SPACE && byte !== TAB && byte !== RETURN) {
+        started = true;
+        comment = byte === HASH;
+      }
+    }
+  }
+  return started && !comment ? count + 1 : count;
+}
+
 function isStatement(text: string): boolean {
   const trimmed = text.trim();
   return trimmed !== '' && !trimmed.startsWith('#');

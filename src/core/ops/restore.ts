@@ -6,7 +6,7 @@ import { appendAudit } from '../store/audit.js';
 import { factory, ownerOf, quadToLine, type Quad } from '../store/nquads.js';
 import { parseCatalogue } from '../vocab/catalogue.js';
 import type { Core } from '../core.js';
-import { readNQuadsFile, type LineProblem } from './restore-reader.js';
+import { countStatements, readNQuadsFile, type LineProblem } from './restore-reader.js';
 import { rebuildAdvertisingKeys } from '../provenance/advertising-keys.js';
 import { checkRestorable, kindOfLines } from './restore-sink.js';
 import { checkRestoredRecords, type StrandedReport } from './restore-check.js';
@@ -28,16 +28,22 @@ export interface RestoreResult {
   readonly stranded: StrandedReport;
 }
 
-/** How far a restore is: quads read, then restored records checked against today's shapes. */
+/**
+ * How far a restore is: quads read (`of` the statements the file holds), then written to the store, then
+ * restored records checked against today's shapes. The external store has the whole file read once first
+ * (`scan`), before anything is written.
+ */
 export type RestoreProgress =
-  | { readonly phase: 'read'; readonly quads: number }
+  | { readonly phase: 'read' | 'scan'; readonly quads: number; readonly of?: number }
+  | { readonly phase: 'write' }
   | {
       readonly phase: 'check';
       readonly records: number;
       readonly of: number;
     };
 
-const PROGRESS_EVERY = 50_000;
+/** Quads read between two progress reports. */
+const PROGRESS_EVERY = 5_000;
 
 /**
  * Loads an N-Quads file into a stopped registry, inside one transaction (the external store: through the write
@@ -53,13 +59,18 @@ const PROGRESS_EVERY = 50_000;
 export async function restoreNQuads(
   core: Core,
   file: string,
-  onProgress: (progress: RestoreProgress) => void | Promise<void> = () => undefined,
+  progress?: (progress: RestoreProgress) => void | Promise<void>,
 ): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new BadRequestError(`cannot read ${file}: no such file`);
   const bundleGraphs = new Map(core.reference.bundles.map((bundle) => [bundle.graph, bundle]));
+  // The statements are counted (a quick pass over the bytes) only for someone watching the progress.
+  const of = progress === undefined ? undefined : await countStatements(file);
+  const onProgress = async (report: RestoreProgress): Promise<void> => {
+    await progress?.(of === undefined || !('quads' in report) ? report : { ...report, of });
+  };
   // A store that commits as it goes has the whole file read once first: a bad line writes nothing.
   const sink = core.graph.bulkLoad(kindOfLines);
-  if (!sink.atomic) await checkFile(core, file, bundleGraphs);
+  if (!sink.atomic) await checkFile(core, file, bundleGraphs, onProgress);
   const now = new Date().toISOString();
   const totals = { read: 0, new: 0, reference: 0, records: 0 };
   const restored = new Set<string>();
@@ -147,6 +158,8 @@ export async function restoreNQuads(
       if (catalogueMatches(owner, lines, bundleGraphs.get(owner)?.digest))
         await merge(GRAPHS.catalogue, owner, lines, true);
     }
+    await onProgress({ phase: 'read', quads: totals.read });
+    await onProgress({ phase: 'write' });
     await sink.finish(() => {
       appendAudit(core.db, {
         actor: null,
@@ -157,7 +170,6 @@ export async function restoreNQuads(
         at: now,
       });
     }, totals.new > 0);
-    await onProgress({ phase: 'read', quads: totals.read });
     // The restored records carry their keys and claims: rebuilding the rows from them keeps advertising
     // idempotent, so a job retried after the restore finds its run instead of minting a second one.
     if (totals.new > 0) {
@@ -179,16 +191,18 @@ async function checkFile(
   core: Core,
   file: string,
   bundleGraphs: ReadonlyMap<string, unknown>,
+  onProgress: (progress: RestoreProgress) => Promise<void>,
 ): Promise<void> {
   let quads = 0;
   const problems: LineProblem[] = [];
   for await (const item of readNQuadsFile(file, problems)) {
     if ('marker' in item) continue;
-    quads++;
+    if (++quads % PROGRESS_EVERY === 0) await onProgress({ phase: 'scan', quads });
     const graph = item.quad.graph.value;
     if (!bundleGraphs.has(graph)) checkRestorable(core, graph, quads);
   }
   refuseProblems(file, problems);
+  await onProgress({ phase: 'scan', quads });
 }
 
 /** Lines named in a refusal; the count covers the rest. */
