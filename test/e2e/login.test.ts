@@ -170,6 +170,24 @@ describe('reg login with a token', () => {
     expect(fs.existsSync(path.join(configHome, 'reg', 'config.yaml'))).toBe(false);
   });
 
+  it('without --profile, stores the token in the profile the client reads: one called default', async () => {
+    const { env, configHome } = user();
+    const file = path.join(configHome, 'reg', 'config.yml');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(
+      file,
+      `profiles:\n  lab:\n    url: https://lab.example.org\n  default:\n    url: ${plain.url}\n`,
+    );
+    const login = await runReg(['login', '--with-token', '--json'], env, ROOT_TOKEN);
+    expect(login.code, login.stderr).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ file, profile: 'default', url: plain.url });
+    expect(parse(fs.readFileSync(file, 'utf8'))).toEqual({
+      profiles: { lab: { url: 'https://lab.example.org' }, default: { url: plain.url, token: ROOT_TOKEN } },
+    });
+    const whoami = await runReg(['whoami', '--json'], env);
+    expect(JSON.parse(whoami.stdout)).toMatchObject({ authenticated: true });
+  });
+
   it('refuses bad input with one line and its exit code', async () => {
     const { env } = user();
     const empty = await runReg(['login', '--url', plain.url, '--with-token'], env, '\n');

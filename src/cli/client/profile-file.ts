@@ -61,7 +61,9 @@ class ConfigDocument {
     if (typeof fallback === 'string' && fallback.trim() !== '') return fallback.trim();
     const profiles = this.doc.get('profiles');
     const names = isMap(profiles) ? profiles.items.map((pair) => String(pair.key)) : [];
-    return this.doc.get('url') === undefined && names.length === 1 ? names[0] : undefined;
+    if (this.doc.get('url') !== undefined) return undefined;
+    // A profile called "default", else the only one there is.
+    return names.includes('default') ? 'default' : names.length === 1 ? names[0] : undefined;
   }
 
   get(profile: string | undefined, key: string): unknown {
