@@ -202,6 +202,18 @@ export class RegHelp extends Help {
     this.log('');
   }
 
+  override formatRoot(): string {
+    const about: unknown = this.config.pjson.description;
+    const [summary = '', ...rest] = joinParagraphs(typeof about === 'string' ? about : '').split('\n');
+    const description = rest.join('\n').trim();
+    return [
+      this.wrap(summary, 0),
+      this.section('VERSION', this.wrap(this.config.userAgent)),
+      this.section('USAGE', this.wrap(`$ ${this.config.bin} [COMMAND]`)),
+      ...(description === '' ? [] : [this.section('DESCRIPTION', this.wrap(description))]),
+    ].join('\n\n');
+  }
+
   protected override formatCommand(command: Command.Loadable): string {
     return super.formatCommand(joinedCommand(command));
   }
