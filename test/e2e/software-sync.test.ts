@@ -51,10 +51,13 @@ describe('reg software sync', () => {
     expect(text.stdout.trim()).toBe(
       `synced software ${id}: changed keywords, readme, readme_base_url, tagline`,
     );
+    // The wait for the registry ends with a line on stderr saying how long it took.
+    expect(text.stderr).toMatch(/^sync: the registry answered in [\d.]+ s$/m);
 
     forge.github.get('acme/cli')!.repo.description = 'Changed upstream';
     const json = await runReg(['software', 'sync', id, '--json'], env);
     expect(json.code, json.stderr).toBe(0);
+    expect(json.stderr).toBe('');
     const record = JSON.parse(json.stdout) as Record<string, any>;
     expect(record).toMatchObject({
       id,

@@ -2,6 +2,7 @@ import { Args } from '@oclif/core';
 import { ClientCommand } from '../../cli/client/client-command.js';
 import type { SoftwareJson } from '../../cli/client/registry.js';
 import { EXIT } from '../../cli/exit-codes.js';
+import { startProgress } from '../../cli/progress.js';
 
 /** The outcome of a sync as a software record reports it. */
 interface SyncBlock {
@@ -28,10 +29,22 @@ the registry answers it. A run that ends in error exits 1. Needs the curator rol
   async run(): Promise<SoftwareJson> {
     const { args, flags } = await this.parse(SoftwareSync);
     const client = await this.registry(flags);
-    const record = await client.http.request<SoftwareJson>(
-      'POST',
-      `/api/v1/software/${encodeURIComponent(args.id)}/sync`,
-    );
+    // The registry reads the forge before it answers, which can take a while: the wait is shown meanwhile.
+    const progress = await startProgress('sync', `waiting for ${client.http.profile.url} to read the forge`, {
+      json: this.jsonEnabled(),
+      plain: true,
+      waiting: true,
+    });
+    let record: SoftwareJson;
+    try {
+      record = await client.http.request<SoftwareJson>(
+        'POST',
+        `/api/v1/software/${encodeURIComponent(args.id)}/sync`,
+      );
+      progress.finish('the registry answered');
+    } finally {
+      progress.stop();
+    }
     const sync = (record.sync ?? {}) as SyncBlock;
     if (sync.last_status === 'error') {
       this.logToStderr(`reg: sync of software ${record.id} failed: ${sync.last_error ?? 'no reason given'}`);
