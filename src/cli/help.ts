@@ -146,12 +146,14 @@ class RegCommandHelp extends CommandHelp {
     const width = this.opts.maxWidth - this.indentSpacing;
     return (typeof examples === 'string' ? [examples] : examples)
       .map((example) => {
-        const text = typeof example === 'string' ? example : `${example.description}\n${example.command}`;
-        return this.render(text)
+        // Every line of an example is a command line (with its variables), shown after a prompt.
+        const text = typeof example === 'string' ? example : example.command;
+        const about = typeof example === 'string' ? [] : [this.wrap(example.description, 0)];
+        const lines = this.render(text)
           .split('\n')
           .filter((line) => line !== '')
-          .map((line) => wrapShell(line.startsWith(this.config.bin) ? `$ ${line}` : line, width))
-          .join('\n');
+          .map((line) => wrapShell(line.startsWith('$ ') ? line : `$ ${line}`, width));
+        return [...about, ...lines].join('\n');
       })
       .join('\n\n');
   }

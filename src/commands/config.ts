@@ -3,13 +3,11 @@ import { RegCommand } from '../cli/base-command.js';
 
 export default class ConfigCommand extends RegCommand {
   static override summary = 'Print the effective configuration with secrets redacted.';
-  static override description = `Reads the REG_* environment exactly as \`reg serve\` (and every other command) does and prints each
-setting with the value in effect and where it came from: the environment, the documented default, or derived
-from another setting (REG_BASE_IRI from a loopback REG_LISTEN). Secret values are never printed, only whether
-they are set. --json gives the same list under "settings" beside the parsed configuration (base IRI, data
-directory, graph store and credential kind, limits, issuers, peer and subscription settings).
+  static override description = `Reads the REG_* environment exactly as \`reg serve\` (and every other command) does and prints each setting with the value in effect and where it came from: the environment, the documented default, or derived from another setting (REG_BASE_IRI from a loopback REG_LISTEN). Secret values are never printed, only whether they are set. --json gives the same list under "settings" beside the parsed configuration (base IRI, data directory, graph store and credential kind, limits, issuers, peer and subscription settings).
+
 A setting \`serve\` would refuse is refused here too, with the same sentence and exit code 3.`;
   static override examples = [
+    '<%= config.bin %> <%= command.id %>',
     'REG_BASE_IRI=http://localhost:8080 <%= config.bin %> <%= command.id %> --json',
   ];
 

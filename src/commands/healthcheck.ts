@@ -12,9 +12,7 @@ export interface HealthcheckResult {
 
 export default class Healthcheck extends RegCommand {
   static override summary = "Exit 0 when the local registry's /readyz answers ready.";
-  static override description = `Asks /readyz of the registry this environment serves (REG_LISTEN, with 0.0.0.0 read as 127.0.0.1) or of
---url, and exits 0 only when it answers 200 with status "ready"; otherwise exits 6. Meant for container
-health checks, so it needs no other setting.`;
+  static override description = `Asks /readyz of the registry this environment serves (REG_LISTEN, with 0.0.0.0 read as 127.0.0.1) or of --url, and exits 0 only when it answers 200 with status "ready"; otherwise exits 6. Meant for container health checks, so it needs no other setting.`;
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --url http://127.0.0.1:8080 --json',

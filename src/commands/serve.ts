@@ -14,28 +14,25 @@ export interface ServeResult {
 
 export default class Serve extends RegCommand {
   static override summary = 'Serve the HTTP API, SPARQL endpoint and web page.';
-  static override description = `Opens the data directory (taking its single-writer lock), loads the reference bundles and
-the query index, and serves until SIGTERM or SIGINT, then finishes requests in flight and exits 0.
+  static override description = `Opens the data directory (taking its single-writer lock), loads the reference bundles and the query index, and serves until SIGTERM or SIGINT, then finishes requests in flight and exits 0.
+
 /healthz answers as soon as the port is bound; /readyz once the query index is loaded.
-A registry that was never administered (no administrator token created, no API token issued) and has no
-REG_ROOT_TOKEN creates an administrator token at start and shows it once on stderr, with the commands that
-use it; only its hash is kept. A lost one is replaced by setting REG_ROOT_TOKEN.
-Browsers get the web page (built into the package, or the one in REG_STATIC_DIR) at the record IRIs and at
-every path outside the API; other clients keep content negotiation.
-Unless REG_SUBSCRIPTION_WEBHOOKS is false, it also runs the webhook delivery worker, which stops (after the
-attempts under way) before the server does. The scheduled sync of software records connected to a code
-forge runs too (each record every REG_FORGE_POLL_INTERVAL, requests to a forge paced 2 s apart with a token
-and 120 s without); it stops at once on shutdown.
-The health prober probes the endpoints of deployments every REG_HEALTH_CHECK_INTERVAL and, unless
-REG_PEER_RESOLVE_ENABLED is false, the peer resolver fetches queued foreign IRIs from the peers that hold
-them every REG_PEER_RESOLVE_TICK; both finish the pass under way on shutdown.
-Once the index is loaded it logs, as one warning per record and term, every record that cites a vocabulary
-term the registry does not hold (retired, dropped from every bundle, or of a class the field does not accept),
-with the JSON field; nothing is changed, and an edit of such a record is refused until the term is replaced.
-/metrics reports the count as reg_stranded_records.
+
+A registry that was never administered (no administrator token created, no API token issued) and has no REG_ROOT_TOKEN creates an administrator token at start and shows it once on stderr, with the commands that use it; only its hash is kept. A lost one is replaced by setting REG_ROOT_TOKEN.
+
+Browsers get the web page (built into the package, or the one in REG_STATIC_DIR) at the record IRIs and at every path outside the API; other clients keep content negotiation.
+
+Unless REG_SUBSCRIPTION_WEBHOOKS is false, it also runs the webhook delivery worker, which stops (after the attempts under way) before the server does. The scheduled sync of software records connected to a code forge runs too (each record every REG_FORGE_POLL_INTERVAL, requests to a forge paced 2 s apart with a token and 120 s without); it stops at once on shutdown.
+
+The health prober probes the endpoints of deployments every REG_HEALTH_CHECK_INTERVAL and, unless REG_PEER_RESOLVE_ENABLED is false, the peer resolver fetches queued foreign IRIs from the peers that hold them every REG_PEER_RESOLVE_TICK; both finish the pass under way on shutdown.
+
+Once the index is loaded it logs, as one warning per record and term, every record that cites a vocabulary term the registry does not hold (retired, dropped from every bundle, or of a class the field does not accept), with the JSON field; nothing is changed, and an edit of such a record is refused until the term is replaced. /metrics reports the count as reg_stranded_records.
+
 Every REG_* setting is read from the environment; see reg-config(1).`;
   static override examples = [
+    '<%= config.bin %> <%= command.id %>',
     'REG_BASE_IRI=https://registry.example.org REG_DATA_DIR=/data <%= config.bin %> <%= command.id %>',
+    'REG_LISTEN=0.0.0.0:8080 REG_BASE_IRI=https://registry.example.org REG_LOG_LEVEL=debug <%= config.bin %> <%= command.id %>',
   ];
 
   async run(): Promise<ServeResult> {

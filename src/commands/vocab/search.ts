@@ -5,10 +5,7 @@ import { VOCAB_COLUMNS } from '../../cli/client/views.js';
 
 export default class VocabSearch extends ClientCommand {
   static override summary = 'Search the vocabularies a registry holds for a term.';
-  static override description = `Finds terms whose label or synonym contains the words, best match first: artifact types (branch
-data, including types minted or adopted here), research topics (topic) and the artifact keywords
-(keyword). Queries shorter than 2 characters find nothing. Prints label, branch, source, score and IRI;
-use the IRI in --topic, in capabilities, or adopt it with reg types create --iri.`;
+  static override description = `Finds terms whose label or synonym contains the words, best match first: artifact types (branch data, including types minted or adopted here), research topics (topic) and the artifact keywords (keyword). Queries shorter than 2 characters find nothing. Prints label, branch, source, score and IRI; use the IRI in --topic, in capabilities, or adopt it with reg types create --iri.`;
   static override examples = [
     '<%= config.bin %> <%= command.id %> "sequence alignment"',
     '<%= config.bin %> <%= command.id %> rdf --branch data --json',

@@ -49,12 +49,7 @@ function parseHeaders(text: string): Map<string, string> {
 
 export default class WebhookVerify extends RegCommand {
   static override summary = 'Check a received webhook delivery against its secret.';
-  static override description = `For receivers and their tests: checks that a body and its x-reg-timestamp and x-reg-signature headers
-were signed with the subscription's secret (sha256= and the hex HMAC-SHA256 of "{timestamp}.{body}"), and that
-the timestamp lies within --tolerance seconds of now, so that a captured delivery cannot be replayed later.
-The body must be exactly the bytes received. Give the headers with --timestamp and --signature, or as a
-header block with --headers. Exits 0 when the delivery is valid; otherwise exits 1 with a one-line reason
-(bad signature, stale timestamp, malformed header). Talks to no registry.`;
+  static override description = `For receivers and their tests: checks that a body and its x-reg-timestamp and x-reg-signature headers were signed with the subscription's secret (sha256= and the hex HMAC-SHA256 of "{timestamp}.{body}"), and that the timestamp lies within --tolerance seconds of now, so that a captured delivery cannot be replayed later. The body must be exactly the bytes received. Give the headers with --timestamp and --signature, or as a header block with --headers. Exits 0 when the delivery is valid; otherwise exits 1 with a one-line reason (bad signature, stale timestamp, malformed header). Talks to no registry.`;
   static override examples = [
     '<%= config.bin %> <%= command.id %> --secret-file hook.secret --body body.json --timestamp 1795262400 --signature sha256=5d41…',
     '<%= config.bin %> <%= command.id %> --secret-file hook.secret --body - --headers headers.txt --tolerance 0 < body.json',
