@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runReg, tempDir, testEnv } from '../helpers.js';
 
 /** Quads in the generated file: enough for a restore to run several seconds, so that progress is seen. */
-const QUADS = 400_000;
+const QUADS = 500_000;
 const QUADS_PER_SUBJECT = 5;
 
 /** Writes an N-Quads file of `QUADS` quads about peer stubs (a graph the restore does not check against shapes). */
@@ -81,14 +81,14 @@ describe('progress of long work', () => {
     const { code, screen } = await runOnTerminal(['restore', '--nquads', file], env);
     expect(code, screen).toBe(0);
     const lines = plainText(screen);
-    const bars = lines.filter((line) => /^restore ━+ [\d,]+ of 400,000 quads read \(\d+%\)/.test(line));
+    const bars = lines.filter((line) => /^restore ━+ [\d,]+ of 500,000 quads read \(\d+%\)/.test(line));
     expect(bars.length, screen).toBeGreaterThan(1);
     expect(
       bars.some((line) => RATE.test(line) && / left$/.test(line)),
       lines.join('\n'),
     ).toBe(true);
     expect(lines).toContain(`${QUADS} new quads (read ${QUADS}; 0 reference quads skipped)`);
-    expect(lines.some((line) => /^restore: 400,000 quads read in [\d.]+ (s|min)/.test(line))).toBe(true);
+    expect(lines.some((line) => /^restore: 500,000 quads read in [\d.]+ (s|min)/.test(line))).toBe(true);
     expect(lines.some((line) => /^restore: written to the store in [\d.]+ (s|min)/.test(line))).toBe(true);
   }, 180_000);
 
@@ -102,11 +102,11 @@ describe('progress of long work', () => {
     expect(result.stderr).not.toContain('\u001b');
     expect(result.stderr).not.toContain('\r');
     const periodic = lines.filter((line) =>
-      /^restore: [\d,]+ of 400,000 quads read \(\d+%\), [\d,]+\/s, about .+ left$/.test(line),
+      /^restore: [\d,]+ of 500,000 quads read \(\d+%\), [\d,]+\/s, about .+ left$/.test(line),
     );
     expect(periodic.length, result.stderr).toBeGreaterThan(0);
     expect(lines).toContainEqual(
-      expect.stringMatching(/^restore: 400,000 quads read in [\d.]+ (s|min).* \([\d,]+\/s\)$/),
+      expect.stringMatching(/^restore: 500,000 quads read in [\d.]+ (s|min).* \([\d,]+\/s\)$/),
     );
     expect(lines.at(-1)).toMatch(/^restore: written to the store in [\d.]+ (s|min)/);
   }, 180_000);
@@ -150,6 +150,8 @@ describe('progress of long work', () => {
     expect(onTerminal.code, onTerminal.screen).toBe(0);
     expect(fs.readFileSync(out).equals(expected)).toBe(true);
     const lines = plainText(onTerminal.screen);
+    // The dump knows its quad count: a bar, then the summary.
+    expect(lines.some((line) => /^dump ━+ [\d,]+ of [\d,]+ quads \(\d+%\)/.test(line))).toBe(true);
     expect(lines.some((line) => /^dump: [\d,]+ quads \(.+\) to standard output in /.test(line))).toBe(true);
     expect(onTerminal.screen).not.toContain('peer.test');
   }, 180_000);
