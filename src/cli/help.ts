@@ -135,10 +135,18 @@ export function wrapShell(line: string, width: number): string {
   return lines.map((part, index) => (index === 0 ? part : `    ${part}`)).join(' \\\n');
 }
 
+type ListOptions = Parameters<CommandHelp['renderList']>[1];
+
 /** The help of one command: list items wrapped under their first word, examples broken between words. */
 class RegCommandHelp extends CommandHelp {
   override wrap(input: string, spacesToIndent: number = this.indentSpacing): string {
     return wrapItems(input, (line, indent) => super.wrap(line, indent), spacesToIndent);
+  }
+
+  // oclif indents the descriptions of a list laid out one item under another by two more columns than it
+  // leaves room for; asking for two more keeps those lines within the width.
+  override renderList(input: (string | undefined)[][], opts: ListOptions): string {
+    return super.renderList(input, { ...opts, indentation: opts.indentation + 2 });
   }
 
   protected override examples(examples: Command.Example[] | string | undefined): string | undefined {
