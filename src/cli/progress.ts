@@ -159,7 +159,10 @@ class Tracker {
     const now = Date.now();
     this.done = done;
     if (total !== undefined) this.total = total;
-    this.samples.push([now, done]);
+    // One sample a tenth of a second is enough for the rate, and keeps the window short however often work reports.
+    const last = this.samples.at(-1);
+    if (last !== undefined && now - last[0] < DRAW_EVERY_MS && this.samples.length > 1) last[1] = done;
+    else this.samples.push([now, done]);
     while (this.samples.length > 2 && now - (this.samples[1]?.[0] ?? now) >= RATE_WINDOW_MS)
       this.samples.shift();
   }
