@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { CommandHelp, Help, type Command, type Hook, type Interfaces } from '@oclif/core';
+import { CommandHelp, Errors, Help, type Command, type Hook, type Interfaces } from '@oclif/core';
+import { getHelpFlagAdditions, standardizeIDFromArgv } from '@oclif/core/help';
 
 /**
  * Joins the lines of each paragraph of a help text into one line, so that the text can be wrapped at any width.
@@ -183,7 +184,10 @@ export class RegHelp extends Help {
     const asked = argv.filter((arg) => !arg.startsWith('-'));
     const flagged = argv.length !== asked.length;
     const concept = asked.length === 1 ? concepts().find((page) => page.name === asked[0]) : undefined;
-    if (concept === undefined || flagged) return super.showHelp(argv);
+    if (concept === undefined || flagged) {
+      this.refuseUnknown(argv);
+      return super.showHelp(argv);
+    }
     this.log(this.formatConcept(concept));
     const subject = concept.name;
     if (this.config.findCommand(subject) !== undefined || this.config.findTopic(subject) !== undefined) {
@@ -198,6 +202,29 @@ export class RegHelp extends Help {
     this.log(this.formatCommand(command));
     this.log('');
     return Promise.resolve();
+  }
+
+  /** Help asked about no command, topic or concept: one line naming the closest, exit 2. */
+  private refuseUnknown(argv: string[]): void {
+    const helpFlags = getHelpFlagAdditions(this.config);
+    const words = standardizeIDFromArgv(
+      argv.filter((arg) => !helpFlags.includes(arg)),
+      this.config,
+    );
+    const subject = words.find((arg) => !arg.startsWith('-') && arg !== 'help');
+    if (subject === undefined) return;
+    if (this.config.findCommand(subject) !== undefined || this.config.findTopic(subject) !== undefined)
+      return;
+    const typed = subject.replaceAll(':', ' ');
+    const known = [
+      ...this.config.commands.filter((command) => command.hidden !== true).map((command) => command.id),
+      ...this.config.topics.map((topic) => topic.name),
+    ].map((name) => name.replaceAll(':', ' '));
+    const suggestion = closestCommand(typed.split(' '), [...known, ...concepts().map((page) => page.name)]);
+    process.stderr.write(
+      `reg: "${typed}" is not a reg command, topic or concept${suggestion === undefined ? '' : `; did you mean "reg help ${suggestion}"?`} (reg help lists them all)\n`,
+    );
+    Errors.exit(2);
   }
 
   protected override async showRootHelp(): Promise<void> {

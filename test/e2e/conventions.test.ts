@@ -175,6 +175,11 @@ describe('reg conventions', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toContain(`did you mean "reg ${meant}"?`);
     }
+    const help = await runReg(['help', 'advertsing'], base);
+    expect(help.code).toBe(2);
+    expect(help.stderr).toBe(
+      'reg: "advertsing" is not a reg command, topic or concept; did you mean "reg help advertising"? (reg help lists them all)\n',
+    );
     const nothingClose = await runReg(['xyzzy-frobnicate'], base);
     expect(nothingClose.code).toBe(2);
     expect(nothingClose.stderr).toMatch(
