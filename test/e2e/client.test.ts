@@ -104,8 +104,9 @@ describe('reg software', () => {
     const table = await runReg(['software', 'list', '--kind', 'service'], { ...env, COLUMNS: '90' });
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^ID\s+NAME\s+KINDS\s+LICENSE\s+TAGLINE$/);
-    expect(lines.find((line) => line.includes('table-demo'))).toMatch(/x…$/);
+    expect(lines[0]).toMatch(/^NAME\s+KINDS\s+LICENSE\s+TAGLINE\s+ID$/);
+    // The tagline gives up space; the id, last, is cut to its shortest unique prefix instead.
+    expect(lines.find((line) => line.includes('table-demo'))).toMatch(/x… +[0-9a-f]{8}[0-9a-f-]*$/);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(90);
     expect(table.stderr).toMatch(/^\d+ of \d+$/m);
 
@@ -170,11 +171,15 @@ describe('API errors', () => {
   });
 
   it('exits 7 for an unknown record and 9 without a usable credential', async () => {
-    const missing = await runReg(['software', 'get', 'no-such-record'], env);
+    const missing = await runReg(['software', 'get', '0190aaaa-0000-7000-8000-000000000000'], env);
     expect(missing.code).toBe(7);
     expect(missing.stderr).toBe(
-      'reg: 404 Not found: no software http://registry.test/software/no-such-record\n',
+      'reg: 404 Not found: no software http://registry.test/software/0190aaaa-0000-7000-8000-000000000000\n',
     );
+    // A word that is not an id is a name: none is the same exit, said as such.
+    const unnamed = await runReg(['software', 'get', 'no-such-record'], env);
+    expect(unnamed.code).toBe(7);
+    expect(unnamed.stderr.split('\n')[0]).toBe('reg: no software is named "no-such-record"');
 
     const anonymous = await runReg(['software', 'create', '--name', 'x'], { ...env, REG_TOKEN: '' });
     expect(anonymous.code).toBe(9);
@@ -313,7 +318,7 @@ describe('reg instances, types and vocab', () => {
     const list = await json(['instances', 'list', '--software', software.id]);
     expect(list.items.map((item: { id: string }) => item.id)).toEqual([created.id]);
     const table = await runReg(['instances', 'list', '--software', software.iri], env);
-    expect(table.stdout).toMatch(/^ID\s+LABEL\s+SOFTWARE\s+HEALTH\s+AVAILABILITY\s+ENDPOINT$/m);
+    expect(table.stdout).toMatch(/^LABEL\s+SOFTWARE\s+HEALTH\s+AVAILABILITY\s+ENDPOINT\s+ID$/m);
     expect(table.stdout).toMatch(/Lab deployment\s+deployed/);
 
     const updated = await json(['instances', 'update', created.id, '--availability', 'restricted']);

@@ -208,7 +208,7 @@ describe('reg subscribe and reg webhook', () => {
       'shacl',
     ]);
     const table = await runReg(['subscribe', 'list', '--instance', owner.instance.id], env);
-    expect(table.stdout).toMatch(/^ID +LABEL +MODE +STATE +UNACKED/);
+    expect(table.stdout).toMatch(/^LABEL +MODE +STATE +UNACKED/);
     expect(table.stdout).toContain(`${subscription.id}`);
     const resumed = await json(['subscribe', 'resume', subscription.id], { ...env, REG_TOKEN: owner.token });
     expect(resumed.subscription.delivery_state).toBe('active');

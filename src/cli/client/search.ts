@@ -14,7 +14,7 @@ export const SEARCH_TYPES = ['software', 'instance', 'artifact', 'run'] as const
  */
 export const SEARCH_COLUMNS: readonly Column<SearchHit>[] = [
   { header: 'TITLE', value: (hit) => hit.title, min: 20, priority: 0 },
-  { header: 'TYPE', value: (hit) => hit.entity_type, priority: 1 },
+  { header: 'TYPE', value: (hit) => hit.entity_type, min: 8, priority: 1 },
   { header: 'SCORE', value: (hit) => hit.score.toFixed(1), priority: 4 },
   { header: 'SNIPPET', value: (hit) => hit.snippet, min: 10, priority: 3 },
   { header: 'REGISTRY', value: (hit) => registryOf(hit.origin), hidden: true },

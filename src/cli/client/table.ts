@@ -224,13 +224,34 @@ function distinguishing<T>(
   const apart = (extra: number): boolean =>
     new Set(cells.map((row) => [...shown, extra].map((i) => row[i] ?? '').join('\u0000'))).size ===
     rows.length;
-  const extra = columns
-    .map((_, i) => i)
-    .filter((i) => !kept.has(columns[i]) && columns[i]?.kind !== 'id')
-    .sort((a, b) => (columns[a]?.priority ?? 2) - (columns[b]?.priority ?? 2))
-    .find(apart);
+  const already =
+    new Set(cells.map((row) => shown.map((i) => row[i] ?? '').join('\u0000'))).size === rows.length;
+  const extra = already
+    ? undefined
+    : columns
+        .map((_, i) => i)
+        .filter((i) => !kept.has(columns[i]) && columns[i]?.kind !== 'id')
+        .sort((a, b) => (columns[a]?.priority ?? 2) - (columns[b]?.priority ?? 2))
+        .find(apart);
+  // Else the kept column with the most different values is the one that tells them apart once it is whole.
+  const distinct = (i: number): number => new Set(cells.map((row) => row[i] ?? '')).size;
+  const telling =
+    extra ??
+    shown.reduce<number | undefined>(
+      (a, b) => (a === undefined || distinct(b) > distinct(a) ? b : a),
+      undefined,
+    );
+  // The narrowest width at which the telling column's cells, cut, still differ.
+  const enough = (i: number): number => {
+    const values = cells.map((row) => row[i] ?? '');
+    const longest = Math.max(...values.map((value) => value.length));
+    for (let w = 8; w < longest; w++) {
+      if (new Set(values.map((value) => truncate(value, w))).size === new Set(values).size) return w;
+    }
+    return longest;
+  };
   return columns.flatMap((column, i) => {
-    if (i === extra) return [{ ...column, hidden: false, priority: 0, min: Math.max(column.min ?? 0, 16) }];
+    if (i === telling) return [{ ...column, hidden: false, priority: 0, min: enough(i) }];
     if (column.hidden === true && !kept.has(column)) return [];
     if (kept.has(column) && (column.priority ?? 2) === 0)
       return [{ ...column, min: Math.max(column.min ?? 0, 40) }];
