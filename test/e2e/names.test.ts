@@ -74,6 +74,8 @@ describe('records named instead of ids', () => {
       revoked: true,
     });
     await refused(['tokens', 'revoke', 'no such token', '--instance', label], 7);
+    // --deployment is another name of --instance.
+    expect((await json(['tokens', 'list', '--deployment', label])).items[0].revoked_at).not.toBeNull();
 
     const twin = await json(['instances', 'create', '--software', software.id, '--label', label]);
     const stderr = await refused(['instances', 'get', label], 13);

@@ -28,6 +28,7 @@ export interface TokenOwnerRef {
 /** The `--instance` / `--software` pair every tokens command takes; exactly one is required. */
 export const tokenOwnerFlags = {
   instance: Flags.string({
+    aliases: ['deployment'],
     description: 'the deployment (instance) the tokens belong to, by id, IRI or label',
     exactlyOne: ['instance', 'software'],
   }),

@@ -26,6 +26,7 @@ unless the registry sets REG_SUBSCRIPTION_MAX_PER_INSTANCE.`;
   ];
   static override flags = {
     instance: Flags.string({
+      aliases: ['deployment'],
       description: 'the subscribing deployment, by id, IRI or label',
       required: true,
     }),

@@ -12,6 +12,7 @@ sent or served for it. A subscription of another deployment is refused (exit 9),
   };
   static override flags = {
     instance: Flags.string({
+      aliases: ['deployment'],
       description:
         "the deployment a subscription given by its label belongs to, by id, IRI or label (default: the caller's own)",
     }),

@@ -16,7 +16,11 @@ max_per_instance).`;
     '<%= config.bin %> <%= command.id %> --instance 0190f5d2-8a1b-7c3d-9e4f-0123456789ab',
   ];
   static override flags = {
-    instance: Flags.string({ description: 'the deployment, by id, IRI or label', required: true }),
+    instance: Flags.string({
+      description: 'the deployment, by id, IRI or label',
+      aliases: ['deployment'],
+      required: true,
+    }),
     ...tableFlags,
   };
 

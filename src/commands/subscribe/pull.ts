@@ -35,6 +35,7 @@ acknowledging, exactly once. SIGINT or SIGTERM stops it cleanly (exit 0) after t
   };
   static override flags = {
     instance: Flags.string({
+      aliases: ['deployment'],
       description:
         "the deployment a subscription given by its label belongs to, by id, IRI or label (default: the caller's own)",
     }),

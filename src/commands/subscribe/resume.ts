@@ -13,6 +13,7 @@ delivery for another attempt, along with those queued while it was suspended.`;
   };
   static override flags = {
     instance: Flags.string({
+      aliases: ['deployment'],
       description:
         "the deployment a subscription given by its label belongs to, by id, IRI or label (default: the caller's own)",
     }),
