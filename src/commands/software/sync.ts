@@ -29,6 +29,7 @@ the registry answers it. A run that ends in error exits 1. Needs the curator rol
   async run(): Promise<SoftwareJson> {
     const { args, flags } = await this.parse(SoftwareSync);
     const client = await this.registry(flags);
+    const id = await client.names.software(args.id);
     // The registry reads the forge before it answers, which can take a while: the wait is shown meanwhile.
     const progress = await startProgress('sync', `waiting for ${client.http.profile.url} to read the forge`, {
       json: this.jsonEnabled(),
@@ -39,7 +40,7 @@ the registry answers it. A run that ends in error exits 1. Needs the curator rol
     try {
       record = await client.http.request<SoftwareJson>(
         'POST',
-        `/api/v1/software/${encodeURIComponent(args.id)}/sync`,
+        `/api/v1/software/${encodeURIComponent(id)}/sync`,
       );
       progress.finish('the registry answered');
     } finally {
