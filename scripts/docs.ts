@@ -365,6 +365,10 @@ export async function renderDocs(): Promise<Map<string, string>> {
   for (const command of commands) files.set(`man/reg-${slug(command.id)}.1`, manPage(command));
   for (const concept of pages) files.set(`man/reg-${concept.name}.7`, conceptPage(concept));
   files.set(SURFACE, commandSurface(commands));
+  // npm installs the man pages package.json lists: every generated page, and nothing else.
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+  pkg.man = [...files.keys()].filter((file) => /^man\/.*\.\d$/.test(file)).sort();
+  files.set('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const start = readme.indexOf(README_START);
   const end = readme.indexOf(README_END);

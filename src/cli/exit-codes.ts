@@ -55,6 +55,8 @@ export function exitCodeForStatus(status: number): number {
 /** The exit code for an error thrown by a command. */
 export function exitCodeFor(error: unknown): number {
   if (!(error instanceof Problem)) return EXIT.failure;
+  // A name or key the client looked up that matched several records, whichever way it was found out.
+  if (error.code === 'ambiguous-name') return EXIT.ambiguous;
   if (error instanceof ApiError) return exitCodeForStatus(error.status);
   switch (error.code) {
     case 'config':

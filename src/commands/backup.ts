@@ -41,6 +41,7 @@ consistent, and it can be taken while the registry serves: if the data directory
 snapshot is asked of the running registry (GET /admin/backup, with an administrator's token: the profile's
 token, else REG_ROOT_TOKEN), at --url or at the address REG_LISTEN names; with --url, REG_URL or a profile the
 registry named there is asked. Restore it with reg restore --backup into a stopped, empty data directory.
+
 With the external graph store the backup holds the operational data only; the graph is backed up by its own
 server. reg dump remains the graph export (N-Quads) for moving records between registries.`;
   static override examples = [

@@ -21,6 +21,7 @@ export default class Dump extends RegCommand {
   static override description = `Writes the whole dataset (records, peer stubs, reference bundles and their catalogue) as N-Quads to
 standard output, or to --output. With --graph, writes only that graph as N-Triples: not a backup format,
 since restoring it puts the triples in the default graph.
+
 The registry must be stopped: the data directory is single-writer, so this fails at once while a server
 holds it (use GET /admin/dump on a live registry).`;
   static override examples = [

@@ -27,9 +27,11 @@ UTF-8, or holding a string that is not an RFC 3987 IRI where an IRI belongs) is 
 (the first 20, then a count), and nothing is written. The advertising keys and claims are rebuilt from the
 restored records, so an advertisement retried afterwards finds its run instead of minting a new one. Reference bundle graphs in the file are skipped, since every start reloads them
 from the package. Blank nodes are given IRIs under the record that refers to them.
+
 A backup is never refused for what today's shapes say: the restored records are then checked against today's
 shapes and vocabulary, and those an edit would now refuse are kept, reported as stranded (a warning on stderr
 naming the first ones and the fields an edit would name; under --json in "stranded"), and stay readable.
+
 The registry must be stopped (the data directory is single-writer).`;
   static override examples = [
     '<%= config.bin %> <%= command.id %> --backup reg-backup-20261126T020000Z.db.gz',

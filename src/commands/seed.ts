@@ -13,7 +13,9 @@ Institute of Data Science with one release each (published 60 days before seedin
 capability, and 5 deployments. With runs (the default), the first four deployments each advertise 3 runs
 with their own deployment identity: 12 runs (one failed) that consume a foreign artifact or a local input
 graph and produce validation reports, 19 artifacts in all. Prints the counts as JSON.
+
 A registry that already holds the example is refused (exit 1) rather than seeded twice.
+
 The registry must be stopped: the data directory is single-writer, so this fails at once (exit 4) while a
 server holds it.`;
   static override examples = [

@@ -101,7 +101,7 @@ describe('dump and restore', () => {
     ).toBe(true);
     expect(result.stdout).not.toContain('<urn:reg:local> .');
     const missing = await runReg(['dump', '--graph', 'urn:nothing'], env);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(7);
     expect(missing.stderr).toMatch(/^reg: graph urn:nothing holds no data/);
   });
 
@@ -116,7 +116,7 @@ describe('dump and restore', () => {
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/bad\.nq:2: .*nothing was restored/);
     const dump = await runReg(['dump', '--graph', GRAPHS.local], env);
-    expect(dump.code).toBe(1); // the local graph is still empty
+    expect(dump.code).toBe(7); // the local graph is still empty
     expect(dump.stderr).toMatch(/holds no data/);
   });
 

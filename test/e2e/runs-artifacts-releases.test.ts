@@ -158,7 +158,7 @@ describe('reg runs', () => {
     expect(record.stdout).toMatch(new RegExp(`^generated +trained model <${produced.artifacts[0]}>$`, 'm'));
   });
 
-  it('lists the candidates of a key several deployments used and exits 8; --instance picks one', async () => {
+  it('lists the candidates of a key several deployments used and exits 13; --instance picks one', async () => {
     const { a, b } = await deployments('runs-ambiguous');
     const key = `shared-${randomUUID()}`;
     const runA = await advertise(a.token, 'produced', { external_key: key, status: 'success' }, []);
@@ -167,7 +167,7 @@ describe('reg runs', () => {
     await advertise(a.token, 'produced', { external_key: `${key}-retry`, status: 'running' }, []);
 
     const plain = await runReg(['runs', 'get', key], env);
-    expect(plain.code).toBe(8);
+    expect(plain.code).toBe(13);
     expect(plain.stderr).toMatch(new RegExp(`^reg: external key ${key} names 2 runs`));
     const candidates = plain.stdout.trimEnd().split('\n');
     expect(candidates[0]).toMatch(/^TITLE +KEY +STATUS/);
@@ -177,9 +177,9 @@ describe('reg runs', () => {
     expect(plain.stdout).not.toContain('running');
 
     const asJson = await runReg(['runs', 'get', key, '--json'], env);
-    expect(asJson.code).toBe(8);
+    expect(asJson.code).toBe(13);
     const { error } = JSON.parse(asJson.stdout) as Json;
-    expect(error).toMatchObject({ code: 'ambiguous-run', status: 409, exit_code: 8 });
+    expect(error).toMatchObject({ code: 'ambiguous-name', status: 409, exit_code: 13 });
     expect((error.problem.candidates as Json[]).map((run) => run.iri).sort()).toEqual(
       [runA.run, runB.run].sort(),
     );
@@ -187,7 +187,7 @@ describe('reg runs', () => {
     const picked = await json(['runs', 'get', key, '--instance', b.instance.id]);
     expect(picked).toMatchObject({ iri: runB.run, status: 'failed' });
     const events = await runReg(['runs', 'events', key], env);
-    expect(events.code).toBe(8);
+    expect(events.code).toBe(13);
   });
 
   it('exits 7 for a run that is neither an id nor an external key', async () => {

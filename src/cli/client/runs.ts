@@ -137,7 +137,7 @@ export async function readRun<T>(
   if (matches.length > 1) {
     throw new LookupError(
       409,
-      'ambiguous-run',
+      'ambiguous-name',
       `external key ${ref} names ${matches.length} runs (of different deployments)`,
       matches,
     );

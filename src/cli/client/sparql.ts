@@ -102,6 +102,8 @@ export function variablesOf(results: SparqlJsonResults): string[] {
 export function resultColumns(variables: readonly string[]): Column<Readonly<Record<string, SparqlTerm>>>[] {
   return variables.map((name) => ({
     header: name,
+    // Every variable was asked for by the query: none is dropped to fit the terminal.
+    priority: 0,
     value: (row) => {
       const term = row[name];
       if (term === undefined) return undefined;

@@ -30,7 +30,8 @@ export interface DeleteResult {
 /** The filter flags of `reg subscribe create`; each repeatable flag is one filter list. */
 export const filterFlags = {
   'filter-file': Flags.string({
-    description: 'read the filter from this JSON file (- for standard input); the flags below add to it',
+    description:
+      'read the filter from this JSON file (- for standard input); the other filter flags add to it',
   }),
   'conforms-to': Flags.string({
     description:

@@ -6,7 +6,7 @@ import { INSTANCE_COLUMNS } from '../../cli/client/views.js';
 
 export default class InstancesList extends ClientCommand {
   static override summary = 'List the deployments (instances) a registry holds, newest first.';
-  static override description = `Prints one page of instances as a table (id, label, software, health, availability, endpoint), or
+  static override description = `Prints one page of instances as a table (label, software, health, availability, endpoint, id), or
 every page with --all. The filters are the API's; --software takes an id or an IRI. Under --json the
 API's list envelope is printed as it came (items, total, next_cursor).`;
   static override examples = [

@@ -6,10 +6,12 @@ export default class PeersAdd extends ClientCommand {
   static override summary = 'Add another registry as a peer.';
   static override description = `Asks the registry to read the well-known description of the registry at BASE-IRI and add it
 as an active peer: foreign IRIs under that base are then resolved from it, and federated searches ask it.
+
 The description must name the same base IRI (otherwise the registry refuses with the one it names, exit 6);
 an unreachable registry, or this registry's own base, is refused too. The registries the new peer lists as
 its own peers become suggestions for review (reg peers list --state suggested). Unless --no-announce is
 given, the new peer is told about this registry, which it records as a suggestion of its own.
+
 With --preview nothing is stored: it prints what the description says. Needs the admin role.`;
   static override examples = [
     '<%= config.bin %> <%= command.id %> https://registry.example.org',

@@ -4,8 +4,8 @@ import { PEER_COLUMNS, PEER_STATES, PeerClient, type PeerListJson } from '../../
 
 export default class PeersList extends ClientCommand {
   static override summary = 'List peer registries, or the suggestions awaiting review.';
-  static override description = `Prints the peers in one review state as a table (id, base IRI, state, outcome of the last
-contact, when it last answered, records cached from it, title). A peer is stale when it has not answered
+  static override description = `Prints the peers in one review state as a table (title, base IRI, state, outcome of the last
+contact, when it last answered, records cached from it, id). A peer is stale when it has not answered
 for 90 days. Suggestions come from registries that announced themselves and from the peers of peers; add
 one with reg peers add, or dismiss it with reg peers remove. Needs the admin role. Under --json the API's
 envelope (items, total).`;

@@ -17,7 +17,7 @@ export default class RunsGet extends ClientCommand {
   static override summary = 'Show one run with what it used and generated.';
   static override description = `Prints the run as field and value lines: its status, times and deployment, then the artifacts it used and generated (title and IRI). Under --json the API's record is printed as it came, with the OpenLineage event it was made from, if any (reg runs events lists every event).
 
-The run is named by its id, its IRI, or the external key its deployment advertised it with. A key is looked up among the runs the list finds for it (GET /api/v1/runs?q=<key>, keeping exact matches); since keys are chosen per deployment, one key may name runs of several deployments: the candidates are then printed and the command exits 8, and --instance narrows the lookup to one deployment. No run with that id or key exits 7.`;
+The run is named by its id, its IRI, or the external key its deployment advertised it with. A key is looked up among the runs the list finds for it (GET /api/v1/runs?q=<key>, keeping exact matches); since keys are chosen per deployment, one key may name runs of several deployments: the candidates are then printed and the command exits 13, and --instance narrows the lookup to one deployment. No run with that id or key exits 7.`;
   static override examples = [
     '<%= config.bin %> <%= command.id %> 0190f5d2-8a1b-7c3d-9e4f-0123456789ab',
     '<%= config.bin %> <%= command.id %> https://registry.example.org/run/0190f5d2-8a1b-7c3d-9e4f-0123456789ab --json',

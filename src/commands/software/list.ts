@@ -6,7 +6,8 @@ import { SOFTWARE_COLUMNS } from '../../cli/client/views.js';
 
 export default class SoftwareList extends ClientCommand {
   static override summary = 'List the software a registry holds, newest first.';
-  static override description = `Prints one page of software as a table (id, name, kinds, licence, tagline), or every page with --all.
+  static override description = `Prints one page of software as a table (name, kinds, licence, tagline, id; columns that do not fit the terminal are left out, least important first), or every page with --all.
+
 The filters are the API's: --kind, --topic, --keyword, --license, --publisher, --produces, --consumes and
 --registry narrow the list, --query matches words in the name, tagline or description. Under --json the
 API's list envelope is printed as it came (items, total, next_cursor, facets).`;

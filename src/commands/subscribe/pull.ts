@@ -21,6 +21,7 @@ export default class SubscribePull extends ClientCommand {
   static override description = `Reads the deliveries queued after the acknowledged cursor (or after --cursor), oldest first, and prints
 them as a table (sequence number, match time, role, status, artifact title and IRI); the paging state goes to
 standard error. With --ack, what was printed is then acknowledged, so the next pull starts after it.
+
 With --follow the command keeps polling (every --interval seconds while the queue is empty) and prints each
 delivery as it arrives, as one JSON line (the delivery with its event body), acknowledging each page once it
 is printed: a delivery is printed at least once and, unless the command is killed between printing and

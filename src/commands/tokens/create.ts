@@ -9,6 +9,7 @@ export default class TokensCreate extends ClientCommand {
 keeps it), with what it is for on standard error; under --json the whole answer (token, record, shown_once,
 and for software tokens the usage hint). The registry keeps only a digest: a lost token cannot be shown
 again, only revoked and replaced.
+
 With --instance the token acts as that deployment (admin role; default scopes advertise:produce and
 advertise:consume). With --software it is shared by every deployment of that software, which registers
 itself with PUT /api/v1/instances/self (curator role; default scopes register:instance,
@@ -23,7 +24,8 @@ later narrowing of allowed_scopes applies to tokens already issued. Only adminis
   static override flags = {
     ...tokenOwnerFlags,
     scope: Flags.string({
-      description: 'a scope the token carries (repeatable; default: see above)',
+      description:
+        'a scope the token carries (repeatable; default for a deployment: advertise:produce and advertise:consume; for a software: register:instance, advertise:produce and advertise:consume; always narrowed to the allowed_scopes)',
       multiple: true,
       options: [...SCOPES],
     }),

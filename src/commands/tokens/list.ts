@@ -10,7 +10,7 @@ import {
 export default class TokensList extends ClientCommand {
   static override summary = 'List the API tokens of a deployment or a software, newest first.';
   static override description = `Prints every token of the deployment (--instance) or software (--software), revoked and expired
-ones included, as a table (id, prefix, state, label, scopes, created, expires, last used); never the token
+ones included, as a table (label, prefix, state, scopes, created, expires, last used, id); never the token
 values. last used is updated at most once a minute. Deployment tokens may be listed by an administrator, a
 curator or the deployment itself; software tokens by a curator or an administrator. Under --json the
 API's envelope (items, total).`;

@@ -5,7 +5,7 @@ import { TYPE_COLUMNS } from '../../cli/client/views.js';
 export default class TypesList extends ClientCommand {
   static override summary = 'List the artifact types in use or minted in a registry.';
   static override description = `Prints the artifact types minted or adopted here, or cited by an artifact or a capability, as a
-table (id, label, source, artifact count, IRI). Not the whole vocabulary: search that with reg vocab
+table (label, source, artifact count, IRI, id). Not the whole vocabulary: search that with reg vocab
 search. Under --json the API's envelope is printed as it came.`;
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
