@@ -11,7 +11,7 @@ import {
 import { EXIT } from '../../cli/exit-codes.js';
 import { startProgress } from '../../cli/progress.js';
 
-/** From how many events on a progress line is shown (on a terminal, never under --json). */
+/** From how many events on progress is shown (a bar on a terminal, else a line every few seconds; never under --json). */
 const PROGRESS_FROM = 20;
 
 export default class OpenlineageSend extends ClientCommand {
@@ -49,15 +49,21 @@ A summary follows on standard error: events sent, accepted and refused, and for 
     for (const file of files) events.push(...(await readEventFile(file)));
     const http = (await this.registry(flags)).http;
     const progress =
-      events.length >= PROGRESS_FROM && !this.jsonEnabled()
-        ? await startProgress('sending OpenLineage events', 'events')
+      events.length >= PROGRESS_FROM
+        ? await startProgress('sending OpenLineage events', 'events', {
+            total: events.length,
+            json: this.jsonEnabled(),
+            plain: true,
+          })
         : undefined;
     let summary: SendSummary;
     try {
       summary = await sendEvents(http, events, flags.batch, (done) => progress?.update(done));
-    } finally {
-      progress?.finish();
+    } catch (error) {
+      progress?.stop();
+      throw error;
     }
+    progress?.finish();
     if (!this.jsonEnabled()) this.printSummary(summary);
     if (summary.refused > 0) process.exitCode = EXIT.refused;
     return summary;
