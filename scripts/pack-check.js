@@ -46,7 +46,7 @@ for (const required of [
   'dist/bundles/index.json',
   'ui/dist/index.html',
   'oclif.manifest.json',
-  'src/cli/topics/tokens.md',
+  'concepts/tokens.md',
 ]) {
   if (!fs.existsSync(path.join(root, required))) problems.push(`${required} is missing: run npm run build`);
 }

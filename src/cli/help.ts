@@ -47,8 +47,8 @@ export interface Concept {
   readonly body: string;
 }
 
-/** Where the concept pages are kept: src/cli/topics/, shipped with the package beside dist/. */
-const TOPICS_DIR = new URL('../../src/cli/topics/', import.meta.url);
+/** Where the concept pages are kept: concepts/ at the package root, shipped beside dist/. */
+const TOPICS_DIR = new URL('../../concepts/', import.meta.url);
 
 /** Every concept page, by name: the file name without ".md"; its first line ("# summary") is the summary. */
 export function concepts(): Concept[] {

@@ -140,7 +140,9 @@ describe('reg advertise produced', () => {
     expect((await api('GET', '/api/v1/runs')).body.total).toBe(before);
     const json = await runReg(['advertise', 'produced', '--artifact', 'type=nope-not-a-type', '--json'], env);
     expect(json.code).toBe(7);
-    expect(JSON.parse(json.stdout).error).toMatchObject({ status: 404, exit_code: 7 });
+    // The type is looked up by slug or label before anything is sent: the name is unknown.
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'not-found', exit_code: 7 });
+    expect(JSON.parse(json.stdout).error.message).toMatch(/nope-not-a-type/);
   });
 
   it('sends the SHA-256 and size of a data file, never its bytes', async () => {

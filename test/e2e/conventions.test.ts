@@ -16,7 +16,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'oclif.manifest.json
 /** Every command of the built CLI, as typed ("software list"). */
 const COMMANDS = Object.keys(manifest.commands).map((id) => id.replaceAll(':', ' '));
 const CONCEPTS = fs
-  .readdirSync(path.join(ROOT, 'src', 'cli', 'topics'))
+  .readdirSync(path.join(ROOT, 'concepts'))
   .filter((file) => file.endsWith('.md'))
   .map((file) => file.replace(/\.md$/, ''));
 

@@ -132,6 +132,7 @@ describe.skipIf(external)('the npm package', () => {
       ...filesUnder('shapes'),
       ...filesUnder('vocab'),
       ...filesUnder('man'),
+      ...filesUnder('concepts'),
       ...filesUnder('dist').filter((file) => file.endsWith('.js') && hasSource(file)),
     ];
     expect(needed.filter((file) => !files.has(file))).toEqual([]);
@@ -216,11 +217,14 @@ describe.skipIf(external)('the npm package', () => {
     expect(fs.existsSync(regBin), 'reg was installed').toBe(true);
     const version = await run(regBin, ['--version'], { cwd: work, env: { PATH: process.env.PATH ?? '' } });
     expect(version.code, version.stderr).toBe(0);
-    expect(version.stdout).toContain(`/${pkg.version} `);
+    expect(version.stdout).toContain(`${pkg.name} ${pkg.version} `);
 
     const manDir = path.join(prefix, 'share', 'man');
     for (const page of pkg.man ?? [])
-      expect(fs.existsSync(path.join(manDir, 'man1', path.basename(page))), page).toBe(true);
+      expect(
+        fs.existsSync(path.join(manDir, `man${path.extname(page).slice(1)}`, path.basename(page))),
+        page,
+      ).toBe(true);
     const found = await run('man', ['-M', manDir, '-w', 'reg-serve'], { cwd: work }).catch(() => undefined);
     if (found !== undefined) {
       // `man` is installed: it finds the page in the prefix.

@@ -20,7 +20,7 @@ describe('generated documentation', () => {
   it('renders every concept page as a section 7 man page listed in the overview', async () => {
     const files = await renderDocs();
     const concepts = fs
-      .readdirSync(path.join(ROOT, 'src', 'cli', 'topics'))
+      .readdirSync(path.join(ROOT, 'concepts'))
       .filter((file) => file.endsWith('.md'))
       .map((file) => file.replace(/\.md$/, ''));
     expect(concepts).toEqual(
