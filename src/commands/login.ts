@@ -13,7 +13,7 @@ import {
 } from '../cli/client/login.js';
 import { DEFAULT_TIMEOUT, DEFAULT_URL, type Profile } from '../cli/client/profile.js';
 import { keepRefreshToken, storedUrl, storeToken } from '../cli/client/profile-file.js';
-import { readStandardInput } from '../cli/client/sparql.js';
+import { readStdin } from '../cli/client/input.js';
 import { TokenClient, type WhoamiJson } from '../cli/client/tokens.js';
 
 /** What `reg login` prints under --json. */
@@ -113,7 +113,7 @@ The URL is --url, else REG_URL, else the one the profile already holds, else ${D
         text = fs.readFileSync(flags['token-file'], 'utf8');
       } else if (flags['with-token'] === true) {
         where = 'standard input';
-        text = await readStandardInput();
+        text = await readStdin();
       }
     } catch (error) {
       throw new ProfileError(`${where} cannot be read: ${(error as Error).message.split('\n')[0] ?? ''}`);

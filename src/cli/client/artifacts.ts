@@ -4,7 +4,8 @@ import type { ArtifactJson, ListPage } from '../../api/index.js';
 import { MalformedInputError } from '../../core/errors.js';
 import { NAMING_ALGORITHMS } from '../../core/records/content-id.js';
 import type { HttpClient } from './http.js';
-import { listPages, LookupError, tailOf } from './runs.js';
+import { listPath } from './registry.js';
+import { LookupError, tailOf } from './runs.js';
 import type { Column } from './table.js';
 
 export type { ArtifactJson } from '../../api/index.js';
@@ -79,7 +80,7 @@ export async function identifyContent(
   const identity = await http.request<ContentIdentity>('POST', '/api/v1/artifacts/identify', {
     body: { algorithm: digest.algorithm, value: digest.hex },
   });
-  const page = await listPages<ArtifactJson>(
+  const page = await listPath<ArtifactJson>(
     http,
     '/api/v1/artifacts',
     { content: identity.content_identifier, limit: 200 },
@@ -109,7 +110,7 @@ export function listArtifacts(
   query: Readonly<Record<string, string | number | undefined>>,
   all: boolean,
 ): Promise<ListPage<ArtifactJson>> {
-  return listPages<ArtifactJson>(http, '/api/v1/artifacts', query, all);
+  return listPath<ArtifactJson>(http, '/api/v1/artifacts', query, all);
 }
 
 /** One artifact by id or IRI. */

@@ -1,4 +1,5 @@
 import type { AuditPage } from '../../core/ops/audit.js';
+import { everyPage } from './registry.js';
 import type { HttpClient } from './http.js';
 import type { Column } from './table.js';
 
@@ -40,13 +41,10 @@ export class AuditClient {
 
   /** Every page, newest first, as one page without a cursor. */
   async all(filters: AuditFilters): Promise<AuditPageJson> {
-    const items: AuditEntryJson[] = [];
-    let cursor: number | undefined;
-    do {
-      const page = await this.page(filters, cursor);
-      items.push(...page.items);
-      cursor = page.next_cursor !== undefined && page.next_cursor !== cursor ? page.next_cursor : undefined;
-    } while (cursor !== undefined);
+    const { items } = await everyPage<AuditEntryJson, AuditPageJson, number>(
+      await this.page(filters),
+      (cursor) => this.page(filters, cursor),
+    );
     return { items };
   }
 

@@ -11,7 +11,7 @@ export async function readJsonFile(file: string): Promise<JsonObject> {
   const where = file === '-' ? 'standard input' : file;
   let text: string;
   try {
-    text = file === '-' ? await readStdin() : fs.readFileSync(file, 'utf8');
+    text = file === '-' ? await readStdin('the JSON') : fs.readFileSync(file, 'utf8');
   } catch (error) {
     throw new MalformedInputError(`${where} cannot be read: ${(error as Error).message}`);
   }
@@ -27,8 +27,12 @@ export async function readJsonFile(file: string): Promise<JsonObject> {
   return value as JsonObject;
 }
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY === true) throw new Error('it is a terminal; pipe the JSON in');
+/**
+ * Everything on standard input as text; a terminal is refused, since nothing would ever be piped in (`what` names
+ * what to pipe in, for that message).
+ */
+export async function readStdin(what = 'the input'): Promise<string> {
+  if (process.stdin.isTTY === true) throw new Error(`it is a terminal; pipe ${what} in`);
   let text = '';
   process.stdin.setEncoding('utf8');
   for await (const chunk of process.stdin) text += chunk as string;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { MalformedInputError } from '../../core/errors.js';
 import { ApiError } from './errors.js';
 import type { HttpClient, JsonObject } from './http.js';
-import { readStandardInput } from './sparql.js';
+import { readStdin } from './input.js';
 
 /** The path OpenLineage events are posted to. */
 const ENDPOINT = '/api/v1/openlineage';
@@ -58,7 +58,7 @@ export async function readEventFile(file: string): Promise<LineageEvent[]> {
   const name = file === '-' ? 'standard input' : file;
   let text: string;
   try {
-    text = file === '-' ? await readStandardInput() : fs.readFileSync(file, 'utf8');
+    text = file === '-' ? await readStdin() : fs.readFileSync(file, 'utf8');
   } catch (error) {
     throw new MalformedInputError(`${name} cannot be read: ${firstLine(error)}`);
   }

@@ -11,6 +11,44 @@ export interface WithdrawResult {
   readonly withdrawn: true;
 }
 
+/**
+ * Follows `next_cursor` from a first page to the last (a cursor given twice ends it, so a registry that repeats
+ * itself cannot keep the client reading): the last page and every item, in order. Shared by every `--all`.
+ */
+export async function everyPage<T, P extends { readonly items: readonly T[]; readonly next_cursor?: C }, C>(
+  first: P,
+  next: (cursor: C) => Promise<P>,
+): Promise<{ readonly last: P; readonly items: T[] }> {
+  const items: T[] = [...first.items];
+  const seen = new Set<C>();
+  let page = first;
+  while (page.next_cursor !== undefined && !seen.has(page.next_cursor)) {
+    seen.add(page.next_cursor);
+    page = await next(page.next_cursor);
+    items.push(...page.items);
+  }
+  return { last: page, items };
+}
+
+/**
+ * One page of the record list at `path`, or every page (with `all`) as one envelope without a cursor, whose
+ * total is at least the items given.
+ */
+export async function listPath<T extends RecordIdentity>(
+  http: HttpClient,
+  path: string,
+  query: Query,
+  all = false,
+): Promise<ListPage<T>> {
+  const read = (cursor?: string) =>
+    http.request<ListPage<T>>('GET', path, { query: cursor === undefined ? query : { ...query, cursor } });
+  const first = await read();
+  if (!all) return first;
+  const { last, items } = await everyPage<T, ListPage<T>, string>(first, read);
+  const { next_cursor: _next, ...rest } = last;
+  return { ...rest, items, total: Math.max(last.total, items.length) };
+}
+
 /** The record collections of the API the client commands reach. */
 export type Collection = 'software' | 'instances' | 'types';
 
@@ -41,22 +79,12 @@ export class RegistryClient {
 
   /** One page of a collection. */
   list<T extends RecordIdentity>(collection: Collection, query: Query): Promise<ListPage<T>> {
-    return this.http.request<ListPage<T>>('GET', `/api/v1/${collection}`, { query });
+    return listPath<T>(this.http, `/api/v1/${collection}`, query);
   }
 
   /** Every page of a collection, following `next_cursor`, as one envelope without a cursor. */
-  async listAll<T extends RecordIdentity>(collection: Collection, query: Query): Promise<ListPage<T>> {
-    const items: T[] = [];
-    let page = await this.list<T>(collection, query);
-    const seen = new Set<string>();
-    items.push(...page.items);
-    while (page.next_cursor !== undefined && !seen.has(page.next_cursor)) {
-      seen.add(page.next_cursor);
-      page = await this.list<T>(collection, { ...query, cursor: page.next_cursor });
-      items.push(...page.items);
-    }
-    const { next_cursor: _next, ...last } = page;
-    return { ...last, items, total: Math.max(page.total, items.length) };
+  listAll<T extends RecordIdentity>(collection: Collection, query: Query): Promise<ListPage<T>> {
+    return listPath<T>(this.http, `/api/v1/${collection}`, query, true);
   }
 
   /** One record by id, IRI or name. */

@@ -1,7 +1,9 @@
-import type { ListPage, RecordIdentity, RunJson } from '../../api/index.js';
+import type { RunJson } from '../../api/index.js';
+import { Args, Flags } from '@oclif/core';
 import { RUN_STATUSES } from '../../core/records/activity-specs.js';
 import { ApiError } from './errors.js';
 import type { HttpClient, JsonObject, Query } from './http.js';
+import { everyPage, listPath } from './registry.js';
 import type { Column } from './table.js';
 
 export type { ArtifactRefJson, RunJson } from '../../api/index.js';
@@ -65,29 +67,6 @@ function candidateOf(run: RunJson): JsonObject {
   };
 }
 
-/**
- * One page of a record list at `path`, or every page following `next_cursor` (with `all`) as one envelope
- * without a cursor. Shared by the run and artifact lists.
- */
-export async function listPages<T extends RecordIdentity>(
-  http: HttpClient,
-  path: string,
-  query: Query,
-  all = false,
-): Promise<ListPage<T>> {
-  let page = await http.request<ListPage<T>>('GET', path, { query });
-  if (!all) return page;
-  const items: T[] = [...page.items];
-  const seen = new Set<string>();
-  while (page.next_cursor !== undefined && !seen.has(page.next_cursor)) {
-    seen.add(page.next_cursor);
-    page = await http.request<ListPage<T>>('GET', path, { query: { ...query, cursor: page.next_cursor } });
-    items.push(...page.items);
-  }
-  const { next_cursor: _next, ...last } = page;
-  return { ...last, items, total: Math.max(page.total, items.length) };
-}
-
 /** What an id of the registry may look like; anything else can only be an external key. */
 const ID_SHAPE = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
 const isIri = (ref: string): boolean => /^https?:\/\//.test(ref);
@@ -100,7 +79,7 @@ export interface RunLookup {
 
 /** The runs whose external key is exactly `key` (the list's `q` also matches labels and parts of keys). */
 export async function runsByKey(http: HttpClient, key: string, lookup: RunLookup = {}): Promise<RunJson[]> {
-  const page = await listPages<RunJson>(
+  const page = await listPath<RunJson>(
     http,
     '/api/v1/runs',
     { q: key, instance: lookup.instance, limit: 200 },
@@ -158,14 +137,12 @@ export async function runEvents(
   all = false,
 ): Promise<RunEventsPage> {
   const path = `/api/v1/runs/${encodeURIComponent(id)}/events`;
-  let page = await http.request<RunEventsPage>('GET', path, { query });
-  if (!all) return page;
-  const items: RunEventJson[] = [...page.items];
-  while (page.next_cursor !== undefined) {
-    page = await http.request<RunEventsPage>('GET', path, { query: { ...query, cursor: page.next_cursor } });
-    items.push(...page.items);
-  }
-  return { run: page.run, items, total: Math.max(page.total, items.length) };
+  const read = (cursor?: string) =>
+    http.request<RunEventsPage>('GET', path, { query: cursor === undefined ? query : { ...query, cursor } });
+  const first = await read();
+  if (!all) return first;
+  const { last, items } = await everyPage<RunEventJson, RunEventsPage, string>(first, read);
+  return { run: last.run, items, total: Math.max(last.total, items.length) };
 }
 
 /** The last segment of an IRI: enough to tell records apart in a table. */
@@ -212,3 +189,16 @@ export const RUN_EVENT_COLUMNS: readonly Column<RunEventJson>[] = [
   { header: 'RECEIVED', value: (row) => row.received_at, min: 20 },
   { header: 'DIGEST', value: (row) => row.digest, min: 16 },
 ];
+
+/** The argument of the commands that name one run. */
+export const runArgs = {
+  run: Args.string({ description: 'run id, IRI or external key', required: true }),
+};
+
+/** The flag that narrows an external key to one deployment's runs. */
+export const runLookupFlags = {
+  instance: Flags.string({
+    description: 'look an external key up among the runs of this deployment only (id or IRI)',
+    aliases: ['deployment'],
+  }),
+};

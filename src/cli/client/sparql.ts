@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { MalformedInputError } from '../../core/errors.js';
+import { readStdin } from './input.js';
 import { HttpClient } from './http.js';
 import { UnexpectedResponseError } from './errors.js';
 import type { Column } from './table.js';
@@ -41,7 +42,7 @@ export async function readQueryText(argument: string): Promise<string> {
   const where =
     argument === '-' ? 'standard input' : argument.startsWith('@') ? argument.slice(1) : undefined;
   try {
-    if (argument === '-') text = await readStandardInput();
+    if (argument === '-') text = await readStdin();
     else if (argument.startsWith('@')) text = fs.readFileSync(argument.slice(1), 'utf8');
     else text = argument;
   } catch (error) {
@@ -50,15 +51,6 @@ export async function readQueryText(argument: string): Promise<string> {
   if (text.trim() === '') {
     throw new MalformedInputError(`${where === undefined ? 'the query' : `the query in ${where}`} is empty`);
   }
-  return text;
-}
-
-/** Everything on standard input as text; a terminal is refused, since nothing would ever be piped in. */
-export async function readStandardInput(): Promise<string> {
-  if (process.stdin.isTTY === true) throw new Error('it is a terminal; pipe the input in');
-  let text = '';
-  process.stdin.setEncoding('utf8');
-  for await (const chunk of process.stdin) text += chunk as string;
   return text;
 }
 

@@ -1,4 +1,3 @@
-import { Args, Flags } from '@oclif/core';
 import { ClientCommand, listFlags } from '../../cli/client/client-command.js';
 import {
   LookupError,
@@ -7,6 +6,8 @@ import {
   RUN_EVENT_COLUMNS,
   runEvents,
   type RunEventsPage,
+  runArgs,
+  runLookupFlags,
 } from '../../cli/client/runs.js';
 
 export default class RunsEvents extends ClientCommand {
@@ -18,16 +19,8 @@ Under --json the API's page is printed as it came: each item carries the event i
     '<%= config.bin %> <%= command.id %> ol-cd47c03ab30aeed0a5872f80f600a954',
     '<%= config.bin %> <%= command.id %> 0190f5d2-8a1b-7c3d-9e4f-0123456789ab --all --json',
   ];
-  static override args = {
-    run: Args.string({ description: 'run id, IRI or external key', required: true }),
-  };
-  static override flags = {
-    instance: Flags.string({
-      description: 'look an external key up among the runs of this deployment only (id or IRI)',
-      aliases: ['deployment'],
-    }),
-    ...listFlags,
-  };
+  static override args = runArgs;
+  static override flags = { ...runLookupFlags, ...listFlags };
 
   async run(): Promise<RunEventsPage> {
     const { args, flags } = await this.parse(RunsEvents);

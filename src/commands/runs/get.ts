@@ -1,4 +1,3 @@
-import { Args, Flags } from '@oclif/core';
 import { ClientCommand } from '../../cli/client/client-command.js';
 import {
   getRun,
@@ -7,6 +6,8 @@ import {
   RUN_COLUMNS,
   type ArtifactRefJson,
   type RunJson,
+  runArgs,
+  runLookupFlags,
 } from '../../cli/client/runs.js';
 
 /** An artifact a run refers to, as one line: its title and IRI, or the IRI alone when nothing is known of it. */
@@ -23,15 +24,8 @@ The run is named by its id, its IRI, or the external key its deployment advertis
     '<%= config.bin %> <%= command.id %> https://registry.example.org/run/0190f5d2-8a1b-7c3d-9e4f-0123456789ab --json',
     '<%= config.bin %> <%= command.id %> ci-4711 --instance 0190f5d2-8a1b-7c3d-9e4f-0123456789ab',
   ];
-  static override args = {
-    run: Args.string({ description: 'run id, IRI or external key', required: true }),
-  };
-  static override flags = {
-    instance: Flags.string({
-      description: 'look an external key up among the runs of this deployment only (id or IRI)',
-      aliases: ['deployment'],
-    }),
-  };
+  static override args = runArgs;
+  static override flags = runLookupFlags;
 
   async run(): Promise<RunJson> {
     const { args, flags } = await this.parse(RunsGet);

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { ClientCommand, listFlags } from '../../cli/client/client-command.js';
-import type { ListPage } from '../../cli/client/registry.js';
-import { listPages, RUN_COLUMNS, RUN_STATUS_FILTERS, type RunJson } from '../../cli/client/runs.js';
+import { listPath, type ListPage } from '../../cli/client/registry.js';
+import { RUN_COLUMNS, RUN_STATUS_FILTERS, type RunJson } from '../../cli/client/runs.js';
 
 export default class RunsList extends ClientCommand {
   static override summary = 'List the runs a registry holds, newest first.';
@@ -30,7 +30,7 @@ The filters are the API's: --instance and --software narrow the list to the runs
     const { query: q, instance, software, status, registry, limit, cursor } = flags;
     const client = await this.registry(flags);
     const query = { q, instance, software, status, registry, limit, cursor };
-    const page = await listPages<RunJson>(client.http, '/api/v1/runs', query, flags.all === true);
+    const page = await listPath<RunJson>(client.http, '/api/v1/runs', query, flags.all === true);
     this.printTable(page.items, RUN_COLUMNS, page);
     return page;
   }
