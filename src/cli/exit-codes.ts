@@ -17,6 +17,7 @@ export const EXIT = {
   profile: 11,
   serverError: 12,
   ambiguous: 13,
+  ciToken: 14,
 } as const;
 
 /** Descriptions of the exit codes, for the generated documentation. */
@@ -40,6 +41,10 @@ export const EXIT_DESCRIPTIONS: ReadonlyArray<readonly [number, string]> = [
   [
     EXIT.ambiguous,
     'a name given instead of an id names several records (they are listed on standard error): give an id',
+  ],
+  [
+    EXIT.ciToken,
+    "the CI job's OIDC identity token could not be had (GitHub Actions token endpoint, GitLab CI id_tokens variable)",
   ],
 ];
 
@@ -72,6 +77,8 @@ export function exitCodeFor(error: unknown): number {
       return EXIT.unreachable;
     case 'profile':
       return EXIT.profile;
+    case 'ci-token':
+      return EXIT.ciToken;
     case 'usage':
       return EXIT.usage;
     case 'not-found':

@@ -4,6 +4,7 @@ import { RegCommand } from '../base-command.js';
 import { exitCodeFor } from '../exit-codes.js';
 import { ApiError } from './errors.js';
 import { HttpClient, type Query } from './http.js';
+import { withCiToken } from './ci-token.js';
 import { resolveProfile, type ProfileFlags } from './profile.js';
 import type { ListPage, RecordIdentity } from '../../api/index.js';
 import { RegistryClient, type Collection } from './registry.js';
@@ -80,7 +81,7 @@ export abstract class ClientCommand extends RegCommand {
 
   /** A client for the registry the flags, environment and config file name. */
   protected async registry(flags: ProfileFlags): Promise<RegistryClient> {
-    const profile = await resolveProfile(flags, process.env);
+    const profile = await withCiToken(await resolveProfile(flags, process.env), process.env);
     this.registryUrl = profile.url;
     return new RegistryClient(new HttpClient(profile));
   }

@@ -15,6 +15,20 @@ export const CLIENT_SETTINGS: ReadonlyArray<{ readonly name: string; readonly su
   { name: 'REG_TOKEN', summary: 'bearer token sent to the registry (overridden by --token or --token-file)' },
   { name: 'REG_TOKEN_FILE', summary: 'file holding the token, read instead of REG_TOKEN' },
   { name: 'REG_PROFILE', summary: 'named profile of the config file to use (overridden by --profile)' },
+  {
+    name: 'ACTIONS_ID_TOKEN_REQUEST_URL',
+    summary:
+      "with ACTIONS_ID_TOKEN_REQUEST_TOKEN (GitHub Actions with id-token: write), where the job's OIDC token is asked for when no other token is set",
+  },
+  {
+    name: 'REG_ID_TOKEN_VAR',
+    summary:
+      "the variable holding the GitLab CI job's ID token (its id_tokens: entry), used when no other token is set (default REG_ID_TOKEN)",
+  },
+  {
+    name: 'REG_SPOOL_DIR',
+    summary: 'directory reg advertise spools calls to while the registry is unreachable (as --spool)',
+  },
 ];
 
 /** How the config file is found, for the generated documentation. */
@@ -28,7 +42,7 @@ only one. REG_* variables override the file and flags override both.
 A token_file is relative to the config file. Without any URL the client uses ${DEFAULT_URL}.`;
 
 /** Where a setting of the resolved profile came from, so messages can say which one to fix. */
-export type SettingSource = 'flag' | 'env' | 'file' | 'default';
+export type SettingSource = 'flag' | 'env' | 'file' | 'default' | 'ci';
 
 /** A connection to one registry: its base URL and the token to present, never printed. */
 export interface Profile {
@@ -231,6 +245,8 @@ export function describeSource(source: SettingSource): string {
       return 'the config file';
     case 'default':
       return 'the default';
+    case 'ci':
+      return "the CI job's identity token";
   }
 }
 

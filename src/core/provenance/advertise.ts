@@ -30,6 +30,7 @@ import {
   type ArtifactCandidate,
 } from './artifact-input.js';
 import { getArtifact } from './artifact-view.js';
+import { recordTurtle } from '../discovery/representations.js';
 import { agentOfCredential } from './attribution.js';
 import { readStored, requireObject } from '../stored/records.js';
 import { prepareDeliveries, queueDeliveries } from '../subscriptions/subscription-queue.js';
@@ -51,6 +52,14 @@ export interface AdvertiseResult {
   readonly artifacts: string[];
   readonly created: boolean;
   readonly queued_for_resolution?: string[];
+  /** Under `dryRun`: what the call would write; nothing was. */
+  readonly dry_run?: DryRunReport;
+}
+
+/** What an advertisement checked but did not write: each record as JSON, and all of them as Turtle. */
+export interface DryRunReport {
+  readonly records: { readonly kind: string; readonly iri: string; readonly record: JsonObject }[];
+  readonly turtle: string;
 }
 
 /** Registry-side extras of an advertisement (the OpenLineage adapter keeps the whole event on the run). */
@@ -77,6 +86,8 @@ export interface AdvertiseOptions {
    * keeping the event the advertisement was made from.
    */
   readonly inCommit?: (run: string) => void;
+  /** Validates and maps the whole advertisement, authorisation included, then returns before writing anything. */
+  readonly dryRun?: boolean;
 }
 
 const ACTION_STATUS: Readonly<Record<string, string>> = {
@@ -127,6 +138,7 @@ export async function advertise(
     ...(done.queued_for_resolution === undefined
       ? {}
       : { queued_for_resolution: done.queued_for_resolution }),
+    ...(done.dry_run === undefined ? {} : { dry_run: done.dry_run }),
   };
 }
 
@@ -142,6 +154,7 @@ export interface RunAdvertisementResult {
   readonly parts: { readonly role: AdvertiseRole; readonly artifacts: string[] }[];
   readonly created: boolean;
   readonly queued_for_resolution?: string[];
+  readonly dry_run?: DryRunReport;
 }
 
 /**
@@ -254,6 +267,16 @@ async function advertiseLocked(
     created,
     ...(queued.length > 0 ? { queued_for_resolution: queued } : {}),
   };
+  if (options.dryRun === true) {
+    const checked = [
+      ...(runRequest.changed ? [{ request: runRequest.request, quads: runChecked.quads }] : []),
+      ...planned.writes.map(({ request }, at) => ({
+        request,
+        quads: (artifactsChecked[at] as CheckOutcome).quads,
+      })),
+    ];
+    return { ...result, dry_run: dryRunReport(checked) };
+  }
   if (!created && !runRequest.changed && planned.writes.length === 0 && options.inCommit === undefined)
     return result;
   const writes: CheckedRecord[] = [
@@ -301,6 +324,18 @@ async function advertiseLocked(
     false,
   );
   return result;
+}
+
+/** The records a dry run would have written, as JSON and as Turtle. */
+function dryRunReport(checked: readonly CheckedRecord[]): DryRunReport {
+  return {
+    records: checked.map(({ request }) => ({
+      kind: request.spec.kind,
+      iri: request.iri,
+      record: request.candidate,
+    })),
+    turtle: recordTurtle(checked.flatMap(({ quads }) => quads)),
+  };
 }
 
 /** The run record after this advertisement: created with defaults, or the stored one with its outcome replaced. */

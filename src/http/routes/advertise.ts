@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { advertise, registerArtifact } from '../../core/provenance/advertise.js';
+import { BadRequestError } from '../../core/errors.js';
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
@@ -10,8 +11,14 @@ export function advertiseRoutes(): Mounts {
   const artifacts = new Hono<AppEnv>();
   for (const role of ['produced', 'consumed'] as const) {
     advertiseApi.post(`/${role}`, async (c) => {
-      const result = await advertise(c.get('core'), c.get('act'), role, await readJson(c));
-      return c.json(result, result.created ? 201 : 200);
+      // `?dry_run=true` checks and maps the call as a real one would, and answers 200 having written nothing.
+      const dryRun = c.req.query('dry_run');
+      if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false')
+        throw new BadRequestError('dry_run must be true or false');
+      const result = await advertise(c.get('core'), c.get('act'), role, await readJson(c), {
+        dryRun: dryRun === 'true',
+      });
+      return c.json(result, result.created && dryRun !== 'true' ? 201 : 200);
     });
   }
   artifacts.post('/', async (c) =>
