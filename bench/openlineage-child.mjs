@@ -27,21 +27,25 @@ let firstProblem;
 function eventOf(n, parentRunId, time) {
   const named = (datasets, name) =>
     datasets.map((dataset, i) => ({ ...dataset, name: i === 0 ? name : `${name}_${i}` }));
-  const parent = template.run.facets.parent;
+  const facets = template.run.facets ?? {};
+  const parent = facets.parent;
   return {
     ...template,
     eventTime: time,
     run: {
       ...template.run,
       runId: randomUUID(),
-      facets: {
-        ...template.run.facets,
-        parent: {
-          ...parent,
-          run: { runId: parentRunId },
-          job: { ...parent.job, name: `bench.producer_${n}` },
-        },
-      },
+      facets:
+        parent === undefined
+          ? facets
+          : {
+              ...facets,
+              parent: {
+                ...parent,
+                run: { runId: parentRunId },
+                job: { ...parent.job, name: `bench.producer_${n}` },
+              },
+            },
     },
     job: { ...template.job, name: `bench.producer_${n}.task` },
     inputs: named(template.inputs, `bench.producer_${n}.source`),

@@ -18,14 +18,28 @@ import type { AppEnv } from './env.js';
  * step recurses that deep, and a lone surrogate (a `\ud800` escape) in any member name or string is a 422
  * (`invalid-text`) naming where it is. A missing or malformed body is a 400, another media type a 415.
  */
-export async function readJson(c: Context<AppEnv>): Promise<unknown> {
+export async function readJson(c: Context<AppEnv>, options: ReadJsonOptions = {}): Promise<unknown> {
   requireJsonType(c);
-  return parseJson(c, await readUtf8(c));
+  if (options.oneLargeWrite === undefined) return parseJson(c, await readUtf8(c, true));
+  const text = await readUtf8(c, false);
+  const value = parseJson(c, text);
+  if (options.oneLargeWrite(value)) await c.get('largeWrites')?.take(c, Buffer.byteLength(text));
+  return value;
+}
+
+/** How a JSON body is read. */
+export interface ReadJsonOptions {
+  /**
+   * Whether a large body is written as one large write (which takes its turn with the others, see
+   * `LargeWriteTurns`): asked after parsing, so that a body of many small writes, each committed on its own
+   * (a batch of OpenLineage events), can go without a turn. Absent: every large body takes a turn.
+   */
+  readonly oneLargeWrite?: (value: unknown) => boolean;
 }
 
 /** Reads a JSON body that may be absent: an empty body is `{}`, anything else as `readJson` reads it. */
 export async function readOptionalJson(c: Context<AppEnv>): Promise<unknown> {
-  const text = await readUtf8(c);
+  const text = await readUtf8(c, true);
   if (text.trim() === '') return {};
   requireJsonType(c);
   return parseJson(c, text);
@@ -89,9 +103,9 @@ async function readBytes(c: Context<AppEnv>): Promise<ArrayBuffer | Buffer> {
 }
 
 /** The body as text; a 400 when its bytes are not UTF-8. */
-async function readUtf8(c: Context<AppEnv>): Promise<string> {
+async function readUtf8(c: Context<AppEnv>, turn: boolean): Promise<string> {
   const bytes = await readBytes(c);
-  await c.get('largeWrites')?.take(c, bytes.byteLength);
+  if (turn) await c.get('largeWrites')?.take(c, bytes.byteLength);
   try {
     return decoder.decode(bytes);
   } catch {

@@ -162,3 +162,80 @@ describe('GET /api/v1/artifacts/{id}/lineage, in pages', () => {
     ).toBe(false);
   });
 });
+
+describe('GET /api/v1/artifacts/{id}/lineage across a level wider than one query', () => {
+  const WIDE = 300;
+  let wide: Core;
+  let wideApp: ReturnType<typeof createApp>;
+  let hub: string;
+  /** The most frontier artifacts one lineage step looked up in one query. */
+  let widest = 0;
+
+  beforeAll(async () => {
+    wide = await openTestCore({}, true);
+    wideApp = createApp(wide);
+    const post = async (path: string, body: unknown, bearer = ROOT_TOKEN) => {
+      const response = await wideApp.request(path, {
+        method: 'POST',
+        headers: { ...root, authorization: `Bearer ${bearer}` },
+        body: JSON.stringify(body),
+      });
+      const json = (await response.json()) as any;
+      expect([201, 202], JSON.stringify(json)).toContain(response.status);
+      return json;
+    };
+    const software = await post('/api/v1/software', { name: 'fan-out pipelines' });
+    const instance = await post('/api/v1/instances', { software: software.id, label: 'fan-out' });
+    const deployment = (await post(`/api/v1/instances/${instance.id}/tokens`, {})).token as string;
+    hub = (
+      await post('/api/v1/lineage', completeRunEvent('load', '2026-05-01T01:00:00Z', [], [HUB]), deployment)
+    ).produced[0];
+    const events = Array.from({ length: WIDE }, (_, at) =>
+      completeRunEvent(
+        `reader ${at}`,
+        '2026-05-01T02:00:00Z',
+        [HUB],
+        [{ namespace: 's3://fan', name: `out-${at}` }],
+      ),
+    );
+    const batch = await post('/api/v1/lineage', events, deployment);
+    expect(batch.accepted).toBe(WIDE);
+    // The real store, watched: every lineage step names its frontier in a VALUES block bound to ?a.
+    const select = wide.graph.select.bind(wide.graph);
+    wide.graph.select = async (query: string) => {
+      const values = /VALUES \?a \{([^}]*)\}/.exec(query);
+      if (values !== null) widest = Math.max(widest, (values[1]!.match(/<[^>]+>/g) ?? []).length);
+      return select(query);
+    };
+  });
+  afterAll(async () => wide.close());
+
+  it('reads the level a slice at a time, and the pages still give the whole lineage', async () => {
+    const get = async (query: string) => {
+      const response = await wideApp.request(`/api/v1/artifacts/${idOf(hub)}/lineage?${query}`, {
+        headers: { authorization: `Bearer ${ROOT_TOKEN}` },
+      });
+      return (await response.json()) as any;
+    };
+    const whole = await get('direction=down&depth=2&max_nodes=2000');
+    expect(whole.partial).toBe(false);
+    // The hub, the runs that read it and the artifacts they wrote; the second level (those artifacts) is wider
+    // than one query takes, yet each step looked up a bounded slice of it.
+    expect(whole.nodes).toHaveLength(1 + 2 * WIDE);
+    expect(widest).toBeGreaterThan(0);
+    expect(widest).toBeLessThanOrEqual(256);
+    const seen = new Set<string>();
+    let query = 'direction=down&depth=2&max_nodes=150';
+    for (let pages = 0; ; pages++) {
+      expect(pages).toBeLessThan(50);
+      const page = await get(query);
+      for (const node of page.nodes) {
+        expect(seen.has(node.iri), `${node.iri} given twice`).toBe(false);
+        seen.add(node.iri);
+      }
+      if (page.cursor === undefined) break;
+      query = `direction=down&depth=2&max_nodes=150&cursor=${page.cursor}`;
+    }
+    expect([...seen].sort()).toEqual(whole.nodes.map((node: any) => node.iri).sort());
+  });
+});

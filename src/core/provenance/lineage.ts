@@ -284,7 +284,9 @@ interface Walk {
   readonly expanded: Record<Way, Set<string>>;
   level: number;
   frontiers: Record<Way, string[]>;
-  /** Rows of the current level already taken (their level is ordered when it spans pages). */
+  /** The slice of the current level's frontiers being read (`FRONTIER_SLICE` artifacts each way per slice). */
+  slice: number;
+  /** Rows of the current slice already taken (its rows are ordered when it spans pages). */
   rowOffset: number;
   /** Artifacts reached so far at the current level, each way: the next level's frontier. */
   next: Record<Way, string[]>;
@@ -342,6 +344,13 @@ function inLineOrder(rows: readonly string[][]): string[][] {
 const MAX_STEP_ROWS = 2 * LINEAGE_LIMITS.maxNodesLimit + 2;
 
 /**
+ * Frontier artifacts one step looks up each way at most. A wide level (one version read by thousands of runs) is
+ * read a slice at a time, so that no single query outlasts the page's time budget: the clock is read between
+ * slices, and a page that stops there is continued from the next slice.
+ */
+const FRONTIER_SLICE = 256;
+
+/**
  * Follows lineage a generation per step, both ways at once, until the depth, a budget or the clock says stop.
  * Returns true when the walk is complete, false when it stopped with more to give (the walk then holds where to
  * continue).
@@ -355,17 +364,28 @@ async function follow(
 ): Promise<boolean> {
   const ways: Way[] = ['up', 'down'];
   while (walk.level <= options.depth) {
-    const active = ways.filter((way) => walk.frontiers[way].length > 0);
-    if (active.length === 0) return true;
+    const from = walk.slice * FRONTIER_SLICE;
+    const frontiers = ways
+      .map((way) => [way, walk.frontiers[way].slice(from, from + FRONTIER_SLICE)] as const)
+      .filter(([, frontier]) => frontier.length > 0);
+    if (frontiers.length === 0) {
+      // Every slice of the level was read (or the level is empty: the walk is complete).
+      if (walk.slice === 0) return true;
+      walk.level++;
+      walk.slice = 0;
+      walk.rowOffset = 0;
+      walk.frontiers = walk.next;
+      walk.next = { up: [], down: [] };
+      continue;
+    }
     if (Date.now() - started > options.timeBudgetMs && page.nodes.size > 0) return false;
-    const frontiers = active.map((way) => [way, walk.frontiers[way]] as const);
     // A row adds at most two nodes and two edges: rows beyond what the room left could take are not fetched.
     const room = Math.min(
       MAX_STEP_ROWS,
       Math.max(1, Math.min(options.maxNodes - page.nodes.size, options.maxEdges - page.edges.size)) + 1,
     );
-    // The common case reads a whole level in one unordered query; its rows are then taken in the order an ordered
-    // read would give them, so that a level the budgets cut is continued from the same place by an ordered read.
+    // The common case reads a whole slice in one unordered query; its rows are then taken in the order an ordered
+    // read would give them, so that a slice the budgets cut is continued from the same place by an ordered read.
     const first = walk.rowOffset === 0 ? await step(core, frontiers, room + 1, options.asOf) : undefined;
     const whole = first !== undefined && first.length <= room;
     const rows = whole ? inLineOrder(first) : await step(core, frontiers, room, options.asOf, walk.rowOffset);
@@ -374,15 +394,13 @@ async function follow(
       if (!takeRow(walk, page, row, options)) break;
       taken++;
     }
-    const levelDone = taken === rows.length && (whole || rows.length < room);
-    if (!levelDone) {
+    const sliceDone = taken === rows.length && (whole || rows.length < room);
+    if (!sliceDone) {
       walk.rowOffset += taken;
       return false;
     }
-    walk.level++;
+    walk.slice++;
     walk.rowOffset = 0;
-    walk.frontiers = walk.next;
-    walk.next = { up: [], down: [] };
   }
   return true;
 }
@@ -477,6 +495,7 @@ export async function lineage(core: Core, id: string, options: LineageOptions): 
       expanded: { up: new Set([root]), down: new Set([root]) },
       level: 1,
       frontiers: { up: ways.includes('up') ? [root] : [], down: ways.includes('down') ? [root] : [] },
+      slice: 0,
       rowOffset: 0,
       next: { up: [], down: [] },
     };
@@ -504,6 +523,7 @@ function cloneWalk(walk: Walk): Walk {
     expanded: { up: new Set(walk.expanded.up), down: new Set(walk.expanded.down) },
     level: walk.level,
     frontiers: { up: [...walk.frontiers.up], down: [...walk.frontiers.down] },
+    slice: walk.slice,
     rowOffset: walk.rowOffset,
     next: { up: [...walk.next.up], down: [...walk.next.down] },
   };

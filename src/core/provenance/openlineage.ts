@@ -127,8 +127,11 @@ export type BatchAnswer =
   | { readonly index: number; readonly status: 202; readonly result: OpenLineageResult }
   | { readonly index: number; readonly status: number; readonly problem: RegError };
 
-/** Events of one batch ingested at the same time (their commits then share transactions). */
-const BATCH_CONCURRENCY = 8;
+/**
+ * Events of one batch ingested at the same time: their validations run side by side on the validation workers
+ * and their commits share transactions.
+ */
+const BATCH_CONCURRENCY = 32;
 
 /**
  * A JSON array of events in one request: each is ingested on its own, all or nothing per event, and answered on
@@ -251,6 +254,7 @@ async function ingestRun(
     keepEvent(core.db, {
       subject: runIri,
       kind: 'run',
+      digest,
       eventType: event.eventType,
       eventTime: event.time,
       receivedAt: act.now,
@@ -530,7 +534,7 @@ async function ingestDataset(
   }));
   await commitRecords(core, writes, () => {
     if (existing === undefined) insertArtifactKey(core.db, instance, key, iri, act.now);
-    keepAudited(core, act, event, {
+    keepAudited(core, act, event, digest, {
       subject: identity.series,
       target: iri,
       detail: `dataset event: ${identity.label}`,
@@ -561,9 +565,10 @@ async function ingestJob(
     ...(capability === undefined ? {} : { capability }),
     replayed,
   });
-  if (hasEvent(core.db, subject, eventDigest(event.payload))) return answer(true);
+  const digest = eventDigest(event.payload);
+  if (hasEvent(core.db, subject, digest)) return answer(true);
   const keep = () =>
-    keepAudited(core, act, event, { subject, target: instance, detail: `job event: ${event.label}` });
+    keepAudited(core, act, event, digest, { subject, target: instance, detail: `job event: ${event.label}` });
   const stored = await readStored(core, INSTANCE, instance);
   const before = capabilityOf(stored?.json);
   const after = {
@@ -627,11 +632,13 @@ function keepAudited(
   core: Core,
   act: Act,
   event: MappedDatasetEvent | MappedJobEvent,
+  digest: string,
   where: { subject: string; target: string; detail: string },
 ): void {
   keepEvent(core.db, {
     subject: where.subject,
     kind: event.kind,
+    digest,
     eventType: event.eventType,
     eventTime: event.time,
     receivedAt: act.now,

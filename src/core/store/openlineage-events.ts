@@ -32,16 +32,25 @@ interface EventRow {
   body: string;
 }
 
-/** JSON with the members of every object in code-point order, so equal events have equal text. */
+/** JSON with the members of every object in UTF-16 code-unit order, so equal events have equal text. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, inner]) => inner !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + (canonicalJson(value[i]) ?? 'null');
+    return `${text}]`;
   }
-  return JSON.stringify(value);
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object).sort();
+  let text = '{';
+  let first = true;
+  for (const key of keys) {
+    const inner = object[key];
+    if (inner === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(inner)}`;
+    first = false;
+  }
+  return `${text}}`;
 }
 
 /** The digest that recognises a replayed event: SHA-256 of its canonical JSON. */
@@ -57,12 +66,13 @@ export function hasEvent(db: Database, subject: string, digest: string): boolean
   );
 }
 
-/** Keeps an event (a replay is ignored); must run inside the write's transaction. */
+/** Keeps an event under its `digest` (a replay is ignored); must run inside the write's transaction. */
 export function keepEvent(
   db: Database,
   event: {
     subject: string;
     kind: OpenLineageEventKind;
+    digest: string;
     eventType: string | null;
     eventTime: string;
     receivedAt: string;
@@ -75,7 +85,7 @@ export function keepEvent(
   ).run(
     event.subject,
     event.kind,
-    eventDigest(event.body),
+    event.digest,
     event.eventType,
     event.eventTime,
     event.receivedAt,

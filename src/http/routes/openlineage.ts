@@ -23,7 +23,9 @@ import { problemBody } from '../problem.js';
  */
 export function openLineageRoutes(): Mounts {
   const ingest = async (c: Context<AppEnv>) => {
-    const body = await readJson(c);
+    // A batch is ingested event by event, each in a commit of its own beside other requests' commits, so it does
+    // not hold the serving thread as one large write does: only a single large event takes a large write's turn.
+    const body = await readJson(c, { oneLargeWrite: (value) => !isBatch(value) });
     const core = c.get('core');
     if (!isBatch(body)) return c.json(await ingestOpenLineage(core, c.get('act'), body), 202);
     const answers = await ingestOpenLineageBatch(core, c.get('act'), body);
