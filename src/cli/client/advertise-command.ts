@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Flags } from '@oclif/core';
 import type { AdvertiseAnswer, TypeJson } from '../../api/index.js';
 import { RUN_STATUSES } from '../../core/records/activity-specs.js';
@@ -14,7 +15,15 @@ import {
   type RunFlags,
   type TypeResolver,
 } from './advertise-input.js';
-import { describeAdvertisement, sendAdvertisement, type AdvertiseRole } from './advertise.js';
+import {
+  describeAdvertisement,
+  describeDryRun,
+  isTemporaryFailure,
+  sendAdvertisement,
+  type AdvertiseRole,
+} from './advertise.js';
+import { withCiToken } from './ci-token.js';
+import { spoolCall, type SpooledCall } from './spool.js';
 import { ClientCommand } from './client-command.js';
 import { ApiError } from './errors.js';
 import { AVAILABILITY } from './fields.js';
@@ -100,6 +109,16 @@ export const advertiseFlags = {
     max: 10,
     default: 4,
   }),
+  spool: Flags.string({
+    description:
+      'directory to keep the call in when the registry is unreachable or fails (after the retries): the command then exits 0 and reg advertise flush sends it later',
+    env: 'REG_SPOOL_DIR',
+    exclusive: ['dry-run'],
+  }),
+  'dry-run': Flags.boolean({
+    description:
+      'have the registry check and map the call as it would a real one, and print the records it would write (JSON and Turtle); nothing is written',
+  }),
 };
 
 /** The parsed advertise flags, connection flags included. */
@@ -109,6 +128,18 @@ export interface AdvertiseFlagValues extends ProfileFlags, RunFlags, ArtifactFla
   readonly 'artifact-iri'?: string[] | undefined;
   readonly 'instance-key'?: string | undefined;
   readonly retries: number;
+  readonly spool?: string | undefined;
+  readonly 'dry-run'?: boolean | undefined;
+}
+
+/** What `reg advertise` returns: the registry's answer, or where the call was spooled when it could not be sent. */
+export type AdvertiseOutcome = AdvertiseAnswer | SpooledAnswer;
+
+/** The result of a call the registry could not take, kept in the spool. */
+export interface SpooledAnswer {
+  readonly spooled: true;
+  readonly file: string;
+  readonly reason: string;
 }
 
 /**
@@ -117,9 +148,10 @@ export interface AdvertiseFlagValues extends ProfileFlags, RunFlags, ArtifactFla
  * data files locally; sends it with retries; prints one line, or the registry's answer under --json.
  */
 export abstract class AdvertiseCommand extends ClientCommand {
-  protected async advertise(role: AdvertiseRole, flags: AdvertiseFlagValues): Promise<AdvertiseAnswer> {
-    const profile = await resolveProfile(flags, process.env);
+  protected async advertise(role: AdvertiseRole, flags: AdvertiseFlagValues): Promise<AdvertiseOutcome> {
+    const profile = await withCiToken(await resolveProfile(flags, process.env), process.env);
     const registry = new RegistryClient(new HttpClient(profile));
+    const spool = flags.spool;
     const file = flags.file === undefined ? undefined : readAdvertiseFile(flags.file);
     const { run, ci } = buildRun(file?.run, flags, process.env, new Date());
     const drafts: ArtifactDraft[] = [
@@ -128,30 +160,61 @@ export abstract class AdvertiseCommand extends ClientCommand {
     ];
     const separate = draftFromFlags(flags);
     if (separate !== undefined) drafts.push(separate);
-    const resolveType = typeResolver(registry);
+    // With a spool, a type the registry cannot be asked about now is looked up when the call is flushed.
+    const unresolved = new Set<string>();
+    const resolveType = typeResolver(registry, spool === undefined ? undefined : unresolved);
     const artifacts: JsonObject[] = [
       ...(await Promise.all((file?.artifacts ?? []).map(withFileDigest))),
       ...(await Promise.all(drafts.map((draft) => artifactOf(draft, resolveType)))),
     ];
-    // Notes go to stderr even under --json: a CI log should say when calls cannot be matched up.
-    if (run.external_key === undefined) {
+    if (spool !== undefined && run.external_key === undefined) {
+      // A spooled call is sent again later: only a run key makes that record it once.
+      const key = `spool/${randomUUID()}`;
+      run.external_key = key;
+      note(`no run key: the call is given the key ${key} so that a spooled copy is recorded once`);
+    } else if (run.external_key === undefined) {
+      // Notes go to stderr even under --json: a CI log should say when calls cannot be matched up.
       note('no run key (--run-key, or the GitHub Actions / GitLab CI variables): every call mints a new run');
     } else if (ci !== undefined && typeof run.external_key === 'string') {
       note(`run key ${run.external_key} from the ${ci} variables`);
     }
-    const result = await sendAdvertisement(
-      profile,
-      role,
-      { run, artifacts },
-      {
+    const body = { run, artifacts };
+    const keep = (reason: string): SpooledAnswer =>
+      this.spooled(spool ?? '', {
+        role,
+        endpoint: `/api/v1/advertise/${role}`,
+        registry: profile.url,
+        run_key: String(run.external_key),
+        ...(flags['instance-key'] === undefined ? {} : { instance_key: flags['instance-key'] }),
+        ...(unresolved.size === 0 ? {} : { type_slugs: [...unresolved] }),
+        body,
+        spooled_at: new Date().toISOString(),
+        reason,
+      });
+    if (unresolved.size > 0) return keep(`the types ${[...unresolved].join(', ')} could not be looked up`);
+    let result: AdvertiseAnswer;
+    try {
+      result = await sendAdvertisement(profile, role, body, {
         retries: flags.retries,
         instanceKey: flags['instance-key'],
+        dryRun: flags['dry-run'] === true,
         onRetry: (attempt, delay, reason) =>
           note(`${reason}; retry ${attempt} of ${flags.retries} in ${(delay / 1000).toFixed(1)} s`),
-      },
-    );
-    this.log(describeAdvertisement(role, result));
+      });
+    } catch (error) {
+      if (spool === undefined || !isTemporaryFailure(error)) throw error;
+      return keep((error as Error).message);
+    }
+    this.log(flags['dry-run'] === true ? describeDryRun(role, result) : describeAdvertisement(role, result));
     return result;
+  }
+
+  /** Writes the call to the spool and says so on standard error (also under --json). */
+  private spooled(dir: string, call: Omit<SpooledCall, 'format'>): SpooledAnswer {
+    const file = spoolCall(dir, call);
+    note(`warning: ${call.reason}; the call was spooled to ${file}: send it with reg advertise flush`);
+    this.log(`spooled: ${file}`);
+    return { spooled: true, file, reason: call.reason };
   }
 }
 
@@ -159,8 +222,11 @@ function note(text: string): void {
   process.stderr.write(`reg: ${text}\n`);
 }
 
-/** Resolves type slugs through `GET /api/v1/types/<slug>`, once per slug; IRIs are kept. */
-function typeResolver(registry: RegistryClient): TypeResolver {
+/**
+ * Resolves type slugs through `GET /api/v1/types/<slug>`, once per slug; IRIs are kept. With `unresolved`, a
+ * slug the registry cannot be asked about now (unreachable, 5xx) is kept as it is and added there.
+ */
+function typeResolver(registry: RegistryClient, unresolved?: Set<string>): TypeResolver {
   const cache = new Map<string, Promise<string>>();
   return (slugOrIri) => {
     if (slugOrIri.includes(':')) return Promise.resolve(slugOrIri);
@@ -169,6 +235,10 @@ function typeResolver(registry: RegistryClient): TypeResolver {
       found = registry.get<TypeJson>('types', slugOrIri).then(
         (type) => type.iri,
         (error: unknown) => {
+          if (unresolved !== undefined && isTemporaryFailure(error)) {
+            unresolved.add(slugOrIri);
+            return slugOrIri;
+          }
           if (!(error instanceof ApiError) || error.status !== 404) throw error;
           throw new ApiError(404, error.code, error.title, `type "${slugOrIri}": ${error.detail}`, {
             hints: ['list the types with reg types list, or give the type by IRI'],

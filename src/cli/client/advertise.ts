@@ -23,6 +23,8 @@ export interface RetryPolicy {
    * identity-provider client for every replica) advertises as, sent as `X-Reg-Instance-Key`.
    */
   readonly instanceKey?: string | undefined;
+  /** Asks the registry to check and map the call without writing anything (`?dry_run=true`). */
+  readonly dryRun?: boolean;
 }
 
 /** Network failures in which the request never reached the registry, so resending it cannot repeat it. */
@@ -88,6 +90,7 @@ export async function sendAdvertisement(
     try {
       return await http.request<AdvertiseAnswer>('POST', `/api/v1/advertise/${role}`, {
         body,
+        ...(policy.dryRun === true ? { query: { dry_run: 'true' } } : {}),
         ...(policy.instanceKey === undefined
           ? {}
           : { headers: { 'x-reg-instance-key': policy.instanceKey } }),
@@ -102,6 +105,15 @@ export async function sendAdvertisement(
   }
 }
 
+/**
+ * Whether a failure means the registry could not take the call now (unreachable, 5xx, 429), so that it may be
+ * spooled and sent later; a refusal (any other 4xx) is never spooled.
+ */
+export function isTemporaryFailure(error: unknown): boolean {
+  if (error instanceof UnreachableError) return true;
+  return error instanceof ApiError && (error.status >= 500 || error.status === 429);
+}
+
 /** One line saying what an advertisement did: created or already recorded, the run, artifacts, queued IRIs. */
 export function describeAdvertisement(role: AdvertiseRole, result: AdvertiseAnswer): string {
   const count = result.artifacts.length;
@@ -112,4 +124,24 @@ export function describeAdvertisement(role: AdvertiseRole, result: AdvertiseAnsw
   const queued = result.queued_for_resolution ?? [];
   const tail = queued.length === 0 ? '' : `; queued for resolution: ${queued.join(', ')}`;
   return `${result.created ? 'created' : 'already recorded'}: run ${result.run}, ${artifacts}${tail}`;
+}
+
+/** What a dry run answers besides the advertisement: the records it would write, as JSON and as Turtle. */
+export interface DryRunJson {
+  readonly records: readonly { readonly kind: string; readonly iri: string; readonly record: JsonObject }[];
+  readonly turtle: string;
+}
+
+/**
+ * What a dry run found: the line a real call would print (as what it would do), one line per record it would
+ * write, then those records as Turtle.
+ */
+export function describeDryRun(role: AdvertiseRole, result: AdvertiseAnswer): string {
+  const report = (result as AdvertiseAnswer & { dry_run?: DryRunJson }).dry_run;
+  const line = describeAdvertisement(role, result).replace(/^created:/, 'would create:');
+  const records = report?.records ?? [];
+  const listed = records.map((record) => `\n  would write ${record.kind} ${record.iri}`).join('');
+  const turtle = records.length === 0 ? '' : `\n\n${(report?.turtle ?? '').trimEnd()}`;
+  const nothing = records.length === 0 ? '\n  nothing would be written' : '';
+  return `dry run, nothing was written; ${line}${listed}${nothing}${turtle}`;
 }
