@@ -5,7 +5,26 @@
 import { requireReader } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { BadRequestError, RegError } from '../errors.js';
-import { contentIdentifier, digestBytes, foldAlgorithm, NAMING_ALGORITHMS } from '../records/content-id.js';
+import {
+  CONTENT_NAME_FORMS,
+  contentAliases,
+  contentIdentifier,
+  digestBytes,
+  foldAlgorithm,
+  NAMING_ALGORITHMS,
+  parseContentName,
+  spdxAlgorithmIri,
+  swhidCore,
+  type ContentAlias,
+  type ContentDigest,
+  type ContentName,
+} from '../records/content-id.js';
+import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, REG, SCHEMA, SPDX } from '../ns.js';
+import { idOf } from '../records/ids.js';
+import type { Binding } from '../store/graph/types.js';
+import { sparqlString } from '../discovery/sparql-text.js';
+import { originOf } from '../stored/records.js';
+import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import { invalidChecksum } from './artifact-input.js';
 
@@ -59,17 +78,17 @@ export function parseDigest(value: string, bytes: number): Buffer | undefined {
 export function contentIdOf(value: string): string | undefined {
   const text = value.trim();
   const ni = /^ni:\/\/[^/]*\/([^;]+);([^?#]+)/i.exec(text);
-  if (ni !== null) return named(ni[1]!, ni[2]!);
+  if (ni !== null) return nameOf(ni[1]!, ni[2]!);
   const prefixed = /^([A-Za-z0-9_-]+):(.+)$/.exec(text);
-  if (prefixed !== null) return named(prefixed[1]!, prefixed[2]!);
+  if (prefixed !== null) return nameOf(prefixed[1]!, prefixed[2]!);
   for (const algorithm of Object.keys(NAMING_ALGORITHMS)) {
-    const identifier = named(algorithm, text);
+    const identifier = nameOf(algorithm, text);
     if (identifier !== undefined) return identifier;
   }
   return undefined;
 }
 
-function named(algorithm: string, digest: string): string | undefined {
+function nameOf(algorithm: string, digest: string): string | undefined {
   const bytes = NAMING_ALGORITHMS[foldAlgorithm(algorithm)]?.bytes;
   const parsed = bytes === undefined ? undefined : parseDigest(digest, bytes);
   return parsed === undefined ? undefined : contentIdentifier(algorithm, parsed);
@@ -91,6 +110,15 @@ function howToCompute(algorithm: string): HowToCompute {
 /** Input of the identify endpoint: the JSON body of a POST or the query of a GET. */
 export type IdentifyInput = Readonly<Record<string, unknown>>;
 
+function refuseBytes(input: IdentifyInput): void {
+  for (const member of ['bytes', 'data'])
+    if (input[member] !== undefined)
+      throw new RegError(
+        'bytes-not-accepted',
+        `${member}: the registry never takes file contents; compute the digest where the file is (for example sha256sum FILE) and send it as value`,
+      );
+}
+
 /**
  * `POST|GET /api/v1/artifacts/identify`: the content identifier of a digest (`algorithm`, default sha256, and
  * `value`, hex or base64). Pure: nothing is written. It counts as a read, so it needs a reader when reads are
@@ -99,12 +127,7 @@ export type IdentifyInput = Readonly<Record<string, unknown>>;
  */
 export function identify(core: Core, principal: Principal, input: IdentifyInput): IdentifyResult {
   if (!core.config.publicRead) requireReader(principal);
-  for (const member of ['bytes', 'data'])
-    if (input[member] !== undefined)
-      throw new RegError(
-        'bytes-not-accepted',
-        `${member}: the registry never takes file contents; compute the digest where the file is (for example sha256sum FILE) and send it as value`,
-      );
+  refuseBytes(input);
   const value = input.value;
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
     throw new BadRequestError('value is required: the hex or base64 digest of the file');
@@ -130,13 +153,242 @@ export function identify(core: Core, principal: Principal, input: IdentifyInput)
       `is not a ${naming.ni} digest (${naming.bytes * 2} hex characters, or base64)`,
       naming.bytes * 2,
     );
-  const identifier = contentIdentifier(naming.ni, digest)!;
+  return named(core, naming.ni, digest);
+}
+
+function named(core: Core, algorithm: string, digest: Buffer): IdentifyResult {
+  const identifier = contentIdentifier(algorithm, digest)!;
   return {
     content_identifier: identifier,
-    algorithm: naming.ni,
+    algorithm,
     digest_hex: digest.toString('hex'),
     digest_base64url: digest.toString('base64url'),
     find: `${core.config.baseIri}/api/v1/artifacts?content=${encodeURIComponent(identifier)}`,
-    how_to_compute: howToCompute(naming.ni),
+    how_to_compute: howToCompute(algorithm),
+  };
+}
+
+/** Which recorded value of a record matched a content name: the JSON field and the value as recorded. */
+export interface MatchedName {
+  readonly field: string;
+  readonly value: string;
+}
+
+/** A record holding some content: a distribution (with the artifact it belongs to) or a release. */
+export interface ContentMatch {
+  readonly kind: 'distribution' | 'release';
+  /** The distribution's node IRI, or the release's IRI. */
+  readonly iri: string;
+  /** The record the node belongs to: the artifact of a distribution, the release itself. */
+  readonly record: string;
+  readonly graph: string;
+  readonly matched: readonly MatchedName[];
+}
+
+// Only the registry's own graph and the cached graphs of peers hold records.
+const RECORD_GRAPHS = `FILTER(?g = <${GRAPHS.local}> || STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))`;
+const LIVE = (record: string) => `FILTER NOT EXISTS { ${record} <${REG('tombstoned')}> true }`;
+const value = (row: Binding, name: string): string | undefined => row[name]?.value;
+
+async function checksumMatches(core: Core, digests: readonly ContentDigest[]): Promise<ContentMatch[]> {
+  const values = digests.flatMap(({ algorithm, hex }) => {
+    const iri = spdxAlgorithmIri(algorithm);
+    return iri === undefined ? [] : [`(<${iri}> ${sparqlString(hex)})`];
+  });
+  if (values.length === 0) return [];
+  const rows = await core.graph.select(
+    `SELECT DISTINCT ?g ?s ?node ?alg ?hex WHERE { VALUES (?alg ?hex) { ${values.join(' ')} }
+       GRAPH ?g { ?c <${SPDX('checksumValue')}> ?hex . ?c <${SPDX('algorithm')}> ?alg .
+         ?node <${SPDX('checksum')}> ?c . ?s <${DCAT('distribution')}> ?node . ${LIVE('?s')} } ${RECORD_GRAPHS} }`,
+  );
+  return rows.map((row) => ({
+    kind: 'distribution',
+    iri: value(row, 'node')!,
+    record: value(row, 's')!,
+    graph: value(row, 'g')!,
+    matched: [{ field: 'distributions.checksum', value: value(row, 'hex')! }],
+  }));
+}
+
+async function imageMatches(core: Core, digests: readonly ContentDigest[]): Promise<ContentMatch[]> {
+  if (digests.length === 0) return [];
+  const wanted = digests.map(({ algorithm, hex }) => sparqlString(`${algorithm}:${hex}`)).join(', ');
+  const rows = await core.graph.select(
+    `SELECT DISTINCT ?g ?s ?d WHERE { GRAPH ?g { ?s <${REG('imageDigest')}> ?d .
+       FILTER(LCASE(STR(?d)) IN (${wanted})) ${LIVE('?s')} } ${RECORD_GRAPHS} }`,
+  );
+  return rows.map((row) => ({
+    kind: 'release',
+    iri: value(row, 's')!,
+    record: value(row, 's')!,
+    graph: value(row, 'g')!,
+    matched: [{ field: 'image_digest', value: value(row, 'd')! }],
+  }));
+}
+
+async function swhidMatches(core: Core, swhids: readonly string[]): Promise<ContentMatch[]> {
+  if (swhids.length === 0) return [];
+  const tests = swhids.map((id) => `?w = ${sparqlString(id)} || STRSTARTS(?w, ${sparqlString(`${id};`)})`);
+  const rows = await core.graph.select(
+    `SELECT DISTINCT ?g ?node ?s ?w WHERE { GRAPH ?g { ?node <${REG('swhid')}> ?w . FILTER(${tests.join(' || ')})
+       OPTIONAL { ?s <${DCAT('distribution')}> ?node } BIND(COALESCE(?s, ?node) AS ?r) ${LIVE('?r')} }
+       ${RECORD_GRAPHS} }`,
+  );
+  return rows.map((row) => {
+    const artifact = value(row, 's');
+    return {
+      kind: artifact === undefined ? 'release' : 'distribution',
+      iri: value(row, 'node')!,
+      record: artifact ?? value(row, 'node')!,
+      graph: value(row, 'g')!,
+      matched: [
+        { field: artifact === undefined ? 'swhids' : 'distributions.swhids', value: value(row, 'w')! },
+      ],
+    };
+  });
+}
+
+/**
+ * The other names of the bytes of matched distributions: their checksums and the SWHIDs of the same bytes
+ * (`swh:1:cnt:`). A release's image and its source are different content, so a release adds nothing.
+ */
+async function distributionNames(core: Core, matches: readonly ContentMatch[]): Promise<ContentName> {
+  const nodes = [...new Set(matches.filter((m) => m.kind === 'distribution').map((m) => `<${m.iri}>`))];
+  if (nodes.length === 0) return { form: 'digest-set', digests: [], swhids: [] };
+  const rows = await core.graph.select(
+    `SELECT DISTINCT ?alg ?hex ?w WHERE { VALUES ?node { ${nodes.join(' ')} } GRAPH ?g {
+       { ?node <${SPDX('checksum')}> ?c . ?c <${SPDX('algorithm')}> ?alg ; <${SPDX('checksumValue')}> ?hex }
+       UNION { ?node <${REG('swhid')}> ?w } } ${RECORD_GRAPHS} }`,
+  );
+  const digests: ContentDigest[] = [];
+  const swhids: string[] = [];
+  for (const row of rows) {
+    const [alg, hex, swhid] = [value(row, 'alg'), value(row, 'hex'), value(row, 'w')];
+    const named =
+      alg === undefined || hex === undefined
+        ? undefined
+        : parseContentName(`hash://${algorithmName(alg)}/${hex}`);
+    if (named !== undefined) digests.push(...named.digests);
+    const core = swhid === undefined ? undefined : swhidCore(swhid);
+    if (core?.startsWith('swh:1:cnt:') === true) swhids.push(core);
+  }
+  return { form: 'digest-set', digests, swhids };
+}
+
+const algorithmName = (iri: string): string => iri.slice(iri.lastIndexOf('checksumAlgorithm_') + 18);
+
+/** Every record holding the content a name names, in this registry and in cached peers, each once, in IRI order. */
+export async function findByContent(core: Core, name: ContentName): Promise<ContentMatch[]> {
+  const found = await Promise.all([
+    checksumMatches(core, name.digests),
+    imageMatches(core, name.digests),
+    swhidMatches(core, name.swhids),
+  ]);
+  const merged = new Map<string, ContentMatch>();
+  for (const match of found.flat()) {
+    const key = `${match.graph} ${match.iri}`;
+    const seen = merged.get(key);
+    merged.set(key, seen === undefined ? match : { ...seen, matched: [...seen.matched, ...match.matched] });
+  }
+  return [...merged.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.iri.localeCompare(b.iri));
+}
+
+/** A record holding the content, as the identify endpoint shows it. */
+export interface PresentedMatch {
+  readonly kind: ContentMatch['kind'];
+  readonly iri: string;
+  /** The artifact a distribution belongs to. */
+  readonly artifact?: string;
+  /** The id of the artifact or release. */
+  readonly id: string;
+  readonly title?: string;
+  readonly origin: JsonObject;
+  readonly matched: readonly MatchedName[];
+}
+
+/** The answer of `GET /api/v1/identify`: what `/api/v1/artifacts/identify` answers for a digest, and more. */
+export interface ContentIdentity extends Partial<IdentifyResult> {
+  readonly id: string;
+  readonly form: ContentName['form'];
+  readonly digests: readonly ContentDigest[];
+  readonly swhids: readonly string[];
+  readonly aliases: readonly ContentAlias[];
+  readonly matches: readonly PresentedMatch[];
+  readonly total: number;
+}
+
+/** The content name the identify endpoint was given, or a 400 naming `id` and the forms it takes. */
+export function readContentName(input: IdentifyInput): ContentName {
+  refuseBytes(input);
+  const id = input.id;
+  const forms =
+    'ni:///sha-256;<base64url>, hash://sha256/<hex>, a bare hex digest, sha256:<hex> (an OCI digest), an in-toto DigestSet as JSON ({"sha256":"<hex>"}) or a SWHID (swh:1:cnt:<40 hex>, also dir, rel, rev, snp)';
+  const given = typeof id === 'string' ? parseContentName(id) : undefined;
+  if (given !== undefined) return given;
+  const detail = `id ${typeof id === 'string' && id.trim() !== '' ? `${JSON.stringify(id)} is not a content name` : 'is required'}: give ${forms}`;
+  throw new BadRequestError(detail, {
+    errors: [{ field: 'id', message: detail }],
+    extra: { field: 'id', forms: CONTENT_NAME_FORMS },
+  });
+}
+
+/**
+ * `GET /api/v1/identify?id=…`: every record holding the content `id` names (in any form `parseContentName`
+ * reads) and every name of that content. Distributions found add the names of their own bytes, which are looked
+ * up once more, so a SWHID finds the records that know the same file only by its checksum. For a sha-256/384/512
+ * digest the answer also carries what `/api/v1/artifacts/identify` answers. Pure; a read.
+ */
+export async function identifyContent(
+  core: Core,
+  principal: Principal,
+  input: IdentifyInput,
+): Promise<ContentIdentity> {
+  if (!core.config.publicRead) requireReader(principal);
+  const name = readContentName(input);
+  let matches = await findByContent(core, name);
+  const learned = await distributionNames(core, matches);
+  const digests = unique([...name.digests, ...learned.digests], (d) => `${d.algorithm} ${d.hex}`);
+  const swhids = unique([...name.swhids, ...learned.swhids], (id) => id);
+  if (digests.length > name.digests.length || swhids.length > name.swhids.length)
+    matches = await findByContent(core, { form: name.form, digests, swhids });
+  const naming = name.digests.find((d) => NAMING_ALGORITHMS[d.algorithm] !== undefined);
+  return {
+    id: input.id as string,
+    form: name.form,
+    ...(naming === undefined
+      ? {}
+      : named(core, NAMING_ALGORITHMS[naming.algorithm]!.ni, Buffer.from(naming.hex, 'hex'))),
+    digests,
+    swhids,
+    aliases: contentAliases(digests, swhids),
+    matches: await Promise.all(matches.map((match) => presentMatch(core, match))),
+    total: matches.length,
+  };
+}
+
+function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(key(item)) && seen.add(key(item)));
+}
+
+async function presentMatch(core: Core, match: ContentMatch): Promise<PresentedMatch> {
+  const rows = await core.graph.select(
+    `SELECT ?title ?version ?name WHERE { GRAPH <${match.graph}> { OPTIONAL { <${match.record}> <${DCT('title')}> ?title }
+       OPTIONAL { <${match.record}> <${SCHEMA('softwareVersion')}> ?version }
+       OPTIONAL { <${match.record}> <${DCT('isVersionOf')}> ?sw . GRAPH ?h { ?sw <${SCHEMA('name')}> ?name } } } } LIMIT 1`,
+  );
+  const row = rows[0] ?? {};
+  const title =
+    match.kind === 'release'
+      ? [value(row, 'name'), value(row, 'version')].filter((part) => part !== undefined).join(' ')
+      : value(row, 'title');
+  return {
+    kind: match.kind,
+    iri: match.iri,
+    ...(match.kind === 'distribution' ? { artifact: match.record } : {}),
+    id: idOf(match.record),
+    ...(title === undefined || title === '' ? {} : { title }),
+    origin: originOf(match.graph),
+    matched: match.matched,
   };
 }

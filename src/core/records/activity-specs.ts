@@ -73,6 +73,8 @@ export const DISTRIBUTION = {
     // A fragment cannot nest, so the checksum of `#distribution-2` is `#distribution-2-checksum`.
     { json: 'checksum', predicate: SPDX('checksum'), type: 'node', fragment: 'checksum', node: CHECKSUM },
     { json: 'content_identifier', predicate: PROV('specializationOf'), type: 'iri', registry: true },
+    // Software Heritage identifiers of the same bytes (swh:1:cnt:) or of the tree they come from (swh:1:dir:).
+    { json: 'swhids', predicate: REG('swhid'), type: 'string', many: true },
     { json: 'access_protocol', predicate: REG('accessProtocol'), type: 'string', values: ACCESS_PROTOCOLS },
     { json: 'auth_method', predicate: REG('authMethod'), type: 'string', values: AUTH_METHODS },
     { json: 'availability', predicate: REG('availability'), type: 'string', values: AVAILABILITY },

@@ -168,6 +168,8 @@ const RELEASE_TABLE = {
     { json: 'date_published', predicate: SCHEMA('datePublished'), type: 'date' },
     { json: 'container_image', predicate: REG('containerImage'), type: 'string' },
     { json: 'image_digest', predicate: REG('imageDigest'), type: 'string' },
+    // Software Heritage identifiers of the release's source (swh:1:rel:, swh:1:rev:, swh:1:dir:, ...).
+    { json: 'swhids', predicate: REG('swhid'), type: 'string', many: true },
     { json: 'install_command', predicate: REG('installCommand'), type: 'string' },
     { json: 'changelog', predicate: SCHEMA('releaseNotes'), type: 'iri', link: WEB_LINK },
     {

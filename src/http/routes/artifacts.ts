@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { listArtifacts, type ArtifactListParams } from '../../core/provenance/artifact-list.js';
 import { getArtifact } from '../../core/provenance/artifact-view.js';
-import { identify } from '../../core/provenance/identify.js';
+import { identify, identifyContent } from '../../core/provenance/identify.js';
 import { columnLineage } from '../../core/provenance/column-lineage.js';
 import { lineage, lineageOptions } from '../../core/provenance/lineage.js';
 import type { AppEnv } from '../env.js';
@@ -54,5 +54,13 @@ export function artifactRoutes(): Mounts {
     const options = lineageOptions(c.req.query());
     return replyJson(c, await lineage(c.get('core'), c.req.param('id'), options));
   });
-  return [['/api/v1/artifacts', artifacts]];
+  // Any content name (ni:, hash://, hex, OCI digest, DigestSet, SWHID) to every record holding that content.
+  const content = new Hono<AppEnv>();
+  content.get('/', async (c) =>
+    c.json(await identifyContent(c.get('core'), c.get('principal'), c.req.query())),
+  );
+  return [
+    ['/api/v1/artifacts', artifacts],
+    ['/api/v1/identify', content],
+  ];
 }

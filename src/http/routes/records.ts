@@ -20,6 +20,8 @@ import { problemResponse } from '../problem.js';
 import { notModified, storedVersion } from '../record-conditions.js';
 import type { WebPage } from '../web.js';
 import { DEREFERENCEABLE } from '../../core/records/kind-registry.js';
+import { contentNameQuads, contentNames } from '../../core/records/content-id.js';
+import { REG } from '../../core/ns.js';
 
 /** Reads the API JSON of one record by id (the body `GET /api/v1/<kind>/<id>` returns). */
 export type RecordReader = (core: Core, id: string) => Promise<JsonObject>;
@@ -119,8 +121,18 @@ async function mintedRecord(
   }
 }
 
+/**
+ * The record's Signposting links, then the names of the content it describes (`ni:`, `hash://`, SWHID), each
+ * under the extension relation type `reg:contentName` (RFC 8288 section 2.1.2): Signposting has no relation
+ * for another name of an item's bytes, and `cite-as` stays the record's IRI.
+ */
 function linkOf(core: Core, record: RecordQuads): string {
-  return linkHeader(signpostingLinks(core.config.baseIri, record));
+  const names = contentNames(record.iri, record.quads).flatMap((node) => node.names);
+  const rel = REG('contentName');
+  return linkHeader([
+    ...signpostingLinks(core.config.baseIri, record),
+    ...[...new Set(names)].map((href) => ({ href, rel })),
+  ]);
 }
 
 /**
@@ -163,7 +175,9 @@ async function dereference(
     if (form === 'json') return c.json(await reader(core, id), 200, headers);
     // An RDF form is the stored record and nothing else, so its tag vouches for every byte: a match is a 304.
     if (notModified(c, etag)) return c.body(null, 304, headers);
-    const { contentType, body } = renderRecord(record, form);
+    // The content names are derived from the stored quads alone, so the tag of the stored record still holds.
+    const named = { ...record, quads: [...record.quads, ...contentNameQuads(record.iri, record.quads)] };
+    const { contentType, body } = renderRecord(named, form);
     return c.body(body, 200, { ...headers, 'content-type': contentType });
   } catch (error) {
     const response = problemResponse(error, c.get('requestId'), core.log, c.req.path);
