@@ -10,6 +10,7 @@
  * With `deviceFlow` it offers the OAuth 2.0 device authorization grant (RFC 8628) to clients marked `device`:
  * `approveDevice` then plays the person who enters the user code on the provider's page and signs in.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
@@ -490,4 +491,24 @@ function originOf(uri: string): string | undefined {
 
 function secretOf(client: TestClient): string {
   return client.secret ?? `${client.id}-secret`;
+}
+
+/** The CI systems whose genuine ID token claims are kept in test/fixtures/oidc-claims. */
+export type CiSystem = 'github-actions' | 'gitlab-ci';
+
+/**
+ * The claims of a genuine ID token of a CI system (test/fixtures/oidc-claims) without its issuer, audience and
+ * times, which `signToken` fills in, with `changes` applied; a change to `undefined` removes the claim.
+ */
+export function ciClaims(system: CiSystem, changes: Record<string, unknown> = {}): Record<string, unknown> {
+  const file = new URL(`../fixtures/oidc-claims/${system}.json`, import.meta.url);
+  const {
+    iss: _iss,
+    aud: _aud,
+    iat: _iat,
+    nbf: _nbf,
+    exp: _exp,
+    ...claims
+  } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return { ...claims, ...changes };
 }

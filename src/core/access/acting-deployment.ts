@@ -26,6 +26,7 @@ const notADeployment = (): ForbiddenError =>
  */
 export async function requireActingDeployment(core: Core, principal: Principal): Promise<string> {
   if (principal.instance !== null) return principal.instance;
+  if (principal.publisherMiss !== null) throw new ForbiddenError(principal.publisherMiss);
   if (principal.credential !== 'local-token' || principal.software === null) throw notADeployment();
   const registered = await registeredBy(core, principal.subject);
   const listing = registered.map((row) => `${row.iri} (instance_key "${row.key ?? ''}")`).join(', ');

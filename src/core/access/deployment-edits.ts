@@ -4,7 +4,13 @@ import { actsAs, isCurator, requireSoftwareBinding } from './policy.js';
 import type { Principal } from './principal.js';
 
 /** Fields only a curator may change: a deployment must not widen its own rights or move to another software. */
-const CURATED_FIELDS = ['software', 'allowed_scopes', 'oidc_client_id', 'oidc_issuer'] as const;
+const CURATED_FIELDS = [
+  'software',
+  'allowed_scopes',
+  'oidc_client_id',
+  'oidc_issuer',
+  'trusted_publishers',
+] as const;
 
 /**
  * A software-bound credential registers deployments of its own software only: the software defaults to it, and

@@ -6,6 +6,7 @@ import { sparqlString } from '../discovery/sparql-text.js';
 import { principal, type Principal, type Role } from './principal.js';
 import { SCOPES } from './scopes.js';
 import { defaultIssuer } from './issuers.js';
+import { actThroughPublisher } from './trusted-publishers.js';
 
 /** Claims that name the client a token was issued to, in the order they are consulted; `sub` is the fallback. */
 const CLIENT_CLAIMS = ['azp', 'client_id', 'clientId', 'sub'] as const;
@@ -34,8 +35,9 @@ interface Deployment {
 /**
  * Turns the verified claims of a token from a trusted `issuer` into a principal (contract row 26): a token that
  * binds to a deployment is that deployment's workload; an unbound token is a person when the primary issuer
- * gave it roles or it is a sign-in token of the web page (its client id or a `sid`); anything else is an
- * unbound workload, which self-registration judges later. Workload-only issuers never make people or roles, and
+ * gave it roles or it is a sign-in token of the web page (its client id or a `sid`); another token matching a
+ * trusted publisher acts through it; anything else is an unbound workload, which self-registration judges later
+ * (carrying, when its issuer has trusted publishers, why none matched). Workload-only issuers never make people or roles, and
  * their unbound workloads count as anonymous (spec §5.4).
  */
 export async function classifyClaims(
@@ -71,6 +73,17 @@ export async function classifyClaims(
       });
     }
   }
+  // A person never acts through a trusted publisher: only a workload token is judged against the bindings.
+  let publisherMiss: string | null = null;
+  if (!signIn && roles.length === 0 && clientId !== undefined) {
+    const through = await actThroughPublisher(core, issuer, claims, {
+      clientId,
+      tokenScopes,
+      scopesOf: (instance) => allowedScopes(core, instance),
+    });
+    if (typeof through === 'string') publisherMiss = through;
+    else if (through !== undefined) return through;
+  }
   // An identity provider's scope claim never makes anyone an administrator; that takes the admin role.
   const scopes = tokenScopes.filter((scope) => scope !== 'admin:*');
   if (signIn || roles.length > 0) {
@@ -99,6 +112,7 @@ export async function classifyClaims(
     scopes: primary ? scopes : [],
     issuer,
     clientId,
+    publisherMiss,
   });
 }
 

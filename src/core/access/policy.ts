@@ -21,8 +21,13 @@ function unboundWorkload(principal: Principal, refusal: string): string {
   return `${refusal}: the client ${principal.clientId ?? principal.subject} of ${principal.issuer ?? 'its issuer'} is bound to no deployment of this registry, so its token counts as anonymous (a curator declares it as a deployment's oidc_client_id, or lists it in a software's registration_clients so that it can register itself through PUT /api/v1/instances/self)`;
 }
 
-function requireAuthenticated(principal: Principal): void {
+/**
+ * Refuses a caller without a credential (401). A workload token that verified but matched none of its issuer's
+ * trusted publishers is refused with a 403 naming the nearest binding and the claim that differed.
+ */
+export function requireAuthenticated(principal: Principal): void {
   if (principal.authenticated) return;
+  if (principal.publisherMiss !== null) throw new ForbiddenError(principal.publisherMiss);
   if (principal.credential === 'oidc-workload')
     throw new UnauthorizedError(unboundWorkload(principal, 'this endpoint needs a credential'));
   throw new UnauthorizedError();
@@ -97,6 +102,8 @@ export function requireSoftwareBinding(principal: Principal, software: string): 
 export function requireDeploymentScope(principal: Principal, scope: string): void {
   requireAuthenticated(principal);
   if (!principal.scopes.includes(scope)) {
+    if (principal.instance === null && principal.publisherMiss !== null)
+      throw new ForbiddenError(principal.publisherMiss);
     throw new ForbiddenError(
       `credential lacks the ${scope} scope (has: ${principal.scopes.join(', ') || 'none'})`,
     );

@@ -37,6 +37,23 @@ export interface Principal {
    * a shared credential registered, never among deployments of other credentials.
    */
   readonly instanceKey: string | null;
+  /** What the workload token of a trusted publisher said about the build acting, recorded on runs and in the audit log. */
+  readonly workload: WorkloadSource | null;
+  /**
+   * Why a verified workload token acts through no trusted publisher although its issuer has some: the nearest
+   * binding and the claim that differed, as the sentence of the 403 an act needing a deployment answers.
+   */
+  readonly publisherMiss: string | null;
+}
+
+/** The build a workload token of a trusted publisher stands for. */
+export interface WorkloadSource {
+  /** The trusted publisher the token matched (`<record>#trusted-publisher-<n>`). */
+  readonly binding: string;
+  /** The claims the binding names, with the values the token carried. */
+  readonly claims: Readonly<Record<string, string>>;
+  /** The run fields the claims give (`source_repository`, `source_ref`, `source_commit`, `build_url`). */
+  readonly run: Readonly<Record<string, string>>;
 }
 
 const NOBODY = {
@@ -49,6 +66,8 @@ const NOBODY = {
   clientId: null,
   tokenId: null,
   instanceKey: null,
+  workload: null,
+  publisherMiss: null,
 } as const;
 
 /** The caller that presented no credential. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { requireActingDeployment } from '../access/acting-deployment.js';
-import { isCurator, requireDeploymentScope } from '../access/policy.js';
+import { isCurator, requireAuthenticated, requireDeploymentScope } from '../access/policy.js';
+import { workloadAuditNote, workloadRunFields } from '../access/workload-source.js';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../errors.js';
 import { DCT, GRAPHS, SCHEMA } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
@@ -114,7 +115,7 @@ export async function advertise(
   options: AdvertiseOptions = {},
 ): Promise<AdvertiseResult> {
   const { principal } = act;
-  if (!principal.authenticated) throw new UnauthorizedError();
+  requireAuthenticated(principal);
   requireDeploymentScope(principal, role === 'produced' ? 'advertise:produce' : 'advertise:consume');
   const instance = await requireActingDeployment(core, principal);
   const input = requireObject(body);
@@ -171,7 +172,7 @@ export async function advertiseRun(
   options: AdvertiseOptions = {},
 ): Promise<RunAdvertisementResult> {
   const { principal } = act;
-  if (!principal.authenticated) throw new UnauthorizedError();
+  requireAuthenticated(principal);
   for (const { role } of parts)
     requireDeploymentScope(principal, role === 'produced' ? 'advertise:produce' : 'advertise:consume');
   const instance = await requireActingDeployment(core, principal);
@@ -317,7 +318,7 @@ async function advertiseLocked(
           actorKind: principal.actorKind,
           action: options.auditAction ?? `advertise.${role}`,
           target: runIri,
-          detail: `${role}: ${artifacts.length} artifact(s)`,
+          detail: `${role}: ${artifacts.length} artifact(s)${workloadAuditNote(principal)}`,
           requestId: act.requestId ?? null,
         });
     },
@@ -365,6 +366,7 @@ async function runWrite(
       started_at: now,
       ...sent,
       instance,
+      ...workloadRunFields(ad.act.principal),
       ...(typeof deployment?.json.release === 'string' ? { release: deployment.json.release } : {}),
       created: now,
     };

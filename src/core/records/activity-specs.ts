@@ -35,6 +35,11 @@ const RUN_TABLE = {
     { json: 'part_of', predicate: DCT('isPartOf'), type: 'iri' },
     { json: 'used', predicate: PROV('used'), type: 'iri', many: true, registry: true },
     { json: 'openlineage_payload', predicate: REG('openLineagePayload'), type: 'json', registry: true },
+    // Where a run acting through a trusted publisher was built, from its workload token's claims.
+    { json: 'source_repository', predicate: REG('sourceRepository'), type: 'string', registry: true },
+    { json: 'source_ref', predicate: REG('sourceRef'), type: 'string', registry: true },
+    { json: 'source_commit', predicate: REG('sourceCommit'), type: 'string', registry: true },
+    { json: 'build_url', predicate: REG('buildURL'), type: 'iri', link: WEB_LINK, registry: true },
     ...BOOKKEEPING,
   ],
   derived: [

@@ -81,6 +81,20 @@ const SYNC = {
   ],
 } as const satisfies NodeSpec;
 
+/**
+ * A trusted publisher: a workload token of `issuer` whose claims match every pattern of `claims` acts as the
+ * deployment carrying it, or, on a software, as the deployment of that software keyed by the value of its
+ * `deployment_key` claim (which the shapes allow on a software's binding only).
+ */
+const TRUSTED_PUBLISHER = {
+  types: [REG('TrustedPublisher')],
+  fields: [
+    { json: 'issuer', predicate: REG('publisherIssuer'), type: 'iri' },
+    { json: 'claims', predicate: REG('publisherClaims'), type: 'json' },
+    { json: 'deployment_key', predicate: REG('deploymentKeyClaim'), type: 'string' },
+  ],
+} as const satisfies NodeSpec;
+
 const SOFTWARE_TABLE = {
   kind: 'software',
   path: 'software',
@@ -128,6 +142,14 @@ const SOFTWARE_TABLE = {
     },
     { json: 'registration_clients', predicate: REG('registrationClient'), type: 'string', many: true },
     { json: 'registration_issuer', predicate: REG('registrationIssuer'), type: 'iri' },
+    {
+      json: 'trusted_publishers',
+      predicate: REG('trustedPublisher'),
+      type: 'node',
+      many: true,
+      fragment: 'trusted-publisher',
+      node: TRUSTED_PUBLISHER,
+    },
     { json: 'sync', predicate: REG('sync'), type: 'node', fragment: 'sync', node: SYNC },
     capabilityField,
     ...BOOKKEEPING,
@@ -207,9 +229,23 @@ const INSTANCE_TABLE = {
     { json: 'oidc_client_id', predicate: REG('oidcClientId'), type: 'string' },
     { json: 'oidc_issuer', predicate: REG('oidcIssuer'), type: 'iri' },
     { json: 'allowed_scopes', predicate: REG('allowedScope'), type: 'string', many: true, values: SCOPES },
+    {
+      json: 'trusted_publishers',
+      predicate: REG('trustedPublisher'),
+      type: 'node',
+      many: true,
+      fragment: 'trusted-publisher',
+      node: TRUSTED_PUBLISHER,
+    },
     { json: 'self_registered_by', predicate: REG('selfRegisteredBy'), type: 'string', registry: true },
     { json: 'self_registered_issuer', predicate: REG('selfRegisteredIssuer'), type: 'iri', registry: true },
     { json: 'instance_key', predicate: REG('instanceKey'), type: 'string', registry: true },
+    {
+      json: 'registered_by_publisher',
+      predicate: REG('registeredByPublisher'),
+      type: 'boolean',
+      registry: true,
+    },
     capabilityField,
     { json: 'health', predicate: REG('health'), type: 'string', registry: true },
     { json: 'health_checked_at', predicate: REG('healthCheckedAt'), type: 'dateTime', registry: true },
