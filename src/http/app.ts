@@ -17,6 +17,7 @@ import { problemResponse } from './problem.js';
 import { adminRoutes } from './routes/admin.js';
 import { advertiseRoutes } from './routes/advertise.js';
 import { artifactRoutes } from './routes/artifacts.js';
+import { attestationRoutes } from './routes/attestations.js';
 import { openLineageRoutes } from './routes/openlineage.js';
 import { peerRoutes } from './routes/peers.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
@@ -96,6 +97,7 @@ export function createApp(core: Core): Hono<AppEnv> {
     artifactRoutes(),
     advertiseRoutes(),
     openLineageRoutes(),
+    attestationRoutes(),
     tokenRoutes(),
     subscriptionRoutes(),
     whoamiRoutes(),

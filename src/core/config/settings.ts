@@ -421,4 +421,22 @@ export const SETTINGS: readonly SettingSpec[] = [
     fallback: 'false',
     summary: 'allow private, loopback and link-local webhook targets',
   },
+  {
+    name: 'REG_ATTESTATION_KEYS',
+    kind: 'path',
+    summary:
+      'file of public keys (PEM, or a JWKS) that DSSE-signed build attestations are verified with; read at each verification',
+  },
+  {
+    name: 'REG_SIGSTORE_TRUSTED_ROOT',
+    kind: 'path',
+    summary:
+      'Sigstore trusted_root.json that Sigstore bundles of build attestations are verified against, offline',
+  },
+  {
+    name: 'REG_ATTESTATION_REQUIRE_VERIFIED',
+    kind: 'boolean',
+    fallback: 'false',
+    summary: 'refuse (422) every build attestation whose signature is not verified',
+  },
 ];

@@ -408,6 +408,31 @@ export const MIGRATIONS: readonly Migration[] = [
         revoked_at TEXT
       );`,
   },
+  {
+    id: 16,
+    name: 'build attestations, every one kept as received',
+    // An attestation is named by the digest of its statement; its subjects are the artifacts it speaks of.
+    sql: `
+      CREATE TABLE attestation (
+        id TEXT PRIMARY KEY,
+        media_type TEXT NOT NULL,
+        body BLOB NOT NULL,
+        predicate_type TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        run TEXT,
+        sender TEXT NOT NULL,
+        verification TEXT NOT NULL,
+        build TEXT,
+        answer TEXT NOT NULL,
+        received_at TEXT NOT NULL
+      );
+      CREATE INDEX attestation_run ON attestation (run, received_at);
+      CREATE TABLE attestation_subject (
+        attestation TEXT NOT NULL REFERENCES attestation (id),
+        artifact TEXT NOT NULL,
+        PRIMARY KEY (artifact, attestation)
+      ) WITHOUT ROWID;`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */
