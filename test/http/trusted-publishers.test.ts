@@ -228,6 +228,11 @@ describe('a deployment bound to GitHub Actions by claim patterns', () => {
       }),
     );
     expect((await whoami(token)).instance).toBe(deployment.iri);
+    // Only * is special: a dot in a pattern is a dot.
+    const lookalike = await github.signToken(
+      releaseJob({ job_workflow_ref: 'octo-org/tool/.github/workflows/releaseXyml@refs/tags/v1.2.0' }),
+    );
+    expect((await whoami(lookalike)).instance).toBeNull();
   });
 
   it('refuses a token of another repository with a 403 naming the binding and the claim', async () => {
