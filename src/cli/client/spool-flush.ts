@@ -14,6 +14,7 @@ export interface FlushedCall {
   /** sent (and removed), refused or unreadable (moved to refused/), or kept for a later flush. */
   readonly outcome: 'sent' | 'refused' | 'unreadable' | 'kept';
   readonly run?: string;
+  readonly artifacts?: string[];
   readonly created?: boolean;
   readonly reason?: string;
   readonly moved_to?: string;
@@ -72,7 +73,13 @@ export async function flushSpool(
         instanceKey: entry.call.instance_key,
       });
       removeCall(entry.file);
-      record({ file: entry.file, outcome: 'sent', run: answer.run, created: answer.created });
+      record({
+        file: entry.file,
+        outcome: 'sent',
+        run: answer.run,
+        artifacts: [...answer.artifacts],
+        created: answer.created,
+      });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const credential = error instanceof ApiError && (error.status === 401 || error.status === 403);
