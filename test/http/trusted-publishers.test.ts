@@ -368,7 +368,7 @@ describe('a software bound to GitLab CI, keyed by environment', () => {
 describe('people and exact bindings', () => {
   it('never lets a person act through a trusted publisher, even with matching claims', async () => {
     const sw = await api.call('POST', '/api/v1/software', 201, { name: 'people tool' });
-    await api.call('POST', '/api/v1/instances', 201, {
+    const bound = await api.call('POST', '/api/v1/instances', 201, {
       software: sw.iri,
       label: 'bound to people',
       trusted_publishers: [{ issuer: people.issuer, claims: { repository: 'octo-org/tool' } }],
@@ -385,6 +385,9 @@ describe('people and exact bindings', () => {
     expect(await whoami(signedIn)).toMatchObject({ credential: 'oidc-human', instance: null });
     const refused = await advertiseWith(signedIn, 'from a person', 403);
     expect(refused.detail).not.toContain('trusted publisher');
+    // A workload of the same (primary) issuer with the same claims does act through it.
+    const workload = await people.signToken({ sub: 'ci-bot', repository: 'octo-org/tool' });
+    expect(await whoami(workload)).toMatchObject({ credential: 'oidc-workload', instance: bound.iri });
   });
 
   it('keeps binding a token by its exact sub through oidc_client_id', async () => {
