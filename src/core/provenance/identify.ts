@@ -326,10 +326,8 @@ export function readContentName(input: IdentifyInput): ContentName {
   const given = typeof id === 'string' ? parseContentName(id) : undefined;
   if (given !== undefined) return given;
   const detail = `id ${typeof id === 'string' && id.trim() !== '' ? `${JSON.stringify(id)} is not a content name` : 'is required'}: give ${forms}`;
-  throw new BadRequestError(detail, {
-    errors: [{ field: 'id', message: detail }],
-    extra: { field: 'id', forms: CONTENT_NAME_FORMS },
-  });
+  // One sentence, not a field error: the parameter is the whole request, and the sentence lists every form.
+  throw new BadRequestError(detail, { extra: { field: 'id', forms: CONTENT_NAME_FORMS } });
 }
 
 /**
