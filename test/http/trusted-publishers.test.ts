@@ -365,6 +365,28 @@ describe('a software bound to GitLab CI, keyed by environment', () => {
   });
 });
 
+describe('bindings that overlap', () => {
+  it('refuses a token that two bindings would make two different deployments, naming both', async () => {
+    const sw = await api.call('POST', '/api/v1/software', 201, { name: 'overlapping tool' });
+    const claims = { project_path: 'my-group/overlap' };
+    const first = await api.call('POST', '/api/v1/instances', 201, {
+      software: sw.iri,
+      label: 'first',
+      trusted_publishers: [{ issuer: gitlab.issuer, claims }],
+    });
+    const second = await api.call('POST', '/api/v1/instances', 201, {
+      software: sw.iri,
+      label: 'second',
+      trusted_publishers: [{ issuer: gitlab.issuer, claims: { ...claims, ref_type: 'tag' } }],
+    });
+    const token = await gitlab.signToken(tagPipeline('release', { project_path: 'my-group/overlap' }));
+    const refused = await advertiseWith(token, 'ambiguous', 403);
+    expect(refused.detail).toContain('act as different deployments');
+    expect(refused.detail).toContain(first.iri);
+    expect(refused.detail).toContain(second.iri);
+  });
+});
+
 describe('people and exact bindings', () => {
   it('never lets a person act through a trusted publisher, even with matching claims', async () => {
     const sw = await api.call('POST', '/api/v1/software', 201, { name: 'people tool' });
