@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/core/log.js';
 import { createApp } from '../../src/http/app.js';
 import { apiOf, type Json } from '../support/api.js';
 import { tempDir, testConfig } from '../helpers.js';
+import { testSigstore } from '../fixtures/attestations/test-sigstore.js';
 
 const FIXTURES = new URL('../fixtures/attestations/', import.meta.url);
 const fixture = (name: string): Buffer => fs.readFileSync(new URL(name, FIXTURES));
@@ -113,15 +114,22 @@ async function read(on: { app: ReturnType<typeof createApp> }, where: string): P
 
 let open: Awaited<ReturnType<typeof registry>>;
 let strict: Awaited<ReturnType<typeof registry>>;
+/** A registry that trusts only a Sigstore root made here, and requires verification. */
+let made: Awaited<ReturnType<typeof registry>>;
+const sigstore = testSigstore();
 
 beforeAll(async () => {
   const trustedRoot = new URL('trusted_root.json', FIXTURES).pathname;
   open = await registry({ keysFile: pemFile, sigstoreTrustedRoot: trustedRoot, requireVerified: false });
   strict = await registry({ keysFile: jwksFile, sigstoreTrustedRoot: undefined, requireVerified: true });
+  const madeRoot = path.join(keyDir, 'trusted_root.json');
+  fs.writeFileSync(madeRoot, JSON.stringify(sigstore.trustedRoot));
+  made = await registry({ keysFile: undefined, sigstoreTrustedRoot: madeRoot, requireVerified: true });
 });
 afterAll(async () => {
   await open.core.close();
   await strict.core.close();
+  await made.core.close();
 });
 
 describe('DSSE-signed SLSA provenance', () => {
@@ -287,6 +295,54 @@ describe('Sigstore bundles', () => {
       422,
     );
     expect(refused.detail).toContain('REG_SIGSTORE_TRUSTED_ROOT');
+  });
+});
+
+describe('Sigstore bundles under a trust root made in the test', () => {
+  const workflow = 'https://github.com/org/tool/.github/workflows/release.yml@refs/tags/v1.2.0';
+  const issuer = 'https://token.actions.githubusercontent.com';
+
+  it('a bundle signed by a certificate of its authority, logged in its log, is verified with that identity', async () => {
+    const statement = provenance([{ name: 'made-root.tgz', digest: { sha256: hex(randomUUID()) } }]);
+    const answer = await made.api.expectStatus(
+      await made.post(sigstore.bundle(statement, workflow, issuer)),
+      201,
+    );
+    expect(answer.verification).toEqual({
+      status: 'verified',
+      method: 'sigstore',
+      subject: workflow,
+      issuer,
+    });
+    expect(answer.media_type).toBe('application/vnd.dev.sigstore.bundle+json;version=0.1');
+  });
+
+  it('the same bundle with its statement changed is refused, verification being required', async () => {
+    const statement = provenance([{ name: 'made-root-changed.tgz', digest: { sha256: hex(randomUUID()) } }]);
+    const bundle = sigstore.bundle(statement, workflow, issuer) as Json;
+    statement.subject[0].digest.sha256 = hex(randomUUID());
+    bundle.dsseEnvelope.payload = Buffer.from(JSON.stringify(statement)).toString('base64');
+    const refused = await made.api.expectStatus(await made.post(bundle), 422);
+    expect(refused.verification).toMatchObject({ status: 'failed', method: 'sigstore' });
+  });
+
+  it('a bundle of another authority (the public-good one) fails against this root', async () => {
+    const refused = await made.api.expectStatus(
+      await made.post(fixture('sigstore-js-2.1.0-bundle.json')),
+      422,
+    );
+    expect(refused.verification).toMatchObject({ status: 'failed', method: 'sigstore' });
+  });
+
+  it('a bundle of this authority fails against the public-good root', async () => {
+    const statement = provenance([
+      { name: 'made-root-elsewhere.tgz', digest: { sha256: hex(randomUUID()) } },
+    ]);
+    const answer = await open.api.expectStatus(
+      await open.post(sigstore.bundle(statement, workflow, issuer)),
+      201,
+    );
+    expect(answer.verification).toMatchObject({ status: 'failed', method: 'sigstore' });
   });
 });
 
