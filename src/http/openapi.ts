@@ -17,7 +17,13 @@ import {
   type ReadShape,
 } from '../api/index.js';
 import { ERROR_CODES } from '../core/error-codes.js';
-import { DEREFERENCEABLE, KINDS, type RecordKind } from '../core/records/kind-registry.js';
+import {
+  DEREFERENCEABLE,
+  KINDS,
+  listFilters,
+  type ListedKind,
+  type RecordKind,
+} from '../core/records/kind-registry.js';
 import { routePath } from './allowed-methods.js';
 import type { AppEnv } from './env.js';
 
@@ -99,18 +105,26 @@ export function openApiDocument(app: Hono<AppEnv>, baseIri: string, version: str
               'application/json': { schema: writes ? { allOf: [answer, ref('Warnings')] } : answer },
             },
           };
+    // A kind's list takes the filters declared with the kind, then paging and origin.
+    const filters =
+      listing && method === 'get' && KINDS.some((entry) => entry.kind === kind && 'filters' in entry)
+        ? listFilters(kind as ListedKind)
+        : [];
+    const parameters = [
+      ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      ...filters.map((filter) => ({
+        name: filter.param,
+        in: 'query',
+        description: filter.summary,
+        schema:
+          filter.match.by === 'value' && filter.match.values !== undefined
+            ? { type: 'string', enum: [...filter.match.values] }
+            : { type: 'string' },
+      })),
+    ];
     operations[method] = {
       operationId: `${method} ${path}`,
-      ...(params.length === 0
-        ? {}
-        : {
-            parameters: params.map((name) => ({
-              name,
-              in: 'path',
-              required: true,
-              schema: { type: 'string' },
-            })),
-          }),
+      ...(parameters.length === 0 ? {} : { parameters }),
       ...(writes
         ? {
             requestBody: {

@@ -1,12 +1,10 @@
 /**
- * Every query parameter of the API's reads (the lists take theirs from their routes, so a new one is covered),
+ * Every query parameter of the API's reads (the lists take theirs from the kinds' declarations, so a new one is
+ * covered),
  * the ones that take an IRI named, and the paths whose segments name a record (`{}` is where the hostile segment
  * goes).
  */
-import { ARTIFACT_LIST_PARAMS } from '../../src/http/routes/artifacts.js';
-import { INSTANCE_LIST_PARAMS } from '../../src/http/routes/instances.js';
-import { RUN_LIST_PARAMS } from '../../src/http/routes/runs.js';
-import { SOFTWARE_LIST_PARAMS } from '../../src/http/routes/software.js';
+import { listParamNames } from '../../src/core/records/kind-registry.js';
 import type { Credential } from './corpus.js';
 
 /** The query parameters of one path. */
@@ -22,23 +20,23 @@ export const QUERY_PARAMS: readonly QueryParams[] = [
   {
     path: '/api/v1/software',
     credential: 'anonymous',
-    params: SOFTWARE_LIST_PARAMS,
+    params: listParamNames('software'),
     iriParams: ['produces', 'consumes'],
   },
   {
     path: '/api/v1/instances',
     credential: 'anonymous',
-    params: INSTANCE_LIST_PARAMS,
+    params: listParamNames('instance'),
   },
   {
     path: '/api/v1/runs',
     credential: 'anonymous',
-    params: RUN_LIST_PARAMS,
+    params: listParamNames('run'),
   },
   {
     path: '/api/v1/artifacts',
     credential: 'anonymous',
-    params: ARTIFACT_LIST_PARAMS,
+    params: listParamNames('artifact'),
     iriParams: ['conforms_to'],
   },
   { path: '/api/v1/artifacts/identify', credential: 'anonymous', params: ['algorithm', 'value'] },

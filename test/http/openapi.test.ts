@@ -85,3 +85,42 @@ describe('the OpenAPI description', () => {
     expect(schemas.Instance.properties.software_name.readOnly).toBe(true);
   });
 });
+
+describe('the lists in the OpenAPI description', () => {
+  const queryOf = (path: string) =>
+    ((document.paths[path].get.parameters ?? []) as any[]).filter((parameter) => parameter.in === 'query');
+
+  it('documents the filters declared with each kind, which the list then honours', async () => {
+    const instances = queryOf('/api/v1/instances');
+    expect(instances.map((parameter) => parameter.name)).toEqual(
+      expect.arrayContaining([
+        'software',
+        'release',
+        'health',
+        'availability',
+        'label',
+        'q',
+        'limit',
+        'cursor',
+      ]),
+    );
+    expect(instances.find((parameter) => parameter.name === 'health').schema.enum).toEqual([
+      'up',
+      'down',
+      'unknown',
+    ]);
+    expect(queryOf('/api/v1/runs').find((parameter) => parameter.name === 'status').schema.enum).toContain(
+      'unknown',
+    );
+    expect(queryOf('/api/v1/software').map((parameter) => parameter.name)).toContain('produces');
+    expect(queryOf('/api/v1/artifacts').map((parameter) => parameter.name)).toContain('content');
+    // One record's read takes no list filters.
+    expect(queryOf('/api/v1/instances/{id}')).toEqual([]);
+    // A documented closed value is checked by the list: anything else is a 400 naming the parameter.
+    const refused = await app.request('/api/v1/instances?health=sideways');
+    expect(refused.status).toBe(400);
+    const problem = (await refused.json()) as any;
+    expect(problem.detail).toContain('health must be one of up, down, unknown');
+    expect(problem.errors[0].field).toBe('health');
+  });
+});

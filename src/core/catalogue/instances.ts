@@ -40,9 +40,6 @@ import { softwareCounts, withEmptyLists } from './software.js';
 import { presentCapability } from '../discovery/terms.js';
 import { liveTokenCount } from '../access/tokens.js';
 
-/** Health values of a deployment; a deployment never probed reads `unknown`. */
-export const HEALTH = ['up', 'down', 'unknown'] as const;
-
 /** Expands bare ids in `software` and `release`; a value that is neither an id nor an IRI is left for validation to name. */
 function expandReferences(core: Core, input: JsonObject): JsonObject {
   const out = { ...input };

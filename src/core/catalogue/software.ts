@@ -4,6 +4,8 @@ import { idOf, mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
 import { SOFTWARE } from '../records/specs.js';
+import type { ListParams } from '../records/kind-registry.js';
+import { filterPatterns, type CustomFilters } from '../stored/list-filters.js';
 import { matchKeywordFilter, normaliseKeywords } from '../vocab/keywords.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Core } from '../core.js';
@@ -227,74 +229,28 @@ export async function declareSoftwareCapability(
   return (await presentCapability(core, capability, stored.iri, 'software')) ?? {};
 }
 
-/** Query parameters of the software list. */
-export type SoftwareListParams = Partial<
-  Record<
-    | 'q'
-    | 'name'
-    | 'kind'
-    | 'topic'
-    | 'keyword'
-    | 'license'
-    | 'publisher'
-    | 'produces'
-    | 'consumes'
-    | 'registry'
-    | 'limit'
-    | 'cursor',
-    string
-  >
->;
+/** Query parameters of the software list (declared with the kind, in `records/kind-registry.ts`). */
+export type SoftwareListParams = ListParams<'software'>;
 
-/** Expands a licence filter: a full IRI, or an SPDX id such as `Apache-2.0`. */
-function licenceIri(value: string): string {
-  return /^https?:\/\//.test(value) ? value : `https://spdx.org/licenses/${value}`;
-}
-
-function softwareFilters(params: SoftwareListParams): string[] {
-  const patterns: string[] = [];
-  if (params.q !== undefined && params.q.trim() !== '') {
-    patterns.push(
-      `?s <${SCHEMA('name')}> ?name . OPTIONAL { ?s <${DCT('abstract')}> ?tagline } OPTIONAL { ?s <${DCT('description')}> ?about }
-       FILTER(CONTAINS(LCASE(CONCAT(STR(?name), " ", COALESCE(STR(?tagline), ""), " ", COALESCE(STR(?about), ""))), LCASE(${sparqlString(params.q.trim())})))`,
-    );
-  }
-  // The exact name, so a client can turn a name into the record it names.
-  if (params.name !== undefined)
-    patterns.push(
-      `?s <${SCHEMA('name')}> ?exactName . FILTER(STR(?exactName) = ${sparqlString(params.name)})`,
-    );
-  if (params.kind !== undefined)
-    patterns.push(`?s <${SCHEMA('applicationCategory')}> ${sparqlString(params.kind)} .`);
-  if (params.topic !== undefined) patterns.push(iriPattern(DCT('subject'), params.topic, 'topic'));
-  if (params.keyword !== undefined) {
-    // A keyword of the list is stored as its preferred label, so an alias or slug finds it too.
-    const keyword = matchKeywordFilter(params.keyword)?.label ?? params.keyword;
-    patterns.push(
-      `?s <${SCHEMA('keywords')}> ?keyword . FILTER(LCASE(STR(?keyword)) = LCASE(${sparqlString(keyword)}))`,
-    );
-  }
-  if (params.license !== undefined)
-    patterns.push(iriPattern(DCT('license'), licenceIri(params.license), 'license'));
-  if (params.publisher !== undefined) {
-    patterns.push(
-      `?s <${DCT('publisher')}> ?publisher . OPTIONAL { ?publisher <${SCHEMA('name')}> ?publisherName }
-       FILTER(STR(?publisher) = ${sparqlString(params.publisher)} || LCASE(STR(?publisherName)) = LCASE(${sparqlString(params.publisher)}))`,
-    );
-  }
-  for (const [param, predicate] of [
-    ['produces', REG('produces')],
-    ['consumes', REG('consumes')],
-  ] as const) {
-    const value = params[param];
-    if (value === undefined) continue;
+/** The filters of the software list a field alone does not express. */
+function softwareFilters(): CustomFilters<'software'> {
+  const capability = (param: 'produces' | 'consumes', predicate: string) => (value: string) => {
     const type = iriPattern(predicate, value, param).replace('?s ', '?capability ');
-    patterns.push(
-      `{ ?s <${REG('hasCapability')}> ?capability . ${type} } UNION
-       { ?release <${DCT('isVersionOf')}> ?s ; <${REG('hasCapability')}> ?capability . ${type} }`,
-    );
-  }
-  return patterns;
+    return `{ ?s <${REG('hasCapability')}> ?capability . ${type} } UNION
+       { ?release <${DCT('isVersionOf')}> ?s ; <${REG('hasCapability')}> ?capability . ${type} }`;
+  };
+  return {
+    keyword: (value) => {
+      // A keyword of the list is stored as its preferred label, so an alias or slug finds it too.
+      const keyword = matchKeywordFilter(value)?.label ?? value;
+      return `?s <${SCHEMA('keywords')}> ?keyword . FILTER(LCASE(STR(?keyword)) = LCASE(${sparqlString(keyword)}))`;
+    },
+    publisher: (value) =>
+      `?s <${DCT('publisher')}> ?publisher . OPTIONAL { ?publisher <${SCHEMA('name')}> ?publisherName }
+       FILTER(STR(?publisher) = ${sparqlString(value)} || LCASE(STR(?publisherName)) = LCASE(${sparqlString(value)}))`,
+    produces: capability('produces', REG('produces')),
+    consumes: capability('consumes', REG('consumes')),
+  };
 }
 
 /** Lists software newest first, with paging, filters and facets (licence, kind, topic with labels). */
@@ -305,7 +261,7 @@ export async function listSoftware(core: Core, params: SoftwareListParams): Prom
 async function listSoftwareNow(core: Core, params: SoftwareListParams): Promise<JsonObject> {
   const query: ListQuery = {
     type: REG('Software'),
-    patterns: softwareFilters(params),
+    patterns: filterPatterns(core, 'software', params, softwareFilters()) ?? [],
     limit: pageSize(params.limit),
     cursor: params.cursor,
     registry: params.registry,

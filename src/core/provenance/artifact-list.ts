@@ -6,6 +6,7 @@
 import { BadRequestError } from '../errors.js';
 import { DCAT, DCT, PROV, REG } from '../ns.js';
 import { ARTIFACT } from '../records/activity-specs.js';
+import type { ListParams } from '../records/kind-registry.js';
 import { expandId } from '../records/ids.js';
 import { isAbsoluteIri, type JsonObject } from '../records/mapper.js';
 import { AVAILABILITY, INSTANCE } from '../records/specs.js';
@@ -13,6 +14,7 @@ import { keywordIri, matchKeywordFilter } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { presentArtifact } from './artifact-view.js';
 import { contentIdOf } from './identify.js';
+import { filterPatterns, type CustomFilters } from '../stored/list-filters.js';
 import { countRecords, iriPattern, listRecords, pageSize, type ListQuery } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import { iriOf, readStored } from '../stored/records.js';
@@ -20,24 +22,8 @@ import { iriOf, readStored } from '../stored/records.js';
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
 import { typeIri } from '../catalogue/types.js';
 
-/** Query parameters of the artifact list. */
-export type ArtifactListParams = Partial<
-  Record<
-    | 'q'
-    | 'conforms_to'
-    | 'license'
-    | 'availability'
-    | 'keyword'
-    | 'instance'
-    | 'software'
-    | 'run'
-    | 'content'
-    | 'registry'
-    | 'limit'
-    | 'cursor',
-    string
-  >
->;
+/** Query parameters of the artifact list (declared with the kind, in `records/kind-registry.ts`). */
+export type ArtifactListParams = ListParams<'artifact'>;
 
 /** A distribution's availability, reading a missing value as `public` (as the artifact presents it). */
 const distributionAt = (values: readonly string[]): string =>
@@ -56,11 +42,6 @@ function availabilityPattern(value: string): string {
   const open = more.length === 0 ? '' : `&& NOT ${distributionAt(more)}`;
   if (value === 'metadata-only') return `FILTER(NOT ${distributionAt(more)})`;
   return `FILTER(${distributionAt([value])} ${open})`;
-}
-
-/** A licence filter: a full IRI, or an SPDX id such as `CC-BY-4.0`. */
-function licenceIri(value: string): string {
-  return /^https?:\/\//.test(value) ? value : `https://spdx.org/licenses/${value}`;
 }
 
 /**
@@ -89,47 +70,31 @@ function touchedBy(deployment: string, constraint: string, tag: string): string 
     { ?s <${PROV('wasAttributedTo')}> ${deployment} . GRAPH ${graph} { ${deployment} a <${INSTANCE.types[0]!}> . ${constraint} } }`;
 }
 
-/** The filter patterns of a list request; undefined when a filter can match nothing (a garbage digest). */
-function artifactFilters(core: Core, params: ArtifactListParams): string[] | undefined {
+/** The filters of the artifact list a field alone does not express. */
+function artifactFilters(core: Core): CustomFilters<'artifact'> {
   const base = core.config.baseIri;
-  const patterns: string[] = [];
-  if (params.q !== undefined && params.q.trim() !== '') {
-    patterns.push(
-      `OPTIONAL { ?s <${DCT('title')}> ?title } OPTIONAL { ?s <${DCT('description')}> ?about }
-       FILTER(CONTAINS(LCASE(CONCAT(COALESCE(STR(?title), ""), " ", COALESCE(STR(?about), ""))), LCASE(${sparqlString(params.q.trim())})))`,
-    );
-  }
-  if (params.conforms_to !== undefined)
-    patterns.push(
-      iriPattern(DCT('conformsTo'), typeIri(core, params.conforms_to, 'conforms_to'), 'conforms_to'),
-    );
-  if (params.license !== undefined)
-    patterns.push(iriPattern(DCT('license'), licenceIri(params.license), 'license'));
-  if (params.availability !== undefined) patterns.push(availabilityPattern(params.availability));
-  if (params.keyword !== undefined && params.keyword.trim() !== '')
-    patterns.push(keywordPattern(core, params.keyword));
-  if (params.instance !== undefined) {
-    const instance = sparqlIri(expandId(base, INSTANCE.path, params.instance, 'instance'), 'instance');
-    patterns.push(touchedBy(instance, '', 'i'));
-  }
-  if (params.software !== undefined) {
-    const software = sparqlIri(iriOf(core, 'software', params.software), 'software');
-    patterns.push(touchedBy('?deployment', `?deployment <${REG('instanceOf')}> ${software} .`, 's'));
-  }
-  if (params.run !== undefined) {
-    const run = sparqlIri(iriOf(core, 'run', params.run), 'run');
-    patterns.push(
-      `{ ?s <${PROV('wasGeneratedBy')}> ${run} } UNION { GRAPH ?rg_r { ${run} <${PROV('used')}> ?s } }`,
-    );
-  }
-  if (params.content !== undefined) {
-    const content = contentIdOf(params.content);
-    if (content === undefined) return undefined;
-    patterns.push(
-      `?s <${DCAT('distribution')}> ?content . ?content <${PROV('specializationOf')}> <${content}> .`,
-    );
-  }
-  return patterns;
+  return {
+    conforms_to: (value) => iriPattern(DCT('conformsTo'), typeIri(core, value, 'conforms_to'), 'conforms_to'),
+    availability: availabilityPattern,
+    keyword: (value) => (value.trim() === '' ? '' : keywordPattern(core, value)),
+    instance: (value) =>
+      touchedBy(sparqlIri(expandId(base, INSTANCE.path, value, 'instance'), 'instance'), '', 'i'),
+    software: (value) => {
+      const software = sparqlIri(iriOf(core, 'software', value), 'software');
+      return touchedBy('?deployment', `?deployment <${REG('instanceOf')}> ${software} .`, 's');
+    },
+    run: (value) => {
+      const run = sparqlIri(iriOf(core, 'run', value), 'run');
+      return `{ ?s <${PROV('wasGeneratedBy')}> ${run} } UNION { GRAPH ?rg_r { ${run} <${PROV('used')}> ?s } }`;
+    },
+    // Anything but an `ni:` name or a digest matches nothing.
+    content: (value) => {
+      const content = contentIdOf(value);
+      return content === undefined
+        ? undefined
+        : `?s <${DCAT('distribution')}> ?content . ?content <${PROV('specializationOf')}> <${content}> .`;
+    },
+  };
 }
 
 /**
@@ -143,7 +108,7 @@ export async function listArtifacts(core: Core, params: ArtifactListParams): Pro
 
 /** The artifacts a list request selects, over every page; undefined when its filters can match nothing. */
 function artifactQuery(core: Core, params: ArtifactListParams): ListQuery | undefined {
-  const patterns = artifactFilters(core, params);
+  const patterns = filterPatterns(core, 'artifact', params, artifactFilters(core));
   return patterns === undefined
     ? undefined
     : { type: ARTIFACT.types[0]!, patterns, registry: params.registry };

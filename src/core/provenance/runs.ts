@@ -2,23 +2,24 @@
  * Reading runs: one run with what it used and generated, and the paged run list. A run stores what it used
  * (`prov:used`); what it generated is stored on the artifacts (`prov:wasGeneratedBy`) and found by inverse lookup.
  */
-import { BadRequestError } from '../errors.js';
-import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, PROV, RDFS, REG, SCHEMA } from '../ns.js';
-import { RUN, RUN_STATUSES } from '../records/activity-specs.js';
-import { expandId, idOf } from '../records/ids.js';
+import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, PROV, REG } from '../ns.js';
+import { RUN } from '../records/activity-specs.js';
+import { idOf } from '../records/ids.js';
+import type { ListParams } from '../records/kind-registry.js';
 import type { JsonObject } from '../records/mapper.js';
 import { INSTANCE, RELEASE } from '../records/specs.js';
 import type { Binding } from '../store/graph/types.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
-import { iriPattern, listRecords, pageSize } from '../stored/listing.js';
+import { filterPatterns, type CustomFilters } from '../stored/list-filters.js';
+import { listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import { NO_PEER_REASON, peerCovering } from '../federation/peers.js';
 import { findResolveRow } from '../store/peers.js';
 import { iriOf, originOf, readStored, requireReadable, type StoredRecord } from '../stored/records.js';
 import { readRelated, softwareName } from '../catalogue/releases.js';
 
-import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
+import { sparqlIri } from '../discovery/sparql-text.js';
 
 /** Availability values from most to least open; an artifact is as available as its most open distribution. */
 const OPENNESS = ['public', 'restricted', 'embargoed', 'metadata-only'] as const;
@@ -267,41 +268,17 @@ export async function getRun(core: Core, id: string): Promise<JsonObject> {
   return memoised(core, `run ${iri}`, async () => presentRun(core, await requireReadable(core, RUN, iri)));
 }
 
-/** Query parameters of the run list. */
-export type RunListParams = Partial<
-  Record<'q' | 'instance' | 'software' | 'status' | 'registry' | 'limit' | 'cursor', string>
->;
+/** Query parameters of the run list (declared with the kind, in `records/kind-registry.ts`). */
+export type RunListParams = ListParams<'run'>;
 
-function runFilters(core: Core, params: RunListParams): string[] {
-  const patterns: string[] = [];
-  const base = core.config.baseIri;
-  if (params.instance !== undefined) {
-    const instance = expandId(base, INSTANCE.path, params.instance, 'instance');
-    patterns.push(iriPattern(PROV('wasAssociatedWith'), instance, 'instance'));
-  }
-  if (params.software !== undefined) {
-    const software = sparqlIri(iriOf(core, 'software', params.software), 'software');
-    patterns.push(
-      `?s <${PROV('wasAssociatedWith')}> ?deployment . ?deployment <${REG('instanceOf')}> ${software} .`,
-    );
-  }
-  if (params.status !== undefined) {
-    const allowed: readonly string[] = [...RUN_STATUSES, 'unknown'];
-    if (!allowed.includes(params.status))
-      throw new BadRequestError(`status must be one of ${allowed.join(', ')}, got "${params.status}"`);
-    // A run stored without a status reads `unknown`.
-    patterns.push(
-      `OPTIONAL { ?s <${REG('status')}> ?status } FILTER(COALESCE(STR(?status), "unknown") = ${sparqlString(params.status)})`,
-    );
-  }
-  if (params.q !== undefined && params.q.trim() !== '') {
-    patterns.push(
-      `OPTIONAL { ?s <${RDFS('label')}> ?label } OPTIONAL { ?s <${DCT('identifier')}> ?key }
-       OPTIONAL { ?s <${SCHEMA('identifier')}> ?identifier }
-       FILTER(CONTAINS(LCASE(CONCAT(COALESCE(STR(?label), ""), " ", COALESCE(STR(?identifier), ""), " ", COALESCE(STR(?key), ""))), LCASE(${sparqlString(params.q.trim())})))`,
-    );
-  }
-  return patterns;
+/** The filters of the run list a field alone does not express. */
+function runFilters(core: Core): CustomFilters<'run'> {
+  return {
+    software: (value) => {
+      const software = sparqlIri(iriOf(core, 'software', value), 'software');
+      return `?s <${PROV('wasAssociatedWith')}> ?deployment . ?deployment <${REG('instanceOf')}> ${software} .`;
+    },
+  };
 }
 
 /** Lists runs newest first, with paging and filters (q over label, identifier and key, instance, software, status, registry). */
@@ -312,7 +289,7 @@ export async function listRuns(core: Core, params: RunListParams): Promise<JsonO
 async function listRunsNow(core: Core, params: RunListParams): Promise<JsonObject> {
   const page = await listRecords(core, {
     type: RUN.types[0]!,
-    patterns: runFilters(core, params),
+    patterns: filterPatterns(core, 'run', params, runFilters(core)) ?? [],
     limit: pageSize(params.limit),
     cursor: params.cursor,
     registry: params.registry,

@@ -9,6 +9,9 @@ export { SCOPES };
 export const SOFTWARE_KINDS = ['service', 'library', 'cli', 'desktop', 'workflow'] as const;
 /** Availability values of deployments, distributions and downloads. */
 export const AVAILABILITY = ['public', 'restricted', 'embargoed', 'metadata-only'] as const;
+
+/** Health values of a deployment; a deployment never probed reads `unknown`. */
+export const HEALTH = ['up', 'down', 'unknown'] as const;
 /** Formats of declared API descriptions. */
 export const API_FORMATS = [
   'openapi',

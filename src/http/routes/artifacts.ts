@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { listArtifacts, type ArtifactListParams } from '../../core/provenance/artifact-list.js';
+import { listArtifacts } from '../../core/provenance/artifact-list.js';
 import { getArtifact } from '../../core/provenance/artifact-view.js';
 import { identify, identifyContent } from '../../core/provenance/identify.js';
 import { columnLineage } from '../../core/provenance/column-lineage.js';
@@ -8,22 +8,7 @@ import type { AppEnv } from '../env.js';
 import { replyJson } from '../reply.js';
 import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
-
-/** The query parameters the list reads. */
-export const ARTIFACT_LIST_PARAMS = [
-  'q',
-  'conforms_to',
-  'license',
-  'availability',
-  'keyword',
-  'instance',
-  'software',
-  'run',
-  'content',
-  'registry',
-  'limit',
-  'cursor',
-] as const;
+import { listQuery } from '../list-query.js';
 
 /**
  * Reading artifacts: the filtered list, one artifact (Signposting comes from `signpostedReads`), its lineage, and content identifiers
@@ -39,12 +24,7 @@ export function artifactRoutes(): Mounts {
     return c.json(identify(c.get('core'), c.get('principal'), input as Record<string, unknown>));
   });
   artifacts.get('/', async (c) => {
-    const params: ArtifactListParams = {};
-    for (const name of ARTIFACT_LIST_PARAMS) {
-      const value = c.req.query(name);
-      if (value !== undefined) params[name] = value;
-    }
-    return replyJson(c, await listArtifacts(c.get('core'), params));
+    return replyJson(c, await listArtifacts(c.get('core'), listQuery(c, 'artifact')));
   });
   artifacts.get('/:id', async (c) => replyJson(c, await getArtifact(c.get('core'), c.req.param('id'))));
   artifacts.get('/:id/column-lineage', async (c) =>

@@ -8,7 +8,7 @@ import {
   updateInstance,
   withdrawInstance,
 } from '../../core/catalogue/instances.js';
-import { listInstances, type InstanceListParams } from '../../core/catalogue/instance-list.js';
+import { listInstances } from '../../core/catalogue/instance-list.js';
 import { announceInstance } from '../../core/catalogue/self-registration.js';
 import type { AppEnv } from '../env.js';
 import { replyJson } from '../reply.js';
@@ -16,19 +16,7 @@ import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
 import { iriOf } from '../../core/stored/records.js';
-
-/** The query parameters the list reads. */
-export const INSTANCE_LIST_PARAMS = [
-  'q',
-  'label',
-  'software',
-  'release',
-  'health',
-  'availability',
-  'registry',
-  'limit',
-  'cursor',
-] as const;
+import { listQuery } from '../list-query.js';
 
 /** `/api/v1/instances`: register, read, list, edit and withdraw deployments, and declare their capability. */
 export function instanceRoutes(): Mounts {
@@ -44,12 +32,7 @@ export function instanceRoutes(): Mounts {
     },
   );
   instances.get('/', async (c) => {
-    const params: InstanceListParams = {};
-    for (const name of INSTANCE_LIST_PARAMS) {
-      const value = c.req.query(name);
-      if (value !== undefined) params[name] = value;
-    }
-    return replyJson(c, await listInstances(c.get('core'), params));
+    return replyJson(c, await listInstances(c.get('core'), listQuery(c, 'instance')));
   });
   instances.post('/', async (c) =>
     c.json(await createInstance(c.get('core'), c.get('act'), await readJson(c)), 201),

@@ -6,7 +6,6 @@ import {
   listSoftware,
   updateSoftware,
   withdrawSoftware,
-  type SoftwareListParams,
 } from '../../core/catalogue/software.js';
 import type { AppEnv } from '../env.js';
 import { replyJson } from '../reply.js';
@@ -14,22 +13,7 @@ import type { Mounts } from '../mounts.js';
 import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
 import { iriOf } from '../../core/stored/records.js';
-
-/** The query parameters the list reads. */
-export const SOFTWARE_LIST_PARAMS = [
-  'q',
-  'name',
-  'kind',
-  'topic',
-  'keyword',
-  'license',
-  'publisher',
-  'produces',
-  'consumes',
-  'registry',
-  'limit',
-  'cursor',
-] as const;
+import { listQuery } from '../list-query.js';
 
 /**
  * `/api/v1/software`: register, read, list, edit and withdraw software, and declare its capability. Edits honour
@@ -39,12 +23,7 @@ export function softwareRoutes(): Mounts {
   const software = new Hono<AppEnv>();
   const named = (c: Context<AppEnv>) => iriOf(c.get('core'), 'software', c.req.param('id') ?? '');
   software.get('/', async (c) => {
-    const params: SoftwareListParams = {};
-    for (const name of SOFTWARE_LIST_PARAMS) {
-      const value = c.req.query(name);
-      if (value !== undefined) params[name] = value;
-    }
-    return replyJson(c, await listSoftware(c.get('core'), params));
+    return replyJson(c, await listSoftware(c.get('core'), listQuery(c, 'software')));
   });
   software.post('/', async (c) =>
     c.json(await createSoftware(c.get('core'), c.get('act'), await readJson(c)), 201),
