@@ -438,3 +438,29 @@ describe('people and exact bindings', () => {
 it('answers the root token as before', async () => {
   expect((await whoami(ROOT_TOKEN)).credential).toBe('root-token');
 });
+
+describe('a registry closed to anonymous reads', () => {
+  it('says why a workload token of a trusted issuer matched no trusted publisher when it reads', async () => {
+    const closed = await openTestCore(
+      { REG_WORKLOAD_ISSUERS: github.issuer, REG_PUBLIC_READ: 'false' },
+      true,
+    );
+    try {
+      const closedApi = apiOf(createApp(closed));
+      const sw = await closedApi.call('POST', '/api/v1/software', 201, { name: 'closed tool' });
+      await closedApi.call('POST', '/api/v1/instances', 201, {
+        software: sw.iri,
+        label: 'closed release builds',
+        trusted_publishers: [{ issuer: github.issuer, claims: { repository: 'octo-org/closed' } }],
+      });
+      const token = await github.signToken(releaseJob());
+      const refused = await closedApi.call('GET', '/api/v1/software', 401, undefined, token);
+      expect(refused.detail).toContain('this registry does not allow anonymous reads');
+      expect(refused.detail).toContain('repository must match "octo-org/closed"');
+      const matching = await github.signToken(releaseJob({ repository: 'octo-org/closed' }));
+      expect((await closedApi.call('GET', '/api/v1/software', 200, undefined, matching)).total).toBe(1);
+    } finally {
+      await closed.close();
+    }
+  });
+});

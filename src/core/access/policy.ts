@@ -15,9 +15,11 @@ export const RECORD_KEEPING_SCOPES: readonly string[] = [
 
 /**
  * The sentence of a 401 for a workload token that verified but binds to no deployment: it is not refused for
- * being invalid, and says so, so that its operator looks at the binding instead of the token.
+ * being invalid, and says so, so that its operator looks at the binding instead of the token (when its issuer
+ * has trusted publishers, at the nearest one and the claim that differed).
  */
 function unboundWorkload(principal: Principal, refusal: string): string {
+  if (principal.publisherMiss !== null) return `${refusal}: ${principal.publisherMiss}`;
   return `${refusal}: the client ${principal.clientId ?? principal.subject} of ${principal.issuer ?? 'its issuer'} is bound to no deployment of this registry, so its token counts as anonymous (a curator declares it as a deployment's oidc_client_id, or lists it in a software's registration_clients so that it can register itself through PUT /api/v1/instances/self)`;
 }
 
