@@ -2,6 +2,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_TOKEN, runReg, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
+import { completeRunEvent } from '../support/openlineage.js';
 import { startProvider, type TestProvider } from '../support/oidc.js';
 
 /*
@@ -157,6 +158,26 @@ describe('in GitHub Actions', () => {
     const me = JSON.parse(result.stdout) as Json;
     expect(me.authenticated).toBe(true);
     expect(me.instance).toBe(githubDeployment);
+  });
+
+  it('reg openlineage send records the event as a run of that deployment', async () => {
+    const event = completeRunEvent(
+      'ci-lineage',
+      new Date().toISOString(),
+      [],
+      [{ namespace: 'https://data.example.org', name: 'ci-output.csv' }],
+    );
+    const result = await runReg(
+      ['openlineage', 'send', '-', '--json'],
+      githubEnv('9006'),
+      JSON.stringify(event),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('using the GitHub Actions OIDC token');
+    expect(JSON.parse(result.stdout)).toMatchObject({ sent: 1, accepted: 1, refused: 0 });
+    const runs = await api('GET', `/api/v1/runs?instance=${encodeURIComponent(githubDeployment)}&limit=200`);
+    const lineageRun = (runs.body.items as Json[]).find((run) => JSON.stringify(run).includes('ci-lineage'));
+    expect(lineageRun?.instance).toBe(githubDeployment);
   });
 
   it('a token given as REG_TOKEN is used instead, and the endpoint is not asked', async () => {
