@@ -170,6 +170,61 @@ describe('GET /api/v1/identify', () => {
     }
   });
 
+  it('finds digests of other algorithms in every form they have', async () => {
+    const bytes = Buffer.from('a model of 7 layers');
+    const sha512 = createHash('sha512').update(bytes).digest('hex');
+    const md5 = createHash('md5').update(bytes).digest('hex');
+    const add = (title: string, algorithm: string, value: string) =>
+      api.call('POST', '/api/v1/artifacts', 201, {
+        title,
+        conforms_to: TYPE,
+        distributions: [
+          { download_url: `https://data.example.org/${algorithm}`, checksum: { algorithm, value } },
+        ],
+      });
+    const long = await add('Model, SHA-512', 'sha512', sha512);
+    const weak = await add('Model, MD5', 'md5', md5);
+    for (const id of [
+      `ni:///sha-512;${Buffer.from(sha512, 'hex').toString('base64url')}`,
+      `hash://sha512/${sha512}`,
+      sha512,
+      `sha512:${sha512}`,
+      JSON.stringify({ sha512 }),
+    ])
+      expect(
+        (await identify(id)).body.matches.map((m: Json) => m.artifact),
+        id,
+      ).toEqual([long.iri]);
+    for (const id of [`hash://md5/${md5}`, md5, JSON.stringify({ md5 })]) {
+      const { body } = await identify(id);
+      expect(
+        body.matches.map((m: Json) => m.artifact),
+        id,
+      ).toEqual([weak.iri]);
+      // MD5 names no content identifier and no OCI digest.
+      expect(
+        body.aliases.map((alias: Json) => alias.form),
+        id,
+      ).toEqual(['hash-uri', 'hex', 'digest-set']);
+      expect(body.content_identifier, id).toBeUndefined();
+    }
+    // A DigestSet matches on any one of its digests.
+    const both = await identify(JSON.stringify({ sha512, md5 }));
+    expect(both.body.matches.map((m: Json) => m.artifact).sort()).toEqual([long.iri, weak.iri].sort());
+  });
+
+  it('no longer finds a release once it is deleted', async () => {
+    const software = await api.call('POST', '/api/v1/software', 201, { name: 'withdrawn-tool' });
+    const digest = createHash('sha256').update('withdrawn image').digest('hex');
+    const withdrawn = await api.call('POST', `/api/v1/software/${software.id}/releases`, 201, {
+      version: '0.1.0',
+      image_digest: `sha256:${digest}`,
+    });
+    expect((await identify(`sha256:${digest}`)).body.total).toBe(1);
+    await api.call('DELETE', `/api/v1/software/${software.id}/releases/${withdrawn.id}`, 204);
+    expect((await identify(`sha256:${digest}`)).body).toMatchObject({ total: 0, matches: [] });
+  });
+
   it('answers unknown content with no matches and its names', async () => {
     const { status, body } = await identify('0f'.repeat(32));
     expect(status).toBe(200);
