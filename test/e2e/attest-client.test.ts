@@ -2,15 +2,8 @@ import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ROOT_TOKEN,
-  runReg,
-  startServe,
-  tempDir,
-  testConfig,
-  testEnv,
-  type ServerProcess,
-} from '../helpers.js';
+import { readConfig } from '../../src/core/config/index.js';
+import { ROOT_TOKEN, runReg, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
 
 type Json = Record<string, any>;
 
@@ -29,7 +22,8 @@ const SETTINGS = {
   REG_ATTESTATION_REQUIRE_VERIFIED: 'true',
 };
 /** Whether the configuration read from the environment carries the attestation settings to the registry. */
-const configured = 'attestations' in testConfig(SETTINGS);
+const configured =
+  'attestations' in readConfig({ REG_BASE_IRI: 'http://registry.test', REG_DATA_DIR: dir, ...SETTINGS });
 
 let server: ServerProcess;
 let env: Record<string, string>;
