@@ -70,6 +70,22 @@ const ANSWERS: Readonly<Record<string, Schema>> = {
   'get /.well-known/reg-registry': ref('RegistryDescription'),
 };
 
+/** Query parameters of single operations, by method and path. */
+const QUERY_PARAMETERS: Readonly<Record<string, readonly Schema[]>> = Object.fromEntries(
+  ['produced', 'consumed'].map((role) => [
+    `post /api/v1/advertise/${role}`,
+    [
+      {
+        name: 'dry_run',
+        in: 'query',
+        description:
+          'true: check and map the advertisement as a real call would, and answer 200 with the records it would write (dry_run.records, dry_run.turtle) without writing anything',
+        schema: { type: 'string', enum: ['true', 'false'] },
+      },
+    ],
+  ]),
+);
+
 const problemResponse = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: ref('Problem') } },
@@ -112,6 +128,7 @@ export function openApiDocument(app: Hono<AppEnv>, baseIri: string, version: str
         : [];
     const parameters = [
       ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      ...(QUERY_PARAMETERS[`${method} ${path}`] ?? []),
       ...filters.map((filter) => ({
         name: filter.param,
         in: 'query',

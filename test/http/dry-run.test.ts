@@ -161,6 +161,14 @@ describe('?dry_run=true', () => {
     expect(after.quads).toBe(before.quads);
   });
 
+  it('is documented on both endpoints of the OpenAPI description', async () => {
+    const document = await api.call('GET', '/api/v1/openapi.json', 200);
+    for (const role of ['produced', 'consumed']) {
+      const parameters = document.paths[`/api/v1/advertise/${role}`].post.parameters as Json[];
+      expect(parameters).toContainEqual(expect.objectContaining({ name: 'dry_run', in: 'query' }));
+    }
+  });
+
   it('refuses a dry_run that is neither true nor false', async () => {
     const answer = await api.expectStatus(
       await api.send('POST', '/api/v1/advertise/consumed?dry_run=yes', { artifacts: [] }, producer.token),
