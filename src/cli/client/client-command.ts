@@ -56,7 +56,7 @@ export abstract class ClientCommand extends RegCommand {
     }),
     token: Flags.string({
       description:
-        'bearer token; env REG_TOKEN (visible in the process list: prefer --token-file or REG_TOKEN)',
+        "bearer token; env REG_TOKEN (visible in the process list: prefer --token-file or REG_TOKEN); with none, a GitHub Actions or GitLab CI job's OIDC token is used",
       exclusive: ['token-file'],
       helpGroup: CONNECTION,
     }),
