@@ -95,11 +95,14 @@ export async function ingestAttestation(core: Core, act: Act, bytes: Buffer): Pr
       },
       subjects,
     );
-  return core.locks.run(`attestation\n${id}`, () =>
-    mapped.kind === 'provenance'
+  return core.locks.run(`attestation\n${id}`, () => {
+    // The same statement sent twice at once: the second finds the first kept once it has the lock.
+    const kept = findAttestation(core.db, id);
+    if (kept !== undefined) return Promise.resolve({ ...(kept.answer as AttestationResult), replayed: true });
+    return mapped.kind === 'provenance'
       ? ingestProvenance(core, act, mapped, base, keep)
-      : ingestAttached(core, act, mapped, base, keep),
-  );
+      : ingestAttached(core, act, mapped, base, keep);
+  });
 }
 
 type Keep = (answer: AttestationResult, subjects: readonly string[]) => void;
