@@ -10,7 +10,9 @@ import {
   contentAliases,
   contentIdentifier,
   digestBytes,
+  algorithmOfIri,
   foldAlgorithm,
+  hexDigest,
   NAMING_ALGORITHMS,
   parseContentName,
   spdxAlgorithmIri,
@@ -189,6 +191,8 @@ export interface ContentMatch {
 const RECORD_GRAPHS = `FILTER(?g = <${GRAPHS.local}> || STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))`;
 const LIVE = (record: string) => `FILTER NOT EXISTS { ${record} <${REG('tombstoned')}> true }`;
 const value = (row: Binding, name: string): string | undefined => row[name]?.value;
+/** The most records one answer lists; each lookup reads one more, to tell that there are more. */
+const MATCH_LIMIT = 200;
 
 async function checksumMatches(core: Core, digests: readonly ContentDigest[]): Promise<ContentMatch[]> {
   const values = digests.flatMap(({ algorithm, hex }) => {
@@ -199,7 +203,7 @@ async function checksumMatches(core: Core, digests: readonly ContentDigest[]): P
   const rows = await core.graph.select(
     `SELECT DISTINCT ?g ?s ?node ?alg ?hex WHERE { VALUES (?alg ?hex) { ${values.join(' ')} }
        GRAPH ?g { ?c <${SPDX('checksumValue')}> ?hex . ?c <${SPDX('algorithm')}> ?alg .
-         ?node <${SPDX('checksum')}> ?c . ?s <${DCAT('distribution')}> ?node . ${LIVE('?s')} } ${RECORD_GRAPHS} }`,
+         ?node <${SPDX('checksum')}> ?c . ?s <${DCAT('distribution')}> ?node . ${LIVE('?s')} } ${RECORD_GRAPHS} } LIMIT ${MATCH_LIMIT + 1}`,
   );
   return rows.map((row) => ({
     kind: 'distribution',
@@ -215,7 +219,7 @@ async function imageMatches(core: Core, digests: readonly ContentDigest[]): Prom
   const wanted = digests.map(({ algorithm, hex }) => sparqlString(`${algorithm}:${hex}`)).join(', ');
   const rows = await core.graph.select(
     `SELECT DISTINCT ?g ?s ?d WHERE { GRAPH ?g { ?s <${REG('imageDigest')}> ?d .
-       FILTER(LCASE(STR(?d)) IN (${wanted})) ${LIVE('?s')} } ${RECORD_GRAPHS} }`,
+       FILTER(LCASE(STR(?d)) IN (${wanted})) ${LIVE('?s')} } ${RECORD_GRAPHS} } LIMIT ${MATCH_LIMIT + 1}`,
   );
   return rows.map((row) => ({
     kind: 'release',
@@ -232,7 +236,7 @@ async function swhidMatches(core: Core, swhids: readonly string[]): Promise<Cont
   const rows = await core.graph.select(
     `SELECT DISTINCT ?g ?node ?s ?w WHERE { GRAPH ?g { ?node <${REG('swhid')}> ?w . FILTER(${tests.join(' || ')})
        OPTIONAL { ?s <${DCAT('distribution')}> ?node } BIND(COALESCE(?s, ?node) AS ?r) ${LIVE('?r')} }
-       ${RECORD_GRAPHS} }`,
+       ${RECORD_GRAPHS} } LIMIT ${MATCH_LIMIT + 1}`,
   );
   return rows.map((row) => {
     const artifact = value(row, 's');
@@ -264,18 +268,13 @@ async function distributionNames(core: Core, matches: readonly ContentMatch[]): 
   const swhids: string[] = [];
   for (const row of rows) {
     const [alg, hex, swhid] = [value(row, 'alg'), value(row, 'hex'), value(row, 'w')];
-    const named =
-      alg === undefined || hex === undefined
-        ? undefined
-        : parseContentName(`hash://${algorithmName(alg)}/${hex}`);
-    if (named !== undefined) digests.push(...named.digests);
-    const core = swhid === undefined ? undefined : swhidCore(swhid);
-    if (core?.startsWith('swh:1:cnt:') === true) swhids.push(core);
+    const digest = alg === undefined || hex === undefined ? undefined : hexDigest(algorithmOfIri(alg), hex);
+    if (digest !== undefined) digests.push(digest);
+    const id = swhid === undefined ? undefined : swhidCore(swhid);
+    if (id?.startsWith('swh:1:cnt:') === true) swhids.push(id);
   }
   return { form: 'digest-set', digests, swhids };
 }
-
-const algorithmName = (iri: string): string => iri.slice(iri.lastIndexOf('checksumAlgorithm_') + 18);
 
 /** Every record holding the content a name names, in this registry and in cached peers, each once, in IRI order. */
 export async function findByContent(core: Core, name: ContentName): Promise<ContentMatch[]> {
@@ -315,6 +314,8 @@ export interface ContentIdentity extends Partial<IdentifyResult> {
   readonly aliases: readonly ContentAlias[];
   readonly matches: readonly PresentedMatch[];
   readonly total: number;
+  /** True when more records hold the content than the answer lists (`MATCH_LIMIT`). */
+  readonly truncated?: boolean;
 }
 
 /** The content name the identify endpoint was given, or a 400 naming `id` and the forms it takes. */
@@ -350,6 +351,8 @@ export async function identifyContent(
   if (digests.length > name.digests.length || swhids.length > name.swhids.length)
     matches = await findByContent(core, { form: name.form, digests, swhids });
   const naming = name.digests.find((d) => NAMING_ALGORITHMS[d.algorithm] !== undefined);
+  const shown = matches.slice(0, MATCH_LIMIT);
+  const titles = await titlesOf(core, shown);
   return {
     id: input.id as string,
     form: name.form,
@@ -359,8 +362,9 @@ export async function identifyContent(
     digests,
     swhids,
     aliases: contentAliases(digests, swhids),
-    matches: await Promise.all(matches.map((match) => presentMatch(core, match))),
-    total: matches.length,
+    matches: shown.map((match) => presentMatch(match, titles)),
+    total: shown.length,
+    ...(matches.length > MATCH_LIMIT ? { truncated: true } : {}),
   };
 }
 
@@ -369,23 +373,36 @@ function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
   return items.filter((item) => !seen.has(key(item)) && seen.add(key(item)));
 }
 
-async function presentMatch(core: Core, match: ContentMatch): Promise<PresentedMatch> {
+/** The titles of matched records, in one query: an artifact's title, a release's software name and version. */
+async function titlesOf(core: Core, matches: readonly ContentMatch[]): Promise<Map<string, string>> {
+  const titles = new Map<string, string>();
+  const pairs = [...new Set(matches.map((m) => `(<${m.graph}> <${m.record}>)`))];
+  if (pairs.length === 0) return titles;
   const rows = await core.graph.select(
-    `SELECT ?title ?version ?name WHERE { GRAPH <${match.graph}> { OPTIONAL { <${match.record}> <${DCT('title')}> ?title }
-       OPTIONAL { <${match.record}> <${SCHEMA('softwareVersion')}> ?version }
-       OPTIONAL { <${match.record}> <${DCT('isVersionOf')}> ?sw . GRAPH ?h { ?sw <${SCHEMA('name')}> ?name } } } } LIMIT 1`,
+    `SELECT ?g ?r (SAMPLE(?t) AS ?title) (SAMPLE(?v) AS ?version) (SAMPLE(?n) AS ?name) WHERE {
+       VALUES (?g ?r) { ${pairs.join(' ')} }
+       GRAPH ?g { ?r a ?class . OPTIONAL { ?r <${DCT('title')}> ?t } OPTIONAL { ?r <${SCHEMA('softwareVersion')}> ?v }
+         OPTIONAL { ?r <${DCT('isVersionOf')}> ?sw } }
+       OPTIONAL { GRAPH ?h { ?sw <${SCHEMA('name')}> ?n } } } GROUP BY ?g ?r`,
   );
-  const row = rows[0] ?? {};
-  const title =
-    match.kind === 'release'
-      ? [value(row, 'name'), value(row, 'version')].filter((part) => part !== undefined).join(' ')
-      : value(row, 'title');
+  for (const row of rows) {
+    const release = [value(row, 'name'), value(row, 'version')]
+      .filter((part) => part !== undefined)
+      .join(' ');
+    const title = value(row, 'title') ?? release;
+    if (title !== '') titles.set(`${value(row, 'g')} ${value(row, 'r')}`, title);
+  }
+  return titles;
+}
+
+function presentMatch(match: ContentMatch, titles: ReadonlyMap<string, string>): PresentedMatch {
+  const title = titles.get(`${match.graph} ${match.record}`);
   return {
     kind: match.kind,
     iri: match.iri,
     ...(match.kind === 'distribution' ? { artifact: match.record } : {}),
     id: idOf(match.record),
-    ...(title === undefined || title === '' ? {} : { title }),
+    ...(title === undefined ? {} : { title }),
     origin: originOf(match.graph),
     matched: match.matched,
   };

@@ -130,7 +130,7 @@ export function swhidCore(text: string): string | undefined {
 }
 
 /** A digest of a known algorithm given in hex, or undefined when the algorithm is unknown or the length wrong. */
-function hexDigest(algorithm: string, hex: string): ContentDigest | undefined {
+export function hexDigest(algorithm: string, hex: string): ContentDigest | undefined {
   const folded = foldAlgorithm(algorithm);
   const bytes = digestBytes(folded);
   if (bytes === undefined || !/^[0-9a-fA-F]+$/.test(hex) || hex.length !== bytes * 2) return undefined;
