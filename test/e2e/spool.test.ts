@@ -239,6 +239,17 @@ describe('reg advertise --spool and reg advertise flush', () => {
     );
   });
 
+  it('a file that is not a spooled call is set aside; a write in progress is left alone', async () => {
+    const spool = tempDir('reg-spool-');
+    fs.writeFileSync(path.join(spool, '20260101T000000000Z-1-garbage.json'), '{"not": "a call"');
+    fs.writeFileSync(path.join(spool, '.20260101T000000000Z-2-partial.json.tmp'), '{"format"');
+    const flushed = await runReg(['advertise', 'flush', '--spool', spool, '--json'], clientEnv());
+    expect(flushed.code).toBe(8);
+    expect(JSON.parse(flushed.stdout)).toMatchObject({ found: 1, sent: 0, refused: 1, kept: 0 });
+    expect(spooledFiles(path.join(spool, 'refused'))).toEqual(['20260101T000000000Z-1-garbage.json']);
+    expect(fs.existsSync(path.join(spool, '.20260101T000000000Z-2-partial.json.tmp'))).toBe(true);
+  });
+
   it('a registry answering 503 gets the call spooled', async () => {
     const spool = tempDir('reg-spool-');
     const failing = http.createServer((_request, response) => {

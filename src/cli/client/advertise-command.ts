@@ -161,7 +161,7 @@ export abstract class AdvertiseCommand extends ClientCommand {
     const separate = draftFromFlags(flags);
     if (separate !== undefined) drafts.push(separate);
     // With a spool, a type the registry cannot be asked about now is looked up when the call is flushed.
-    const unresolved = new Set<string>();
+    const unresolved = new Map<string, string>();
     const resolveType = typeResolver(registry, spool === undefined ? undefined : unresolved);
     const artifacts: JsonObject[] = [
       ...(await Promise.all((file?.artifacts ?? []).map(withFileDigest))),
@@ -186,12 +186,15 @@ export abstract class AdvertiseCommand extends ClientCommand {
         registry: profile.url,
         run_key: String(run.external_key),
         ...(flags['instance-key'] === undefined ? {} : { instance_key: flags['instance-key'] }),
-        ...(unresolved.size === 0 ? {} : { type_slugs: [...unresolved] }),
+        ...(unresolved.size === 0 ? {} : { type_slugs: [...unresolved.keys()] }),
         body,
         spooled_at: new Date().toISOString(),
         reason,
       });
-    if (unresolved.size > 0) return keep(`the types ${[...unresolved].join(', ')} could not be looked up`);
+    if (unresolved.size > 0) {
+      const [slug, reason] = [...unresolved][0] ?? [];
+      return keep(`the type ${slug ?? ''} could not be looked up: ${reason ?? ''}`);
+    }
     let result: AdvertiseAnswer;
     try {
       result = await sendAdvertisement(profile, role, body, {
@@ -224,9 +227,9 @@ function note(text: string): void {
 
 /**
  * Resolves type slugs through `GET /api/v1/types/<slug>`, once per slug; IRIs are kept. With `unresolved`, a
- * slug the registry cannot be asked about now (unreachable, 5xx) is kept as it is and added there.
+ * slug the registry cannot be asked about now (unreachable, 5xx) is kept as it is and added there, with why.
  */
-function typeResolver(registry: RegistryClient, unresolved?: Set<string>): TypeResolver {
+function typeResolver(registry: RegistryClient, unresolved?: Map<string, string>): TypeResolver {
   const cache = new Map<string, Promise<string>>();
   return (slugOrIri) => {
     if (slugOrIri.includes(':')) return Promise.resolve(slugOrIri);
@@ -236,7 +239,7 @@ function typeResolver(registry: RegistryClient, unresolved?: Set<string>): TypeR
         (type) => type.iri,
         (error: unknown) => {
           if (unresolved !== undefined && isTemporaryFailure(error)) {
-            unresolved.add(slugOrIri);
+            unresolved.set(slugOrIri, (error as Error).message);
             return slugOrIri;
           }
           if (!(error instanceof ApiError) || error.status !== 404) throw error;
