@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { REG } from '../../src/core/ns.js';
 import { createApp } from '../../src/http/app.js';
-import { openTestCore } from '../helpers.js';
+import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 import { apiOf, TYPE, type Json } from '../support/api.js';
 
 const CONTENT_NAME = REG('contentName');
@@ -255,6 +255,22 @@ describe('GET /api/v1/identify', () => {
       expect(body.field).toBe('id');
       expect(body.forms).toEqual(['ni', 'hash-uri', 'hex', 'oci', 'digest-set', 'swhid']);
       expect(body.detail).toContain('swh:1:');
+    }
+  });
+
+  it('counts as a read: anonymous callers are refused when reads are not public', async () => {
+    const closed = await openTestCore({ REG_PUBLIC_READ: 'false' }, true);
+    try {
+      const closedApp = createApp(closed);
+      const anonymous = await closedApp.request(`/api/v1/identify?id=${HEX}`);
+      expect(anonymous.status).toBe(401);
+      const reader = await closedApp.request(`/api/v1/identify?id=${HEX}`, {
+        headers: { authorization: `Bearer ${ROOT_TOKEN}` },
+      });
+      expect(reader.status).toBe(200);
+      expect(((await reader.json()) as Json).total).toBe(0);
+    } finally {
+      await closed.close();
     }
   });
 
