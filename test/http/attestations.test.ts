@@ -1,10 +1,18 @@
-import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  generateKeyPairSync,
+  randomUUID,
+  sign,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/core/config/index.js';
 import { openCore } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
+import { preAuthEncoding } from '../../src/core/provenance/attestation-verify.js';
 import { createApp } from '../../src/http/app.js';
 import { apiOf, type Json } from '../support/api.js';
 import { tempDir, testConfig } from '../helpers.js';
@@ -295,6 +303,36 @@ describe('Sigstore bundles', () => {
       422,
     );
     expect(refused.detail).toContain('REG_SIGSTORE_TRUSTED_ROOT');
+  });
+});
+
+describe('DSSE as signed elsewhere', () => {
+  it('the pre-authentication encoding is the one of the DSSE protocol', () => {
+    expect(preAuthEncoding('http://example.com/HelloWorld', Buffer.from('hello world')).toString()).toBe(
+      'DSSEv1 29 http://example.com/HelloWorld 11 hello world',
+    );
+  });
+
+  it("the genuine bundle's envelope alone verifies with the public key of its signing certificate", async () => {
+    const bundle = JSON.parse(fixture('sigstore-js-2.1.0-bundle.json').toString()) as Json;
+    const certificate = new X509Certificate(
+      Buffer.from(bundle.verificationMaterial.certificate.rawBytes as string, 'base64'),
+    );
+    const keys = path.join(keyDir, 'sigstore-js-signer.pem');
+    fs.writeFileSync(keys, certificate.publicKey.export({ type: 'spki', format: 'pem' }));
+    const genuine = await registry({ keysFile: keys, sigstoreTrustedRoot: undefined, requireVerified: true });
+    try {
+      const answer = await genuine.api.expectStatus(await genuine.post(bundle.dsseEnvelope), 201);
+      expect(answer.verification).toMatchObject({ status: 'verified', method: 'dsse' });
+      expect(answer.media_type).toBe('application/vnd.dsse.envelope.v1+json');
+      const sig = Buffer.from(bundle.dsseEnvelope.signatures[0].sig as string, 'base64');
+      sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 1, sig.length - 1);
+      const tampered = { ...bundle.dsseEnvelope, signatures: [{ sig: sig.toString('base64') }] };
+      const refused = await genuine.api.expectStatus(await genuine.post(tampered), 422);
+      expect(refused.verification.status).toBe('failed');
+    } finally {
+      await genuine.core.close();
+    }
   });
 });
 

@@ -57,9 +57,15 @@ export async function ingestAttestation(core: Core, act: Act, bytes: Buffer): Pr
   const read = readAttestation(bytes);
   const mapped = mapStatement(read.statement);
   const id = eventDigest(read.statement);
+  const replay = (kept: KeptAttestation): AttestationResult => ({
+    ...(kept.answer as AttestationResult),
+    replayed: true,
+  });
   const known = findAttestation(core.db, id);
-  if (known !== undefined) return { ...(known.answer as AttestationResult), replayed: true };
+  if (known?.body.equals(bytes) === true) return replay(known);
   const settings = attestationSettings(core.config);
+  // The same statement under other signatures is checked too: where verification is required, a copy that does
+  // not verify is refused rather than answered as the verified one kept before.
   const verification = verifyAttestation(read, settings);
   if (settings.requireVerified && verification.status !== 'verified') {
     const why =
@@ -69,6 +75,7 @@ export async function ingestAttestation(core: Core, act: Act, bytes: Buffer): Pr
       { extra: { verification } },
     );
   }
+  if (known !== undefined) return replay(known);
   const base: Omit<AttestationResult, 'artifacts' | 'replayed'> = {
     id,
     href: `${core.config.baseIri}/api/v1/attestations/${id}`,
@@ -98,7 +105,7 @@ export async function ingestAttestation(core: Core, act: Act, bytes: Buffer): Pr
   return core.locks.run(`attestation\n${id}`, () => {
     // The same statement sent twice at once: the second finds the first kept once it has the lock.
     const kept = findAttestation(core.db, id);
-    if (kept !== undefined) return Promise.resolve({ ...(kept.answer as AttestationResult), replayed: true });
+    if (kept !== undefined) return Promise.resolve(replay(kept));
     return mapped.kind === 'provenance'
       ? ingestProvenance(core, act, mapped, base, keep)
       : ingestAttached(core, act, mapped, base, keep);
