@@ -225,6 +225,16 @@ describe('GET /api/v1/identify', () => {
     expect((await identify(`sha256:${digest}`)).body).toMatchObject({ total: 0, matches: [] });
   });
 
+  it('lets the artifact list filter by content given in any digest form', async () => {
+    for (const content of [NI, `hash://sha256/${HEX}`, `sha256:${HEX}`, JSON.stringify({ sha256: HEX })]) {
+      const page = await api.call('GET', `/api/v1/artifacts?content=${encodeURIComponent(content)}`, 200);
+      expect(page.items.map((item: Json) => item.title).sort(), content).toEqual([
+        'Peaks of sample 7',
+        'Peaks of sample 7, mirrored',
+      ]);
+    }
+  });
+
   it('answers unknown content with no matches and its names', async () => {
     const { status, body } = await identify('0f'.repeat(32));
     expect(status).toBe(200);

@@ -74,11 +74,14 @@ export function parseDigest(value: string, bytes: number): Buffer | undefined {
 
 /**
  * The `ni:///…` name a `content` filter value means: an `ni:` name (any authority, padding or query dropped),
- * `<algorithm>:<digest>`, or a bare hex or base64 digest whose length says the algorithm. Undefined for
- * anything else, which therefore matches nothing.
+ * `<algorithm>:<digest>`, `hash://<algorithm>/<hex>`, an in-toto DigestSet, or a bare hex or base64 digest whose
+ * length says the algorithm. Undefined for anything else, which therefore matches nothing.
  */
 export function contentIdOf(value: string): string | undefined {
   const text = value.trim();
+  // Any other form of a SHA-256/384/512 digest (hash://, a DigestSet) names the same content.
+  const digest = parseContentName(text)?.digests.find((d) => NAMING_ALGORITHMS[d.algorithm] !== undefined);
+  if (digest !== undefined) return contentIdentifier(digest.algorithm, Buffer.from(digest.hex, 'hex'));
   const ni = /^ni:\/\/[^/]*\/([^;]+);([^?#]+)/i.exec(text);
   if (ni !== null) return nameOf(ni[1]!, ni[2]!);
   const prefixed = /^([A-Za-z0-9_-]+):(.+)$/.exec(text);
