@@ -189,6 +189,22 @@ describe('in GitHub Actions', () => {
     expect((JSON.parse(result.stdout) as Json).instance ?? null).toBeNull();
   });
 
+  it('asks for the audience the registry says it checks, when the operator set one', async () => {
+    const other = await startServe(
+      testEnv({ REG_WORKLOAD_ISSUERS: provider.issuer, REG_OIDC_AUDIENCE: 'https://audience.example.org' }),
+    );
+    try {
+      const result = await runReg(['whoami', '--json'], { ...githubEnv('9007'), REG_URL: other.url });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(
+        'using the GitHub Actions OIDC token (audience https://audience.example.org)',
+      );
+      expect(endpoint.asked.at(-1)?.get('audience')).toBe('https://audience.example.org');
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('a token endpoint that refuses is one line on stderr and exit 14, and nothing is advertised', async () => {
     const runs = (await api('GET', '/api/v1/runs?limit=200')).body.total as number;
     endpoint.failWith = 403;

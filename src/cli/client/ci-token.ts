@@ -54,7 +54,7 @@ export async function withCiToken(
   if (source === undefined) return profile;
   let token: string;
   if (source.system === 'github-actions') {
-    const audience = await baseIriOf(profile, fetchImpl);
+    const audience = await registryAudience(profile, fetchImpl);
     token = await githubToken(source.requestUrl, source.requestToken, audience, fetchImpl);
     say(`using the GitHub Actions OIDC token (audience ${audience})`);
   } else {
@@ -67,8 +67,11 @@ export async function withCiToken(
   return { ...profile, token, sources: { ...profile.sources, token: 'ci' } };
 }
 
-/** The registry's base IRI from its description, else its URL (a registry that does not describe itself). */
-async function baseIriOf(profile: Profile, fetchImpl: typeof fetch): Promise<string> {
+/**
+ * The audience the registry checks tokens for, from its description (`auth.oidc.audience`, which is its base IRI
+ * unless the operator set another), else its base IRI, else its URL (a registry that does not describe itself).
+ */
+async function registryAudience(profile: Profile, fetchImpl: typeof fetch): Promise<string> {
   try {
     const response = await fetchImpl(`${profile.url}/.well-known/reg-registry`, {
       headers: { accept: 'application/json' },
@@ -76,7 +79,12 @@ async function baseIriOf(profile: Profile, fetchImpl: typeof fetch): Promise<str
       signal: AbortSignal.timeout(Math.min(profile.timeout, WAIT_S) * 1000),
     });
     if (response.ok) {
-      const body = (await response.json()) as { base_iri?: unknown };
+      const body = (await response.json()) as {
+        base_iri?: unknown;
+        auth?: { oidc?: { audience?: unknown } };
+      };
+      const audience = body.auth?.oidc?.audience;
+      if (typeof audience === 'string' && audience !== '') return audience;
       if (typeof body.base_iri === 'string' && body.base_iri !== '') return body.base_iri;
     }
   } catch {
