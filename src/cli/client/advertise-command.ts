@@ -150,60 +150,42 @@ export interface SpooledAnswer {
 export abstract class AdvertiseCommand extends ClientCommand {
   protected async advertise(role: AdvertiseRole, flags: AdvertiseFlagValues): Promise<AdvertiseOutcome> {
     const profile = await withCiToken(await resolveProfile(flags, process.env), process.env);
-    const registry = new RegistryClient(new HttpClient(profile));
     const spool = flags.spool;
-    const file = flags.file === undefined ? undefined : readAdvertiseFile(flags.file);
-    const { run, ci } = buildRun(file?.run, flags, process.env, new Date());
-    const drafts: ArtifactDraft[] = [
-      ...(flags.artifact ?? []).map(parseArtifactSpec),
-      ...(flags['artifact-iri'] ?? []).map((iri) => ({ iri, keywords: [], derivedFrom: [] })),
-    ];
-    const separate = draftFromFlags(flags);
-    if (separate !== undefined) drafts.push(separate);
     // With a spool, a type the registry cannot be asked about now is looked up when the call is flushed.
     const unresolved = new Map<string, string>();
-    const resolveType = typeResolver(registry, spool === undefined ? undefined : unresolved);
-    const artifacts: JsonObject[] = [
-      ...(await Promise.all((file?.artifacts ?? []).map(withFileDigest))),
-      ...(await Promise.all(drafts.map((draft) => artifactOf(draft, resolveType)))),
-    ];
-    if (spool !== undefined && run.external_key === undefined) {
-      // A spooled call is sent again later: only a run key makes that record it once.
-      const key = `spool/${randomUUID()}`;
-      run.external_key = key;
-      note(`no run key: the call is given the key ${key} so that a spooled copy is recorded once`);
-    } else if (run.external_key === undefined) {
-      // Notes go to stderr even under --json: a CI log should say when calls cannot be matched up.
-      note('no run key (--run-key, or the GitHub Actions / GitLab CI variables): every call mints a new run');
-    } else if (ci !== undefined && typeof run.external_key === 'string') {
-      note(`run key ${run.external_key} from the ${ci} variables`);
-    }
-    const body = { run, artifacts };
+    const body = await advertisementBody(
+      flags,
+      typeResolver(new RegistryClient(new HttpClient(profile)), spool === undefined ? undefined : unresolved),
+    );
+    setRunKey(body.run, body.ci, spool !== undefined);
     const keep = (reason: string): SpooledAnswer =>
       this.spooled(spool ?? '', {
         role,
         endpoint: `/api/v1/advertise/${role}`,
         registry: profile.url,
-        run_key: String(run.external_key),
+        run_key: String(body.run.external_key),
         ...(flags['instance-key'] === undefined ? {} : { instance_key: flags['instance-key'] }),
         ...(unresolved.size === 0 ? {} : { type_slugs: [...unresolved.keys()] }),
-        body,
+        body: { run: body.run, artifacts: body.artifacts },
         spooled_at: new Date().toISOString(),
         reason,
       });
-    if (unresolved.size > 0) {
-      const [slug, reason] = [...unresolved][0] ?? [];
-      return keep(`the type ${slug ?? ''} could not be looked up: ${reason ?? ''}`);
-    }
+    const [slug, reason] = [...unresolved][0] ?? [];
+    if (slug !== undefined) return keep(`the type ${slug} could not be looked up: ${reason ?? ''}`);
     let result: AdvertiseAnswer;
     try {
-      result = await sendAdvertisement(profile, role, body, {
-        retries: flags.retries,
-        instanceKey: flags['instance-key'],
-        dryRun: flags['dry-run'] === true,
-        onRetry: (attempt, delay, reason) =>
-          note(`${reason}; retry ${attempt} of ${flags.retries} in ${(delay / 1000).toFixed(1)} s`),
-      });
+      result = await sendAdvertisement(
+        profile,
+        role,
+        { run: body.run, artifacts: body.artifacts },
+        {
+          retries: flags.retries,
+          instanceKey: flags['instance-key'],
+          dryRun: flags['dry-run'] === true,
+          onRetry: (attempt, delay, why) =>
+            note(`${why}; retry ${attempt} of ${flags.retries} in ${(delay / 1000).toFixed(1)} s`),
+        },
+      );
     } catch (error) {
       if (spool === undefined || !isTemporaryFailure(error)) throw error;
       return keep((error as Error).message);
@@ -218,6 +200,42 @@ export abstract class AdvertiseCommand extends ClientCommand {
     note(`warning: ${call.reason}; the call was spooled to ${file}: send it with reg advertise flush`);
     this.log(`spooled: ${file}`);
     return { spooled: true, file, reason: call.reason };
+  }
+}
+
+/** The run and the artifacts of the call, from the flags and the CI variables, with data files digested. */
+async function advertisementBody(
+  flags: AdvertiseFlagValues,
+  resolveType: TypeResolver,
+): Promise<{ run: JsonObject; ci: string | undefined; artifacts: JsonObject[] }> {
+  const file = flags.file === undefined ? undefined : readAdvertiseFile(flags.file);
+  const { run, ci } = buildRun(file?.run, flags, process.env, new Date());
+  const drafts: ArtifactDraft[] = [
+    ...(flags.artifact ?? []).map(parseArtifactSpec),
+    ...(flags['artifact-iri'] ?? []).map((iri) => ({ iri, keywords: [], derivedFrom: [] })),
+  ];
+  const separate = draftFromFlags(flags);
+  if (separate !== undefined) drafts.push(separate);
+  const artifacts: JsonObject[] = [
+    ...(await Promise.all((file?.artifacts ?? []).map(withFileDigest))),
+    ...(await Promise.all(drafts.map((draft) => artifactOf(draft, resolveType)))),
+  ];
+  return { run, ci, artifacts };
+}
+
+/**
+ * Says where the run key comes from, on standard error even under --json (a CI log should say when calls cannot
+ * be matched up). A call that may be spooled gets a key when it has none: only a key makes a replay record once.
+ */
+function setRunKey(run: JsonObject, ci: string | undefined, spooling: boolean): void {
+  if (spooling && run.external_key === undefined) {
+    const key = `spool/${randomUUID()}`;
+    run.external_key = key;
+    note(`no run key: the call is given the key ${key} so that a spooled copy is recorded once`);
+  } else if (run.external_key === undefined) {
+    note('no run key (--run-key, or the GitHub Actions / GitLab CI variables): every call mints a new run');
+  } else if (ci !== undefined && typeof run.external_key === 'string') {
+    note(`run key ${run.external_key} from the ${ci} variables`);
   }
 }
 
