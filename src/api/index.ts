@@ -7,3 +7,4 @@ export * from './envelopes.js';
 export * from './json-schema.js';
 export * from './record-schema.js';
 export * from './records.js';
+export * from './operations.js';

@@ -14,7 +14,8 @@ import {
 import { DEFAULT_TIMEOUT, DEFAULT_URL, type Profile } from '../cli/client/profile.js';
 import { keepRefreshToken, storedUrl, storeToken } from '../cli/client/profile-file.js';
 import { readStdin } from '../cli/client/input.js';
-import { TokenClient, type WhoamiJson } from '../cli/client/tokens.js';
+import type { Whoami } from '../api/index.js';
+import { TokenClient } from '../cli/client/tokens.js';
 
 /** What `reg login` prints under --json. */
 export interface LoginResult {
@@ -24,7 +25,7 @@ export interface LoginResult {
   /** How the token was obtained: given (flag, file or standard input) or by the device authorization grant. */
   readonly method: 'token' | 'device';
   readonly refresh_token_stored: boolean;
-  readonly whoami: WhoamiJson;
+  readonly whoami: Whoami;
 }
 
 export default class Login extends ClientCommand {

@@ -1,5 +1,6 @@
 import { ClientCommand } from '../cli/client/client-command.js';
-import { TokenClient, type WhoamiJson } from '../cli/client/tokens.js';
+import type { Whoami as WhoamiAnswer } from '../api/index.js';
+import { TokenClient } from '../cli/client/tokens.js';
 
 export default class Whoami extends ClientCommand {
   static override summary = 'Show who the registry takes your credential to be.';
@@ -9,7 +10,7 @@ export default class Whoami extends ClientCommand {
     'REG_TOKEN=reg_0123456789ab_... <%= config.bin %> <%= command.id %> --json',
   ];
 
-  async run(): Promise<WhoamiJson> {
+  async run(): Promise<WhoamiAnswer> {
     const { flags } = await this.parse(Whoami);
     const answer = await new TokenClient((await this.registry(flags)).http).whoami();
     this.printRecord({

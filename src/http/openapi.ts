@@ -1,7 +1,18 @@
 import type { Hono } from 'hono';
 import {
+  ACK_RESULT,
+  ADDED_PEER,
   ADVERTISE_ANSWER,
   CAPABILITY_MATCHES,
+  DELIVERY_PAGE,
+  MINTED_TOKEN,
+  PEER_LIST,
+  PEER_PREVIEW,
+  SUBSCRIPTION_DETAIL,
+  SUBSCRIPTION_LIST,
+  SUBSCRIPTION_WRITTEN,
+  TOKEN_LIST,
+  WHOAMI,
   FIELD_ERROR,
   GRAPH_ANSWER,
   LINEAGE_ANSWER,
@@ -68,6 +79,19 @@ const ANSWERS: Readonly<Record<string, Schema>> = {
   'get /api/v1/capabilities': ref('CapabilityMatches'),
   'get /api/v1/vocab/search': listPage(ref('VocabHit')),
   'get /.well-known/reg-registry': ref('RegistryDescription'),
+  'get /api/v1/whoami': ref('Whoami'),
+  'post /api/v1/instances/{id}/tokens': ref('MintedToken'),
+  'post /api/v1/software/{id}/tokens': ref('MintedToken'),
+  'get /api/v1/instances/{id}/tokens': ref('TokenList'),
+  'get /api/v1/software/{id}/tokens': ref('TokenList'),
+  'get /api/v1/instances/{id}/subscriptions': ref('SubscriptionList'),
+  'post /api/v1/instances/{id}/subscriptions': ref('SubscriptionWritten'),
+  'get /api/v1/subscriptions/{id}': ref('SubscriptionDetail'),
+  'patch /api/v1/subscriptions/{id}': ref('SubscriptionWritten'),
+  'get /api/v1/subscriptions/{id}/deliveries': ref('DeliveryPage'),
+  'post /api/v1/subscriptions/{id}/deliveries/ack': ref('AckResult'),
+  'get /api/v1/peers': ref('PeerList'),
+  'post /api/v1/peers': { anyOf: [ref('AddedPeer'), ref('PeerPreview')] },
 };
 
 /** Query parameters of single operations, by method and path. */
@@ -174,6 +198,17 @@ export function openApiDocument(app: Hono<AppEnv>, baseIri: string, version: str
     CapabilityMatches: CAPABILITY_MATCHES,
     VocabHit: VOCAB_HIT,
     RegistryDescription: REGISTRY_DESCRIPTION,
+    Whoami: WHOAMI,
+    MintedToken: MINTED_TOKEN,
+    TokenList: TOKEN_LIST,
+    SubscriptionList: SUBSCRIPTION_LIST,
+    SubscriptionWritten: SUBSCRIPTION_WRITTEN,
+    SubscriptionDetail: SUBSCRIPTION_DETAIL,
+    DeliveryPage: DELIVERY_PAGE,
+    AckResult: ACK_RESULT,
+    PeerList: PEER_LIST,
+    AddedPeer: ADDED_PEER,
+    PeerPreview: PEER_PREVIEW,
   };
   for (const entry of KINDS) {
     if (entry.spec === undefined || !DEREFERENCEABLE.has(entry.kind as RecordKind)) continue;

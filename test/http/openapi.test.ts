@@ -124,3 +124,25 @@ describe('the lists in the OpenAPI description', () => {
     expect(problem.errors[0].field).toBe('health');
   });
 });
+
+describe('the answers about access and operations in the OpenAPI description', () => {
+  it('names the shapes src/api declares for tokens, whoami, subscriptions and peers', () => {
+    const schemaOf = (method: string, path: string) => {
+      const ok = document.paths[path][method].responses;
+      const content = (ok['200'] ?? ok['201']).content['application/json'].schema;
+      return JSON.stringify(content);
+    };
+    expect(schemaOf('get', '/api/v1/whoami')).toContain('#/components/schemas/Whoami');
+    expect(schemaOf('get', '/api/v1/instances/{id}/tokens')).toContain('#/components/schemas/TokenList');
+    expect(schemaOf('post', '/api/v1/software/{id}/tokens')).toContain('#/components/schemas/MintedToken');
+    expect(schemaOf('get', '/api/v1/subscriptions/{id}/deliveries')).toContain(
+      '#/components/schemas/DeliveryPage',
+    );
+    expect(schemaOf('get', '/api/v1/peers')).toContain('#/components/schemas/PeerList');
+    const schemas = document.components.schemas as Record<string, any>;
+    expect(schemas.Whoami.properties.credential.enum).toContain('oidc-workload');
+    expect(schemas.SubscriptionDetail.properties.recent_deliveries.items.properties.status.enum).toContain(
+      'delivered',
+    );
+  });
+});

@@ -2,8 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ACK_RESULT,
   ADVERTISE_ANSWER,
   AGENT,
+  DELIVERY_PAGE,
+  MINTED_TOKEN,
+  PEER_LIST,
+  SUBSCRIPTION_DETAIL,
+  SUBSCRIPTION_LIST,
+  SUBSCRIPTION_WRITTEN,
+  TOKEN_LIST,
+  WHOAMI,
   CAPABILITY_MATCHES,
   GRAPH_ANSWER,
   LINEAGE_ANSWER,
@@ -181,6 +190,34 @@ beforeAll(async () => {
   answers.registry = await call('GET', '/.well-known/reg-registry', 200, undefined, null);
   answers.notFound = await api.expectStatus(await send('GET', '/api/v1/software/no-such-software'), 404);
   answers.refused = await api.expectStatus(await send('POST', '/api/v1/software', { name: 7 }), 422);
+  answers.tokenMinted = await call('POST', `/api/v1/instances/${instance.id}/tokens`, 201, {
+    label: 'shapes',
+  });
+  answers.tokenList = await call('GET', `/api/v1/instances/${instance.id}/tokens`, 200);
+  answers.whoamiRoot = await call('GET', '/api/v1/whoami', 200);
+  answers.whoamiDeployment = await call('GET', '/api/v1/whoami', 200, undefined, token);
+  answers.whoamiAnonymous = await call('GET', '/api/v1/whoami', 200, undefined, null);
+  const subscriptions = `/api/v1/instances/${instance.id}/subscriptions`;
+  answers.subscriptionWritten = await call(
+    'POST',
+    subscriptions,
+    201,
+    { label: 'shapes', filter: { conforms_to: [TYPE], exclude_own: false } },
+    token,
+  );
+  const subscription = `/api/v1/subscriptions/${answers.subscriptionWritten.subscription.id}`;
+  await advertise(token, 'produced', 'ci/3', [{ title: 'Another report', conforms_to: TYPE }]);
+  answers.deliveries = await call('GET', `${subscription}/deliveries`, 200, undefined, token);
+  answers.ack = await call(
+    'POST',
+    `${subscription}/deliveries/ack`,
+    200,
+    { cursor: answers.deliveries.next_cursor },
+    token,
+  );
+  answers.subscriptionList = await call('GET', subscriptions, 200, undefined, token);
+  answers.subscriptionDetail = await call('GET', subscription, 200, undefined, token);
+  answers.peers = await call('GET', '/api/v1/peers', 200);
 });
 afterAll(async () => core.close());
 
@@ -232,6 +269,25 @@ describe('the answers of the API fit the shapes src/api declares', () => {
     expect(answers.vocab!.items.length).toBeGreaterThan(0);
     expect(departures(answers.vocab, page(VOCAB_HIT))).toEqual([]);
     expect(departures(answers.registry, REGISTRY_DESCRIPTION)).toEqual([]);
+  });
+
+  it('tokens, who the caller is, subscriptions with their deliveries, and peers fit theirs', () => {
+    expect(departures(answers.tokenMinted, MINTED_TOKEN)).toEqual([]);
+    expect(answers.tokenList!.items.length).toBeGreaterThan(1);
+    expect(departures(answers.tokenList, TOKEN_LIST)).toEqual([]);
+    for (const who of [answers.whoamiRoot, answers.whoamiDeployment, answers.whoamiAnonymous])
+      expect(departures(who, WHOAMI)).toEqual([]);
+    expect(answers.whoamiDeployment!.instance).not.toBeNull();
+    expect(departures(answers.subscriptionWritten, SUBSCRIPTION_WRITTEN)).toEqual([]);
+    expect(answers.deliveries!.items.length).toBe(1);
+    expect(answers.deliveries!.items[0].notification).not.toBeNull();
+    expect(departures(answers.deliveries, DELIVERY_PAGE)).toEqual([]);
+    expect(departures(answers.ack, ACK_RESULT)).toEqual([]);
+    expect(answers.subscriptionList!.items).toHaveLength(1);
+    expect(departures(answers.subscriptionList, SUBSCRIPTION_LIST)).toEqual([]);
+    expect(answers.subscriptionDetail!.recent_deliveries).toHaveLength(1);
+    expect(departures(answers.subscriptionDetail, SUBSCRIPTION_DETAIL)).toEqual([]);
+    expect(departures(answers.peers, PEER_LIST)).toEqual([]);
   });
 
   it('writes answer with their warnings, advertisements with the advertisement envelope', () => {

@@ -1,10 +1,9 @@
 import type { HttpClient } from './http.js';
 import type { Column } from './table.js';
-import type { AddedPeer, PeerPreview } from '../../core/federation/peer-add.js';
-import type { PeerList, PeerRecord } from '../../core/federation/peers.js';
+import type { AddedPeer, Peer, PeerList, PeerPreview } from '../../api/index.js';
 
 /** The peer shapes are the API's own answer types (contract §3.3, §3.14). */
-export type PeerJson = PeerRecord;
+export type PeerJson = Peer;
 export type PeerListJson = PeerList;
 export type AddedPeerJson = AddedPeer;
 export type PeerPreviewJson = PeerPreview;

@@ -1,8 +1,6 @@
 import type { InstanceJson, ListPage, OriginJson, SoftwareJson, TypeJson } from '../../api/index.js';
 import { Problem } from '../../core/errors.js';
-import type { SubscriptionList } from '../../core/subscriptions/subscriptions.js';
-import type { TokenList } from '../../core/access/tokens.js';
-import type { Whoami } from '../../core/access/whoami.js';
+import type { SubscriptionList, TokenList, Whoami } from '../../api/index.js';
 import type { HttpClient } from './http.js';
 import { UsageError } from './errors.js';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Flags } from '@oclif/core';
-import type { AckResult, Delivery, DeliveryPage } from '../../core/subscriptions/subscription-deliveries.js';
+import type { AckResult, Delivery, DeliveryPage } from '../../api/index.js';
 import type {
   SubscriptionDetail,
   SubscriptionList,

@@ -2,22 +2,13 @@ import { Flags } from '@oclif/core';
 import type { HttpClient, JsonObject } from './http.js';
 import type { NameResolver } from './resolve.js';
 import type { Column } from './table.js';
-import type { MintedToken, TokenList, TokenRecord } from '../../core/access/tokens.js';
-import type { Whoami } from '../../core/access/whoami.js';
-
-/** The token shapes are the API's own answer types (contract §3.4); a record never carries the secret. */
-export type TokenRecordJson = TokenRecord;
-export type MintedTokenJson = MintedToken;
-export type TokenListJson = TokenList;
+import type { MintedToken, TokenList, TokenRecord, Whoami } from '../../api/index.js';
 
 /** What `reg tokens revoke` prints under --json: the API answers 204, so the command reports what it did. */
 export interface RevokeResult {
   readonly id: string;
   readonly revoked: true;
 }
-
-/** Who the presented credential is: the API's own answer type. */
-export type WhoamiJson = Whoami;
 
 /** The record a token belongs to: a deployment or a software, by id or IRI. */
 export interface TokenOwnerRef {
@@ -53,14 +44,14 @@ export const ownerPath = (owner: TokenOwnerRef): string =>
   `/api/v1/${owner.collection}/${encodeURIComponent(owner.id)}`;
 
 /** Whether a token works now, was revoked or has expired. */
-export function tokenState(record: TokenRecordJson, now = Date.now()): 'active' | 'revoked' | 'expired' {
+export function tokenState(record: TokenRecord, now = Date.now()): 'active' | 'revoked' | 'expired' {
   if (record.revoked_at !== null) return 'revoked';
   if (record.expires_at !== null && Date.parse(record.expires_at) <= now) return 'expired';
   return 'active';
 }
 
 /** Columns of `reg tokens list`: the label first, the id last. */
-export const TOKEN_COLUMNS: readonly Column<TokenRecordJson>[] = [
+export const TOKEN_COLUMNS: readonly Column<TokenRecord>[] = [
   { header: 'LABEL', value: (row) => row.label ?? undefined, min: 10, priority: 0 },
   { header: 'PREFIX', value: (row) => row.prefix, priority: 2 },
   { header: 'STATE', value: (row) => tokenState(row), kind: 'status', priority: 0 },
@@ -81,13 +72,13 @@ export class TokenClient {
   }
 
   /** Issues a token; the answer is the only time its value is shown. */
-  mint(owner: TokenOwnerRef, body: JsonObject): Promise<MintedTokenJson> {
-    return this.http.request<MintedTokenJson>('POST', this.path(owner), { body });
+  mint(owner: TokenOwnerRef, body: JsonObject): Promise<MintedToken> {
+    return this.http.request<MintedToken>('POST', this.path(owner), { body });
   }
 
   /** Lists the tokens of a deployment or a software, revoked ones included. */
-  list(owner: TokenOwnerRef): Promise<TokenListJson> {
-    return this.http.request<TokenListJson>('GET', this.path(owner));
+  list(owner: TokenOwnerRef): Promise<TokenList> {
+    return this.http.request<TokenList>('GET', this.path(owner));
   }
 
   /** Revokes a token; it stops working at once. */
@@ -97,7 +88,7 @@ export class TokenClient {
   }
 
   /** Who the presented credential is. */
-  whoami(): Promise<WhoamiJson> {
-    return this.http.request<WhoamiJson>('GET', '/api/v1/whoami');
+  whoami(): Promise<Whoami> {
+    return this.http.request<Whoami>('GET', '/api/v1/whoami');
   }
 }

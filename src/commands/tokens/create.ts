@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core';
 import { SCOPES } from '../../core/access/scopes.js';
 import { ClientCommand } from '../../cli/client/client-command.js';
-import { ownerOf, TokenClient, tokenOwnerFlags, type MintedTokenJson } from '../../cli/client/tokens.js';
+import type { MintedToken } from '../../api/index.js';
+import { ownerOf, TokenClient, tokenOwnerFlags } from '../../cli/client/tokens.js';
 
 export default class TokensCreate extends ClientCommand {
   static override summary = 'Issue a registry API token for a deployment or a software.';
@@ -35,7 +36,7 @@ later narrowing of allowed_scopes applies to tokens already issued. Only adminis
     }),
   };
 
-  async run(): Promise<MintedTokenJson> {
+  async run(): Promise<MintedToken> {
     const { flags } = await this.parse(TokensCreate);
     const registry = await this.registry(flags);
     const client = new TokenClient(registry.http);

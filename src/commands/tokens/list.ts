@@ -1,11 +1,6 @@
+import type { TokenList } from '../../api/index.js';
 import { ClientCommand, tableFlags } from '../../cli/client/client-command.js';
-import {
-  ownerOf,
-  TOKEN_COLUMNS,
-  TokenClient,
-  tokenOwnerFlags,
-  type TokenListJson,
-} from '../../cli/client/tokens.js';
+import { ownerOf, TOKEN_COLUMNS, TokenClient, tokenOwnerFlags } from '../../cli/client/tokens.js';
 
 export default class TokensList extends ClientCommand {
   static override summary = 'List the API tokens of a deployment or a software, newest first.';
@@ -20,7 +15,7 @@ API's envelope (items, total).`;
   ];
   static override flags = { ...tokenOwnerFlags, ...tableFlags };
 
-  async run(): Promise<TokenListJson> {
+  async run(): Promise<TokenList> {
     const { flags } = await this.parse(TokensList);
     const registry = await this.registry(flags);
     const list = await new TokenClient(registry.http).list(await ownerOf(flags, registry.names));

@@ -23,37 +23,10 @@ import { iriOf, readStored } from '../stored/records.js';
 import type { Act } from '../stored/write-path.js';
 
 import { parseTokenRequest, type TokenRequest } from './token-request.js';
+import type { MintedToken, TokenList, TokenRecord } from '../../api/operations.js';
 
-/** A token as the API shows it: everything but the secret and its digest (contract §3.4). */
-export interface TokenRecord {
-  readonly id: string;
-  readonly prefix: string;
-  readonly instance_iri: string | null;
-  readonly software_iri: string | null;
-  readonly subject_kind: TokenSubjectKind;
-  readonly scopes: readonly string[];
-  readonly label: string | null;
-  readonly created_at: string;
-  readonly created_by: string | null;
-  readonly expires_at: string | null;
-  readonly last_used_at: string | null;
-  readonly revoked_at: string | null;
-}
-
-/** The answer to a mint: the token itself, shown this once, and its record. */
-export interface MintedToken {
-  readonly token: string;
-  readonly record: TokenRecord;
-  readonly shown_once: true;
-  /** How a deployment uses a software token (software tokens only). */
-  readonly usage?: string;
-}
-
-/** The tokens of one deployment or software, newest first, revoked ones included. */
-export interface TokenList {
-  readonly items: readonly TokenRecord[];
-  readonly total: number;
-}
+/** A token as the API shows it, a mint's answer and a token list: declared in `src/api` (contract §3.4). */
+export type { MintedToken, TokenList, TokenRecord };
 
 /** Scopes a deployment token carries when the request names none. */
 export const DEFAULT_INSTANCE_SCOPES: readonly string[] = ['advertise:produce', 'advertise:consume'];

@@ -11,8 +11,9 @@ import { activatePeer, findPeer, findPeerByBase, insertPeer, rearmUnder } from '
 import type { Core } from '../core.js';
 import { normaliseBaseIri, peerText, PeerRequestError, requestPeer } from './peer-http.js';
 import { registryTitle } from '../ops/status.js';
-import { isOwnBase, mintPeerId, presentPeer, suggestPeer, type PeerRecord } from './peers.js';
+import { isOwnBase, mintPeerId, presentPeer, suggestPeer } from './peers.js';
 import { commitAct, type Act } from '../stored/write-path.js';
+import type { AddedPeer, AnnounceOutcome, PeerPreview } from '../../api/operations.js';
 
 /** The path of the description every registry serves. */
 export const WELL_KNOWN_PATH = '/.well-known/reg-registry';
@@ -30,26 +31,11 @@ export interface PeerDescription {
   readonly peers: readonly { readonly base_iri: string; readonly title: string | undefined }[];
 }
 
-/** The answer to `preview: true`: what adding the peer would record, with nothing stored. */
-export interface PeerPreview {
-  readonly preview: true;
-  readonly base_iri: string;
-  readonly title: string | null;
-  readonly operator: string | null;
-  readonly software_version: string | null;
-  readonly peers_of_peer: string[];
-}
-
-/** The outcome of telling a new peer about this registry. */
-export interface AnnounceOutcome {
-  readonly accepted: boolean;
-  readonly state?: string;
-  readonly note?: string;
-  readonly error?: string;
-}
-
-/** A peer just added, with how announcing this registry to it went (absent with `announce: false`). */
-export type AddedPeer = PeerRecord & { readonly announced?: AnnounceOutcome };
+/**
+ * The answer to `preview: true` (what adding the peer would record, with nothing stored), how announcing this
+ * registry to a new peer went, and a peer just added with that outcome: declared in `src/api`.
+ */
+export type { AddedPeer, AnnounceOutcome, PeerPreview };
 
 /** Fetches and reads a registry's well-known description; a PeerRequestError says why it could not. */
 export async function describePeer(core: Core, baseIri: string): Promise<PeerDescription> {

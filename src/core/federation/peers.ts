@@ -19,7 +19,6 @@ import {
   peerIdTaken,
   resolvedFrom,
   setPeerState,
-  type PeerContact,
   type PeerRow,
   type PeerState,
 } from '../store/peers.js';
@@ -28,6 +27,7 @@ import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
 import { normaliseBaseIri } from './peer-http.js';
 import { commitAct, type Act } from '../stored/write-path.js';
+import type { Peer, PeerList } from '../../api/operations.js';
 
 /** A peer with no successful contact for this long (from `last_seen_at`, else `added_at`) is stale. */
 export const STALE_AFTER_MS = 90 * 86_400_000;
@@ -39,30 +39,9 @@ export const MAX_SUGGESTIONS = 500;
 export const NO_PEER_REASON =
   'no active peer has a base IRI that prefixes it; an administrator can add its registry (POST /api/v1/peers)';
 
-/** A peer as the API returns it (contract §3.14). */
-export interface PeerRecord {
-  readonly id: string;
-  readonly base_iri: string;
-  readonly title: string | null;
-  readonly operator: string | null;
-  readonly added_at: string;
-  readonly last_seen_at: string | null;
-  readonly resolve_status: PeerContact;
-  readonly last_error: string | null;
-  /** Records cached from the peer (stubs in its graph). */
-  readonly record_count: number;
-  readonly state: PeerState;
-  /** The base IRI of the registry that suggested it (itself, when it announced itself). */
-  readonly suggested_by: string | null;
-  readonly software_version: string | null;
-  readonly stale: boolean;
-}
-
-/** A list of peers. */
-export interface PeerList {
-  readonly items: PeerRecord[];
-  readonly total: number;
-}
+/** A peer as the API returns it (contract §3.14), and a list of peers: declared in `src/api`. */
+export type PeerRecord = Peer;
+export type { PeerList };
 
 /** The named graph holding a peer's cached stubs. */
 export function peerGraph(id: string): string {

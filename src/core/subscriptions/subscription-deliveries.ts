@@ -16,46 +16,13 @@ import { getArtifact } from '../provenance/artifact-view.js';
 import type { Act } from '../stored/write-path.js';
 import { managedSubscription } from './subscription-access.js';
 import { ARTIFACT_ADVERTISED } from './webhook-signature.js';
+import type { AckResult, Delivery, DeliveryPage, Notification } from '../../api/operations.js';
 
-/** The event body of a delivery, sent as the webhook body and served by the pull queue (spec §6). */
-export interface Notification {
-  readonly type: typeof ARTIFACT_ADVERTISED;
-  readonly subscription: string;
-  readonly registry: string;
-  readonly role: 'produced' | 'consumed';
-  readonly run: string | null;
-  readonly instance: string | null;
-  readonly software: string | null;
-  readonly artifact_iri: string;
-  /** The artifact as an anonymous `GET /api/v1/artifacts/{id}` returns it when the delivery is first read. */
-  readonly artifact: JsonObject;
-}
-
-/** A delivery as the API shows it (contract §3.13). */
-export type Delivery = Omit<DeliveryRow, 'instance_iri' | 'software_iri' | 'notification'> & {
-  /** The event body; null in a delivery log entry whose body was not fixed yet. */
-  readonly notification: Notification | null;
-};
-
-/** One page of the pull queue. */
-export interface DeliveryPage {
-  readonly items: readonly Delivery[];
-  /** The cursor this page was read after. */
-  readonly cursor: number;
-  /** The cursor to read the next page after (the last item's `seq`, or `cursor` when the page is empty). */
-  readonly next_cursor: number;
-  /** Deliveries after `next_cursor`. */
-  readonly remaining: number;
-  /** The subscription's acknowledged cursor after this read. */
-  readonly acknowledged: number;
-}
-
-/** The answer to an acknowledgement. */
-export interface AckResult {
-  /** The acknowledged cursor now stored (an older cursor leaves it as it was). */
-  readonly cursor: number;
-  readonly remaining: number;
-}
+/**
+ * The event body of a delivery (sent as the webhook body and served by the pull queue, spec §6), a delivery as
+ * the API shows it (contract §3.13), a page of the pull queue and the answer to an acknowledgement: `src/api`.
+ */
+export type { AckResult, Delivery, DeliveryPage, Notification };
 
 /** Query parameters of a pull, as sent. */
 export interface PullParams {

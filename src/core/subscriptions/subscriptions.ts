@@ -26,7 +26,7 @@ import type { Core } from '../core.js';
 import { iriOf, readStored, requireObject } from '../stored/records.js';
 import type { Act } from '../stored/write-path.js';
 import { managedSubscription, requireSubscriptionManager } from './subscription-access.js';
-import { presentDelivery, type Delivery } from './subscription-deliveries.js';
+import { presentDelivery } from './subscription-deliveries.js';
 import { parseFilter, type SubscriptionFilter } from './subscription-filter.js';
 import {
   approvedWebhook,
@@ -37,40 +37,16 @@ import {
   refuseUnknown,
   secretOf,
 } from './subscription-input.js';
+import type {
+  Subscription,
+  SubscriptionDetail,
+  SubscriptionList,
+  SubscriptionWritten,
+} from '../../api/operations.js';
 
-/** A subscription as the API shows it (contract §3.13); never its secret. */
-export type SubscriptionOut = Omit<SubscriptionRow, 'filter' | 'webhook_secret' | 'enabled'> & {
-  readonly filter: SubscriptionFilter;
-  readonly webhook_signed: boolean;
-  readonly enabled: boolean;
-  readonly pending_count: number;
-  readonly failed_count: number;
-  readonly dead_count: number;
-  readonly unacked_count: number;
-  readonly delivery_mode: 'pull' | 'webhook';
-  readonly pull_url: string;
-};
-
-/** The answer to a create or an edit: the subscription, and its webhook secret when this call set one. */
-export interface SubscriptionWritten {
-  readonly subscription: SubscriptionOut;
-  /** `whsec_<64 hex>` (or the caller's own), shown in this answer only; null when unchanged or pull-only. */
-  readonly secret: string | null;
-  readonly shown_once: true;
-}
-
-/** The subscriptions of a deployment. */
-export interface SubscriptionList {
-  readonly items: readonly SubscriptionOut[];
-  readonly total: number;
-  readonly max_per_instance: number;
-}
-
-/** One subscription and its delivery log (the newest deliveries). */
-export interface SubscriptionDetail {
-  readonly subscription: SubscriptionOut;
-  readonly recent_deliveries: readonly Delivery[];
-}
+/** A subscription as the API shows it (contract §3.13; never its secret), and the answers about it: `src/api`. */
+export type SubscriptionOut = Subscription;
+export type { SubscriptionDetail, SubscriptionList, SubscriptionWritten };
 
 /** Options of the subscription services: the resolver webhook hosts are looked up with (tests stand one in). */
 export interface SubscriptionOptions {

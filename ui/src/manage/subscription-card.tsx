@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, idOf, pageOf, useApi } from '../api';
 import { ErrorNotice, Loading } from '../components/status';
 import { problemOf } from './field-errors';
-import type { Delivery, Subscription, SubscriptionFilter } from './subscription-types';
+import type { Delivery, Subscription, SubscriptionFilterJson as SubscriptionFilter } from '../api';
 import { when } from './token-table';
 
 /** The filter in words; labels for type IRIs when the page knows them. */
@@ -20,7 +20,9 @@ export function filterSummary(filter: SubscriptionFilter, labels: ReadonlyMap<st
   add('Keywords', filter.keywords ?? []);
   add('Licences', names(filter.license));
   add('Availability', filter.availability ?? []);
-  if (filter.q) parts.push(`Text: “${filter.q}”`);
+  // One substring, or several of which any matches.
+  const words = typeof filter.q === 'string' ? [filter.q] : (filter.q ?? []);
+  if (words.length > 0) parts.push(`Text: ${words.map((word) => `“${word}”`).join(' or ')}`);
   parts.push(
     `Roles: ${filter.roles !== undefined && filter.roles.length > 0 ? filter.roles.join(' and ') : 'produced'}`,
   );

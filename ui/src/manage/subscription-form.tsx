@@ -10,7 +10,7 @@ import { useForm } from './form-state';
 import { ChipPicker, type Choice } from './picker';
 import { AVAILABILITY } from './release-model';
 import { instanceSearch, softwareSearch, vocabSearch } from './searches';
-import type { Created } from './subscription-types';
+import type { SubscriptionWritten } from '../api';
 
 const FORM = 'subscription';
 const searchTypes = vocabSearch('data');
@@ -60,7 +60,10 @@ const EMPTY: State = {
   webhook: '',
 };
 
-export function SubscriptionForm(props: { instanceId: string; onCreated: (created: Created) => void }) {
+export function SubscriptionForm(props: {
+  instanceId: string;
+  onCreated: (created: SubscriptionWritten) => void;
+}) {
   const form = useForm({ form: FORM, initial: EMPTY, fields: () => FIELDS });
   const { state, set } = form;
   const submit = () => {
@@ -76,7 +79,7 @@ export function SubscriptionForm(props: { instanceId: string; onCreated: (create
       exclude_own: state.excludeOwn,
     });
     void form.submission.run(async () => {
-      const created = await api.post<Created>(
+      const created = await api.post<SubscriptionWritten>(
         `/api/v1/instances/${encodeURIComponent(props.instanceId)}/subscriptions`,
         compact({ label: text(state.label), filter, webhook_url: text(state.webhook) }) ?? {},
       );

@@ -11,7 +11,7 @@ import { problemOf } from './field-errors';
 import { ShownOnce } from './shown-once';
 import { SubscriptionCard } from './subscription-card';
 import { SubscriptionForm } from './subscription-form';
-import type { Created, Subscription } from './subscription-types';
+import type { Subscription, SubscriptionWritten } from '../api';
 import './manage.css';
 
 interface Listing {
@@ -59,7 +59,7 @@ export default function SubscriptionsPage() {
 
 function Subscriptions({ id }: { id: string }) {
   const listing = useApi<Listing>(`/api/v1/instances/${encodeURIComponent(id)}/subscriptions`);
-  const [created, setCreated] = useState<Created>();
+  const [created, setCreated] = useState<SubscriptionWritten>();
   const [deleting, setDeleting] = useState<Subscription>();
   const [error, setError] = useState('');
   const labels = useTypeLabels(listing.data?.items ?? []);

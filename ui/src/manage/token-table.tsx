@@ -1,17 +1,4 @@
-/** The tokens of a record: prefix, label, scopes, dates and whether each still works. */
-
-export interface TokenRecord {
-  readonly id: string;
-  readonly prefix: string;
-  readonly label: string | null;
-  readonly scopes: readonly string[];
-  readonly created_at: string;
-  readonly created_by?: string | null;
-  readonly expires_at: string | null;
-  readonly last_used_at: string | null;
-  readonly revoked_at: string | null;
-}
-
+import type { TokenRecord } from '../api';
 export function when(value: string | null | undefined): string {
   if (value === null || value === undefined) return '—';
   const date = new Date(value);

@@ -4,7 +4,16 @@
  */
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { api, pageOf, useApi, type InstanceJson, type ListPage, type SoftwareJson } from '../api';
+import {
+  api,
+  pageOf,
+  useApi,
+  type InstanceJson,
+  type MintedToken,
+  type SoftwareJson,
+  type TokenList,
+  type TokenRecord,
+} from '../api';
 import { ErrorNotice, Loading, usePageTitle } from '../components/status';
 import { session } from '../session';
 import { Allowed, curatorOr } from './access';
@@ -17,7 +26,7 @@ import { FormShell } from './form-shell';
 import { useForm } from './form-state';
 import { mintableScopes, scopeLabel } from './scopes';
 import { ShownOnce } from './shown-once';
-import { TokenTable, type TokenRecord } from './token-table';
+import { TokenTable } from './token-table';
 import './manage.css';
 
 const FORM = 'token';
@@ -25,12 +34,6 @@ const DEFAULT_SCOPES = {
   software: ['register:instance', 'advertise:produce', 'advertise:consume'],
   instance: ['advertise:produce', 'advertise:consume'],
 };
-
-interface Minted {
-  readonly token: string;
-  readonly record: TokenRecord;
-  readonly usage?: string;
-}
 
 export default function TokensPage() {
   const { params } = useRoute();
@@ -76,8 +79,8 @@ function Tokens({ base, kind }: { base: string; kind: 'software' | 'instance' })
   const principal = session.usePrincipal();
   // Software tokens are a curator's to issue; a token for one deployment is an administrator's.
   const mayMint = kind === 'software' ? curatorOr(principal) : principal.is_admin;
-  const tokens = useApi<ListPage<TokenRecord>>(`${base}/tokens`);
-  const [minted, setMinted] = useState<Minted>();
+  const tokens = useApi<TokenList>(`${base}/tokens`);
+  const [minted, setMinted] = useState<MintedToken>();
   const [revoking, setRevoking] = useState<TokenRecord>();
   const [revokeProblem, setRevokeProblem] = useState<FormProblem>();
   const [busy, setBusy] = useState(false);
@@ -154,7 +157,7 @@ function Tokens({ base, kind }: { base: string; kind: 'software' | 'instance' })
 function MintForm(props: {
   base: string;
   kind: 'software' | 'instance';
-  onMinted: (minted: Minted) => void;
+  onMinted: (minted: MintedToken) => void;
 }) {
   const principal = session.usePrincipal();
   const form = useForm({
@@ -169,7 +172,7 @@ function MintForm(props: {
   }));
   const submit = () => {
     void form.submission.run(async () => {
-      const minted = await api.post<Minted>(`${props.base}/tokens`, {
+      const minted = await api.post<MintedToken>(`${props.base}/tokens`, {
         ...(text(label) === undefined ? {} : { label: text(label) }),
         scopes,
         ...(text(expires) === undefined ? {} : { expires_in: text(expires) }),
