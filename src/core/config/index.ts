@@ -103,6 +103,17 @@ export interface SparqlLimits {
   readonly credentialed: SparqlBudget;
 }
 
+/**
+ * How build attestations are checked: DSSE signatures against the public keys of `REG_ATTESTATION_KEYS`, Sigstore
+ * bundles offline against the trust root of `REG_SIGSTORE_TRUSTED_ROOT`; with `REG_ATTESTATION_REQUIRE_VERIFIED`,
+ * only verified ones are accepted.
+ */
+export interface AttestationSettings {
+  readonly keysFile: string | undefined;
+  readonly sigstoreTrustedRoot: string | undefined;
+  readonly requireVerified: boolean;
+}
+
 /** The effective configuration, read once and frozen. */
 export interface Config {
   readonly baseIri: string;
@@ -146,6 +157,8 @@ export interface Config {
   readonly trustedProxies: readonly string[];
   readonly previousBaseIris: readonly string[];
   readonly subscriptions: SubscriptionSettings;
+  /** How build attestations are checked. */
+  readonly attestations: AttestationSettings;
   readonly secrets: Secrets;
   /** `REG_*` variables that are set but not known; likely typos. */
   readonly unknownVariables: readonly string[];
@@ -325,6 +338,11 @@ export function readConfig(
     },
     trustedProxies: need<string[]>('REG_TRUSTED_PROXIES'),
     previousBaseIris,
+    attestations: {
+      keysFile: get<string>('REG_ATTESTATION_KEYS'),
+      sigstoreTrustedRoot: get<string>('REG_SIGSTORE_TRUSTED_ROOT'),
+      requireVerified: need<boolean>('REG_ATTESTATION_REQUIRE_VERIFIED'),
+    },
     subscriptions: {
       webhooks: need<boolean>('REG_SUBSCRIPTION_WEBHOOKS'),
       maxAttempts: need<number>('REG_SUBSCRIPTION_MAX_ATTEMPTS'),

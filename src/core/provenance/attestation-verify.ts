@@ -9,21 +9,13 @@ import fs from 'node:fs';
 import { bundleFromJSON } from '@sigstore/bundle';
 import { TrustedRoot } from '@sigstore/protobuf-specs';
 import { toSignedEntity, toTrustMaterial, Verifier, type TrustMaterial } from '@sigstore/verify';
-import type { Config } from '../config/index.js';
+import type { AttestationSettings, Config } from '../config/index.js';
 import { isObject } from '../records/json.js';
 import type { DsseEnvelope, ReadAttestation } from './attestation-envelope.js';
 
-/** How attestations are checked, from `REG_ATTESTATION_KEYS`, `REG_SIGSTORE_TRUSTED_ROOT` and `REG_ATTESTATION_REQUIRE_VERIFIED`. */
-export interface AttestationSettings {
-  readonly keysFile: string | undefined;
-  readonly sigstoreTrustedRoot: string | undefined;
-  readonly requireVerified: boolean;
-}
-
-/** The attestation settings of a configuration (none configured: nothing is verified, nothing required). */
+/** The attestation settings of a configuration. */
 export function attestationSettings(config: Config): AttestationSettings {
-  const settings = (config as Config & { readonly attestations?: AttestationSettings }).attestations;
-  return settings ?? { keysFile: undefined, sigstoreTrustedRoot: undefined, requireVerified: false };
+  return config.attestations;
 }
 
 /** What the signature check of one attestation found. */
