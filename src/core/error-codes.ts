@@ -120,6 +120,11 @@ export const ERROR_CODES = {
     'Write rejected by SHACL validation',
     'The record violates the registry shapes or rules; errors lists each violation with its JSON field.',
   ),
+  'attestation-not-verified': http(
+    422,
+    'Attestation not verified',
+    'The registry accepts verified attestations only (REG_ATTESTATION_REQUIRE_VERIFIED), and this one is unverified or failed verification; `verification` says why.',
+  ),
   'malformed-input': http(
     422,
     'Malformed input',
@@ -211,6 +216,12 @@ export const ERROR_CODES = {
     'Registry unreachable',
     'The registry could not be reached: connection refused, unknown host, TLS failure or no answer in time.',
   ),
+  'ci-token': cli(
+    401,
+    'CI identity token unavailable',
+    'The CI job’s OIDC identity token could not be had: the GitHub Actions token endpoint failed, or the GitLab CI id_tokens variable is empty.',
+  ),
+  spool: cli(500, 'Spool unusable', 'The spool directory cannot be written or read.'),
   profile: cli(
     500,
     'Connection profile refused',

@@ -226,7 +226,7 @@ describe('DSSE-signed SLSA provenance', () => {
       await strict.post({ ...edSigned, payload: tampered.payload }),
       422,
     );
-    expect(refused.code).toBe('malformed-input');
+    expect(refused.code).toBe('attestation-not-verified');
     expect(refused.detail).toContain('verification failed');
     expect(refused.verification.status).toBe('failed');
     const id = createHash('sha256')

@@ -1,4 +1,4 @@
-import { Problem } from '../../core/errors.js';
+import { RegError } from '../../core/errors.js';
 import type { Profile } from './profile.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -10,9 +10,9 @@ export const DEFAULT_ID_TOKEN_VAR = 'REG_ID_TOKEN';
 const WAIT_S = 10;
 
 /** The CI job's identity token could not be had: the token endpoint failed, or the variable is empty. */
-export class CiTokenError extends Problem {
+export class CiTokenError extends RegError {
   constructor(detail: string, hints: readonly string[] = []) {
-    super('ci-token', 401, 'CI identity token unavailable', detail, { hints });
+    super('ci-token', detail, { hints });
   }
 }
 

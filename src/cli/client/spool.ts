@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Problem } from '../../core/errors.js';
+import { RegError } from '../../core/errors.js';
 import type { AdvertiseRole } from './advertise.js';
 import type { JsonObject } from './http.js';
 
@@ -33,9 +33,9 @@ export type SpoolEntry =
   | { readonly file: string; readonly unreadable: string };
 
 /** The spool cannot be written or read. */
-export class SpoolError extends Problem {
+export class SpoolError extends RegError {
   constructor(detail: string) {
-    super('spool', 500, 'Spool unusable', detail);
+    super('spool', detail);
   }
 }
 

@@ -70,7 +70,8 @@ export async function ingestAttestation(core: Core, act: Act, bytes: Buffer): Pr
   if (settings.requireVerified && verification.status !== 'verified') {
     const why =
       verification.status === 'failed' ? `verification failed: ${verification.reason}` : verification.reason;
-    throw new MalformedInputError(
+    throw new RegError(
+      'attestation-not-verified',
       `this registry accepts verified attestations only, and this one is ${verification.status} (${why})`,
       { extra: { verification } },
     );
