@@ -246,6 +246,27 @@ export const ADVERTISE_ANSWER = {
     artifacts: IRIS,
     created: { type: 'boolean', description: 'false when the run was recorded before (same key)' },
     queued_for_resolution: IRIS,
+    dry_run: {
+      type: 'object',
+      description:
+        'with dry_run=true: the records the call would write, as JSON and as Turtle; nothing was written',
+      properties: {
+        records: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              kind: { type: 'string' },
+              iri: IRI,
+              record: { type: 'object', additionalProperties: true },
+            },
+            required: ['kind', 'iri', 'record'],
+          },
+        },
+        turtle: { type: 'string' },
+      },
+      required: ['records', 'turtle'],
+    },
   },
   required: ['run', 'artifacts', 'created'],
 } as const satisfies JsonSchema;

@@ -126,18 +126,12 @@ export function describeAdvertisement(role: AdvertiseRole, result: AdvertiseAnsw
   return `${result.created ? 'created' : 'already recorded'}: run ${result.run}, ${artifacts}${tail}`;
 }
 
-/** What a dry run answers besides the advertisement: the records it would write, as JSON and as Turtle. */
-export interface DryRunJson {
-  readonly records: readonly { readonly kind: string; readonly iri: string; readonly record: JsonObject }[];
-  readonly turtle: string;
-}
-
 /**
  * What a dry run found: the line a real call would print (as what it would do), one line per record it would
  * write, then those records as Turtle.
  */
 export function describeDryRun(role: AdvertiseRole, result: AdvertiseAnswer): string {
-  const report = (result as AdvertiseAnswer & { dry_run?: DryRunJson }).dry_run;
+  const report = result.dry_run;
   const line = describeAdvertisement(role, result).replace(/^created:/, 'would create:');
   const records = report?.records ?? [];
   const listed = records.map((record) => `\n  would write ${record.kind} ${record.iri}`).join('');
