@@ -7,10 +7,11 @@
  * (bin/run.js) as the image's `reg`, with the install input false; installing is tested in
  * ci-action-install.test.ts.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -198,6 +199,13 @@ describe('templates/advertise.yml', () => {
     for (const line of job.script) expect(line).not.toMatch(/\$\[\[/);
     for (const [variable, value] of Object.entries(job.variables))
       expect(value, variable).toMatch(/^\$\[\[ inputs\.[\w-]+ \]\]$/);
+  });
+
+  it('is documented: docs/ci/gitlab-ci.md lists every input', () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/ci/gitlab-ci.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## Inputs'), doc.indexOf('## Outputs'));
+    const rows = [...table.matchAll(/^\| `([\w-]+)` \|/gm)].map((match) => match[1]!);
+    expect(rows.sort()).toEqual(Object.keys(inputs).sort());
   });
 
   it("installs this package, at this package's version unless told otherwise", () => {
@@ -402,4 +410,34 @@ describe.skipIf(!readsIdToken)('the component with the ID token of the job', () 
     expect(result.code).toBe(9);
     expect(result.dotenv).toBeUndefined();
   });
+});
+
+describe('the install part of the job', () => {
+  it('installs the package from a tarball of the project into a prefix of the job and advertises with it', async () => {
+    const project = projectWith(['public/index.ttl']);
+    // --ignore-scripts: the tests have just built, and the prepack build would rebuild dist/ under others.
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', project], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      }),
+    ) as { filename: string }[];
+    const result = await runJob(
+      { registry: server.url, token, package: packed[0]!.filename, produced: 'public/*.ttl' },
+      project,
+      {
+        // No reg in the image: only what the job installs. The machine's npm cache and settings, as on a runner.
+        PATH: process.env.PATH ?? '',
+        npm_config_cache: path.join(os.homedir(), '.npm'),
+        npm_config_userconfig: path.join(os.homedir(), '.npmrc'),
+        npm_config_prefer_offline: 'true',
+      },
+    );
+    expect(result.code, result.log).toBe(0);
+    expect(result.log).toContain(`Installing ${path.join(project, packed[0]!.filename)}`);
+    expect(result.log).toContain(`${pkg.name} ${pkg.version} `);
+    expect(fs.readdirSync(project).filter((file) => file.startsWith('reg-cli'))).toEqual([]);
+    const run = await api('GET', `/api/v1/runs/${idOf(result.summary!.run)}`);
+    expect(run.body.generated_count).toBe(1);
+  }, 600_000);
 });

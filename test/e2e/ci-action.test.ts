@@ -6,11 +6,12 @@
  * workspace. The command line is the built one (bin/run.js), put on the PATH as `reg` with the install input
  * false; the install step itself is run against the packed tarball in ci-action-install.test.ts.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -240,6 +241,12 @@ describe('action.yml', () => {
     }
   });
 
+  it('is documented: docs/ci/github-actions.md lists every input and output', () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/ci/github-actions.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([\w-]+)` \|/gm)].map((match) => match[1]!);
+    expect(rows.sort()).toEqual([...Object.keys(action.inputs), ...Object.keys(action.outputs)].sort());
+  });
+
   it('wires every output to an output its step writes', () => {
     const ids = new Map(action.runs.steps.map((step) => [step.id, step.run ?? '']));
     expect(Object.keys(action.outputs)).toEqual(
@@ -362,6 +369,18 @@ describe('the action in a GitHub Actions job', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('::error title=reg advertise::no file matches "out/*.json"');
     expect((await api('GET', '/api/v1/runs')).body.total).toBe(before);
+  });
+
+  it('fails with install false when the job has no reg on its PATH', async () => {
+    const result = await runAction(
+      { registry: server.url, token, install: 'false' },
+      jobEnv({ PATH: process.env.PATH ?? '' }),
+      workspaceWith([]),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '::error title=reg advertise::install is false, but there is no reg command',
+    );
   });
 
   it('fails without a registry, and on a dry-run that is neither true nor false', async () => {
@@ -530,3 +549,43 @@ describe.skipIf(!advertiseHelpMentions(/OIDC|ID token|ACTIONS_ID_TOKEN/i))(
     });
   },
 );
+
+describe('the install step', () => {
+  it('installs the package from a tarball into a prefix of the job, puts reg on the PATH and advertises with it', async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+    };
+    const workspace = workspaceWith(['out/report.ttl']);
+    // The tarball as an earlier step would have left it in the workspace; --ignore-scripts, as the tests have
+    // just built (the prepack build would rebuild dist/ under the tests running alongside).
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workspace], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      }),
+    ) as { filename: string }[];
+    const env = jobEnv({
+      // The built command line is not on this job's PATH: only what the step installs is.
+      PATH: process.env.PATH ?? '',
+      // The machine's npm cache and settings (such as where the Node.js headers are), as on a runner.
+      npm_config_cache: path.join(os.homedir(), '.npm'),
+      npm_config_userconfig: path.join(os.homedir(), '.npmrc'),
+      npm_config_prefer_offline: 'true',
+    });
+    const result = await runAction(
+      { registry: server.url, token, package: packed[0]!.filename, produced: 'out/*.ttl' },
+      env,
+      workspace,
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const reg = result.outputs.reg!;
+    expect(reg).toMatch(/\/reg-cli\.[^/]+\/bin\/reg$/);
+    expect(result.path).toEqual([path.dirname(reg)]);
+    const installed = path.join(path.dirname(reg), '..', 'lib', 'node_modules', ...pkg.name.split('/'));
+    expect(fs.realpathSync(reg)).toBe(fs.realpathSync(path.join(installed, 'bin', 'run.js')));
+    expect(result.stdout).toContain(`${pkg.name} ${pkg.version} `);
+    const run = await api('GET', `/api/v1/runs/${idOf(result.outputs.run!)}`);
+    expect(run.body.generated_count).toBe(1);
+  }, 600_000);
+});
