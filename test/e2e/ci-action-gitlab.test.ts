@@ -413,6 +413,18 @@ describe.skipIf(!readsIdToken)('the component with the ID token of the job', () 
 });
 
 describe('the install part of the job', () => {
+  it("asks npm for this package at the component's version, or the version given", async () => {
+    // npm offline with an empty cache: it names what it was asked for and fails at once.
+    const offline = { npm_config_offline: 'true', npm_config_cache: tempDir('reg-npm-cache-') };
+    const own = await runJob({ registry: server.url, token }, projectWith([]), offline);
+    expect(own.code).not.toBe(0);
+    expect(own.log).toContain(`Installing ${pkg.name}@${pkg.version}\n`);
+    expect(own.dotenv).toBeUndefined();
+    const given = await runJob({ registry: server.url, token, version: '0.0.9' }, projectWith([]), offline);
+    expect(given.code).not.toBe(0);
+    expect(given.log).toContain(`Installing ${pkg.name}@0.0.9\n`);
+  });
+
   it('installs the package from a tarball of the project into a prefix of the job and advertises with it', async () => {
     const project = projectWith(['public/index.ttl']);
     // --ignore-scripts: the tests have just built, and the prepack build would rebuild dist/ under others.

@@ -551,6 +551,38 @@ describe.skipIf(!advertiseHelpMentions(/OIDC|ID token|ACTIONS_ID_TOKEN/i))(
 );
 
 describe('the install step', () => {
+  it("asks npm for this action's own package and version, or the version given", async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+    };
+    // npm offline with an empty cache: it names what it was asked for and fails at once.
+    const offline = { npm_config_offline: 'true', npm_config_cache: tempDir('reg-npm-cache-') };
+    const own = await runAction({ registry: server.url, token }, jobEnv(offline), workspaceWith([]));
+    expect(own.code).not.toBe(0);
+    expect(own.stdout).toContain(`Installing ${pkg.name}@${pkg.version}\n`);
+    expect(own.outputs).toEqual({});
+    const given = await runAction(
+      { registry: server.url, token, version: '0.0.9' },
+      jobEnv(offline),
+      workspaceWith([]),
+    );
+    expect(given.code).not.toBe(0);
+    expect(given.stdout).toContain(`Installing ${pkg.name}@0.0.9\n`);
+  });
+
+  it('fails when the package input names no file', async () => {
+    const result = await runAction(
+      { registry: server.url, token, package: 'dist/missing.tgz' },
+      jobEnv(),
+      workspaceWith([]),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '::error title=reg advertise::the package input names no file: dist/missing.tgz',
+    );
+  });
+
   it('installs the package from a tarball into a prefix of the job, puts reg on the PATH and advertises with it', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       name: string;
