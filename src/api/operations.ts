@@ -4,6 +4,7 @@
  * services return these types), the CLI client, the web page and the OpenAPI description.
  */
 import type { FromSchema } from './json-schema.js';
+import { ORIGIN } from './records.js';
 
 const TEXT = { type: 'string' } as const;
 const TIME = { type: 'string', format: 'date-time' } as const;
@@ -400,3 +401,98 @@ export type PeerList = FromSchema<typeof PEER_LIST>;
 export type PeerPreview = FromSchema<typeof PEER_PREVIEW>;
 export type AnnounceOutcome = FromSchema<typeof ANNOUNCE_OUTCOME>;
 export type AddedPeer = FromSchema<typeof ADDED_PEER>;
+
+/** One name of some content, in one of the forms the registry reads. */
+export const CONTENT_ALIAS = {
+  type: 'object',
+  properties: {
+    form: { type: 'string', enum: ['ni', 'hash-uri', 'hex', 'oci', 'digest-set', 'swhid'] },
+    name: TEXT,
+  },
+  required: ['form', 'name'],
+} as const;
+
+/** A record holding some content: a distribution (of an artifact) or a release, and the value that matched. */
+export const CONTENT_MATCH = {
+  type: 'object',
+  properties: {
+    kind: { type: 'string', enum: ['distribution', 'release'] },
+    iri: TEXT,
+    artifact: { type: 'string', description: 'the artifact a distribution belongs to' },
+    id: { type: 'string', description: 'the id of the artifact or release' },
+    title: TEXT,
+    origin: ORIGIN,
+    matched: {
+      type: 'array',
+      items: { type: 'object', properties: { field: TEXT, value: TEXT }, required: ['field', 'value'] },
+    },
+  },
+  required: ['kind', 'iri', 'id', 'origin', 'matched'],
+} as const;
+
+/** How to compute a content identifier without the registry. */
+export const HOW_TO_COMPUTE = {
+  type: 'object',
+  properties: {
+    summary: TEXT,
+    shell: TEXT,
+    shell_digest_only: TEXT,
+    python: TEXT,
+    javascript: TEXT,
+    algorithms: TEXTS,
+    specification: TEXT,
+  },
+  required: ['summary', 'shell', 'shell_digest_only', 'python', 'javascript', 'algorithms', 'specification'],
+} as const;
+
+/** The answer of `/api/v1/artifacts/identify`: the content identifier of a digest, and how to compute one. */
+export const DIGEST_IDENTITY = {
+  type: 'object',
+  properties: {
+    content_identifier: TEXT,
+    algorithm: TEXT,
+    digest_hex: TEXT,
+    digest_base64url: TEXT,
+    find: { type: 'string', description: 'the artifact list filtered by this content' },
+    how_to_compute: HOW_TO_COMPUTE,
+  },
+  required: ['content_identifier', 'algorithm', 'digest_hex', 'digest_base64url', 'find', 'how_to_compute'],
+} as const;
+
+/**
+ * The answer of `GET /api/v1/identify`: the name read, its digests and SWHIDs, every alias of the content and the
+ * records holding it; for a SHA-2 digest also its content identifier and how to compute one.
+ */
+export const CONTENT_IDENTITY = {
+  type: 'object',
+  properties: {
+    id: TEXT,
+    form: CONTENT_ALIAS.properties.form,
+    content_identifier: TEXT,
+    algorithm: TEXT,
+    digest_hex: TEXT,
+    digest_base64url: TEXT,
+    find: TEXT,
+    how_to_compute: HOW_TO_COMPUTE,
+    digests: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { algorithm: TEXT, hex: TEXT },
+        required: ['algorithm', 'hex'],
+      },
+    },
+    swhids: TEXTS,
+    aliases: { type: 'array', items: CONTENT_ALIAS },
+    matches: { type: 'array', items: CONTENT_MATCH },
+    total: COUNT,
+    truncated: { type: 'boolean', description: 'more records hold the content than the answer lists' },
+  },
+  required: ['id', 'form', 'digests', 'swhids', 'aliases', 'matches', 'total'],
+} as const;
+
+export type HowToCompute = FromSchema<typeof HOW_TO_COMPUTE>;
+export type DigestIdentity = FromSchema<typeof DIGEST_IDENTITY>;
+export type ContentAlias = FromSchema<typeof CONTENT_ALIAS>;
+export type ContentMatchJson = FromSchema<typeof CONTENT_MATCH>;
+export type ContentIdentity = FromSchema<typeof CONTENT_IDENTITY>;

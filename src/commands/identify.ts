@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { ClientCommand, tableFlags } from '../cli/client/client-command.js';
-import { CONTENT_MATCH_COLUMNS, identifyName, type ContentIdentityJson } from '../cli/client/identify.js';
+import type { ContentIdentity } from '../api/index.js';
+import { CONTENT_MATCH_COLUMNS, identifyName } from '../cli/client/identify.js';
 
 export default class Identify extends ClientCommand {
   static override summary = 'Find the artifacts and releases that hold some content, by any name of it.';
@@ -24,7 +25,7 @@ Prints every name of the content on standard error, one a line, and the records 
   };
   static override flags = { ...tableFlags };
 
-  async run(): Promise<ContentIdentityJson> {
+  async run(): Promise<ContentIdentity> {
     const { args, flags } = await this.parse(Identify);
     const client = await this.registry(flags);
     const answer = await identifyName(client.http, args.id);

@@ -4,6 +4,7 @@ import {
   ADDED_PEER,
   ADVERTISE_ANSWER,
   CAPABILITY_MATCHES,
+  CONTENT_IDENTITY,
   DELIVERY_PAGE,
   MINTED_TOKEN,
   PEER_LIST,
@@ -92,23 +93,36 @@ const ANSWERS: Readonly<Record<string, Schema>> = {
   'post /api/v1/subscriptions/{id}/deliveries/ack': ref('AckResult'),
   'get /api/v1/peers': ref('PeerList'),
   'post /api/v1/peers': { anyOf: [ref('AddedPeer'), ref('PeerPreview')] },
+  'get /api/v1/identify': ref('ContentIdentity'),
 };
 
 /** Query parameters of single operations, by method and path. */
-const QUERY_PARAMETERS: Readonly<Record<string, readonly Schema[]>> = Object.fromEntries(
-  ['produced', 'consumed'].map((role) => [
-    `post /api/v1/advertise/${role}`,
-    [
-      {
-        name: 'dry_run',
-        in: 'query',
-        description:
-          'true: check and map the advertisement as a real call would, and answer 200 with the records it would write (dry_run.records, dry_run.turtle) without writing anything',
-        schema: { type: 'string', enum: ['true', 'false'] },
-      },
-    ],
-  ]),
-);
+const QUERY_PARAMETERS: Readonly<Record<string, readonly Schema[]>> = {
+  ...Object.fromEntries(
+    ['produced', 'consumed'].map((role) => [
+      `post /api/v1/advertise/${role}`,
+      [
+        {
+          name: 'dry_run',
+          in: 'query',
+          description:
+            'true: check and map the advertisement as a real call would, and answer 200 with the records it would write (dry_run.records, dry_run.turtle) without writing anything',
+          schema: { type: 'string', enum: ['true', 'false'] },
+        },
+      ],
+    ]),
+  ),
+  'get /api/v1/identify': [
+    {
+      name: 'id',
+      in: 'query',
+      required: true,
+      description:
+        'a name of the content: ni:///sha-256;…, hash://sha256/<hex>, a hex digest, sha256:<hex>, an in-toto DigestSet as JSON, or a SWHID',
+      schema: { type: 'string' },
+    },
+  ],
+};
 
 const problemResponse = (description: string) => ({
   description,
@@ -209,6 +223,7 @@ export function openApiDocument(app: Hono<AppEnv>, baseIri: string, version: str
     PeerList: PEER_LIST,
     AddedPeer: ADDED_PEER,
     PeerPreview: PEER_PREVIEW,
+    ContentIdentity: CONTENT_IDENTITY,
   };
   for (const entry of KINDS) {
     if (entry.spec === undefined || !DEREFERENCEABLE.has(entry.kind as RecordKind)) continue;

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACK_RESULT,
+  CONTENT_IDENTITY,
+  DIGEST_IDENTITY,
   ADVERTISE_ANSWER,
   AGENT,
   DELIVERY_PAGE,
@@ -218,6 +220,8 @@ beforeAll(async () => {
   answers.subscriptionList = await call('GET', subscriptions, 200, undefined, token);
   answers.subscriptionDetail = await call('GET', subscription, 200, undefined, token);
   answers.peers = await call('GET', '/api/v1/peers', 200);
+  answers.identify = await call('GET', `/api/v1/identify?id=sha256:${SHA}`, 200);
+  answers.digestIdentity = await call('GET', `/api/v1/artifacts/identify?algorithm=sha256&value=${SHA}`, 200);
 });
 afterAll(async () => core.close());
 
@@ -271,7 +275,7 @@ describe('the answers of the API fit the shapes src/api declares', () => {
     expect(departures(answers.registry, REGISTRY_DESCRIPTION)).toEqual([]);
   });
 
-  it('tokens, who the caller is, subscriptions with their deliveries, and peers fit theirs', () => {
+  it('tokens, who the caller is, subscriptions with their deliveries, peers and content identity fit theirs', () => {
     expect(departures(answers.tokenMinted, MINTED_TOKEN)).toEqual([]);
     expect(answers.tokenList!.items.length).toBeGreaterThan(1);
     expect(departures(answers.tokenList, TOKEN_LIST)).toEqual([]);
@@ -288,6 +292,9 @@ describe('the answers of the API fit the shapes src/api declares', () => {
     expect(answers.subscriptionDetail!.recent_deliveries).toHaveLength(1);
     expect(departures(answers.subscriptionDetail, SUBSCRIPTION_DETAIL)).toEqual([]);
     expect(departures(answers.peers, PEER_LIST)).toEqual([]);
+    expect(answers.identify!.matches.length).toBeGreaterThan(0);
+    expect(departures(answers.identify, CONTENT_IDENTITY)).toEqual([]);
+    expect(departures(answers.digestIdentity, DIGEST_IDENTITY)).toEqual([]);
   });
 
   it('writes answer with their warnings, advertisements with the advertisement envelope', () => {

@@ -7,6 +7,7 @@ import type { HttpClient } from './http.js';
 import { listPath } from './registry.js';
 import { LookupError, tailOf } from './runs.js';
 import type { Column } from './table.js';
+import type { DigestIdentity } from '../../api/index.js';
 
 export type { ArtifactJson } from '../../api/index.js';
 
@@ -18,15 +19,6 @@ export interface LocalDigest {
   readonly algorithm: string;
   readonly hex: string;
   readonly byteSize: number;
-}
-
-/** What the identify endpoint answers: the content identifier of a digest and where to find it. */
-export interface ContentIdentity {
-  readonly content_identifier: string;
-  readonly algorithm: string;
-  readonly digest_hex: string;
-  readonly digest_base64url: string;
-  readonly find: string;
 }
 
 /** The result of `reg artifacts identify`: the local bytes, their content identifier and the artifacts that carry it. */
@@ -77,7 +69,7 @@ export async function identifyContent(
   source: string,
   digest: LocalDigest,
 ): Promise<IdentifyResult> {
-  const identity = await http.request<ContentIdentity>('POST', '/api/v1/artifacts/identify', {
+  const identity = await http.request<DigestIdentity>('POST', '/api/v1/artifacts/identify', {
     body: { algorithm: digest.algorithm, value: digest.hex },
   });
   const page = await listPath<ArtifactJson>(

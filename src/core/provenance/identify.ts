@@ -17,7 +17,6 @@ import {
   parseContentName,
   spdxAlgorithmIri,
   swhidCore,
-  type ContentAlias,
   type ContentDigest,
   type ContentName,
 } from '../records/content-id.js';
@@ -26,35 +25,23 @@ import { idOf } from '../records/ids.js';
 import type { Binding } from '../store/graph/types.js';
 import { sparqlString } from '../discovery/sparql-text.js';
 import { originOf } from '../stored/records.js';
-import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import { invalidChecksum } from './artifact-input.js';
+import type {
+  ContentIdentity,
+  ContentMatchJson,
+  DigestIdentity,
+  HowToCompute,
+} from '../../api/operations.js';
 
 /** The RFC that defines `ni:` names. */
 const SPECIFICATION = 'https://www.rfc-editor.org/rfc/rfc6920';
 /** Names of the algorithms that yield a content identifier, as they appear in one. */
 const NAMING = Object.values(NAMING_ALGORITHMS).map((algorithm) => algorithm.ni);
 
-/** How to compute a content identifier without the registry. */
-export interface HowToCompute {
-  readonly summary: string;
-  readonly shell: string;
-  readonly shell_digest_only: string;
-  readonly python: string;
-  readonly javascript: string;
-  readonly algorithms: readonly string[];
-  readonly specification: string;
-}
-
-/** The answer of the identify endpoint. */
-export interface IdentifyResult {
-  readonly content_identifier: string;
-  readonly algorithm: string;
-  readonly digest_hex: string;
-  readonly digest_base64url: string;
-  readonly find: string;
-  readonly how_to_compute: HowToCompute;
-}
+/** How to compute a content identifier without the registry, and the answer of `/api/v1/artifacts/identify`. */
+export type IdentifyResult = DigestIdentity;
+export type { HowToCompute };
 
 /**
  * Reads a digest of exactly `bytes` bytes given as hex or as base64/base64url (padding optional); undefined when
@@ -295,31 +282,9 @@ export async function findByContent(core: Core, name: ContentName): Promise<Cont
   return [...merged.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.iri.localeCompare(b.iri));
 }
 
-/** A record holding the content, as the identify endpoint shows it. */
-export interface PresentedMatch {
-  readonly kind: ContentMatch['kind'];
-  readonly iri: string;
-  /** The artifact a distribution belongs to. */
-  readonly artifact?: string;
-  /** The id of the artifact or release. */
-  readonly id: string;
-  readonly title?: string;
-  readonly origin: JsonObject;
-  readonly matched: readonly MatchedName[];
-}
-
-/** The answer of `GET /api/v1/identify`: what `/api/v1/artifacts/identify` answers for a digest, and more. */
-export interface ContentIdentity extends Partial<IdentifyResult> {
-  readonly id: string;
-  readonly form: ContentName['form'];
-  readonly digests: readonly ContentDigest[];
-  readonly swhids: readonly string[];
-  readonly aliases: readonly ContentAlias[];
-  readonly matches: readonly PresentedMatch[];
-  readonly total: number;
-  /** True when more records hold the content than the answer lists (`MATCH_LIMIT`). */
-  readonly truncated?: boolean;
-}
+/** A record holding the content, and the answer of `GET /api/v1/identify`: declared in `src/api`. */
+export type PresentedMatch = ContentMatchJson;
+export type { ContentIdentity };
 
 /** The content name the identify endpoint was given, or a 400 naming `id` and the forms it takes. */
 export function readContentName(input: IdentifyInput): ContentName {

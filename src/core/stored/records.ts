@@ -14,6 +14,7 @@ import { cachedRecord, isStale } from '../federation/peers.js';
 import { editStored } from './record-edit.js';
 import { checkCondition, versionOf } from './record-version.js';
 import { writeRecord, type Act } from './write-path.js';
+import type { OriginJson } from '../../api/records.js';
 
 /** A record read back from the store: its JSON (as the mapper reads it) and its quads indexed by subject. */
 export interface StoredRecord {
@@ -244,7 +245,7 @@ export async function tombstoneRecord(
  * whether its last refresh worked (`resolve_status` `ok` or `error`) and whether the peer is `stale` (no
  * successful contact for 90 days).
  */
-export function originOf(graph: string, core?: Core, iri?: string): JsonObject {
+export function originOf(graph: string, core?: Core, iri?: string): OriginJson {
   if (!graph.startsWith(PEER_GRAPH_PREFIX)) return { kind: 'local' };
   const id = graph.slice(PEER_GRAPH_PREFIX.length);
   if (core === undefined) return { kind: 'peer', peer_id: id };
