@@ -61,10 +61,12 @@ export function payloadLimit(core: Core): MiddlewareHandler<AppEnv> {
  */
 export function authenticate(core: Core, web?: WebPage): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // A dry run writes nothing, not even the deployment a trusted publisher registers at a token's first use.
     const principal = await resolveCredential(
       core,
       c.req.header('authorization'),
       c.req.header(INSTANCE_KEY_HEADER),
+      c.req.query('dry_run') !== 'true',
     );
     c.set('principal', principal);
     const reading = c.req.method === 'GET' || c.req.method === 'HEAD';

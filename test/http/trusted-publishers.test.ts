@@ -339,6 +339,34 @@ describe('a software bound to GitLab CI, keyed by environment', () => {
     expect(entry.detail).toContain(`${sw.iri}#trusted-publisher-0`);
   });
 
+  it('registers nothing on a dry run: the deployment comes with the first real call', async () => {
+    const sw = await api.call('POST', '/api/v1/software', 201, {
+      name: 'gitlab tool tried first',
+      trusted_publishers: [
+        {
+          issuer: gitlab.issuer,
+          claims: { project_path: 'my-group/tried', ref_type: 'tag' },
+          deployment_key: 'environment',
+        },
+      ],
+    });
+    const deploymentsOf = async (): Promise<Json[]> =>
+      (await api.call('GET', `/api/v1/instances?software=${sw.id}`, 200)).items as Json[];
+    const token = await gitlab.signToken(tagPipeline('release', { project_path: 'my-group/tried' }));
+    const body = { run: {}, artifacts: [artifact('tried bundle')] };
+    const dry = await api.send('POST', '/api/v1/advertise/produced?dry_run=true', body, token);
+    const refusal = (await dry.json()) as Json;
+    expect(dry.status, JSON.stringify(refusal)).toBe(403);
+    expect(refusal.detail).toContain('a dry run registers nothing');
+    expect(await deploymentsOf()).toEqual([]);
+    await advertiseWith(token, 'tried bundle', 201);
+    expect(await deploymentsOf()).toHaveLength(1);
+    const again = await api.send('POST', '/api/v1/advertise/produced?dry_run=true', body, token);
+    expect(again.status, await again.clone().text()).toBe(200);
+    expect(((await again.json()) as Json).dry_run.records.length).toBeGreaterThan(0);
+    expect(await deploymentsOf()).toHaveLength(1);
+  });
+
   it('refuses a branch pipeline and a job without an environment, naming the claim', async () => {
     await api.call('POST', '/api/v1/software', 201, {
       name: 'gitlab tool, tags only',

@@ -14,8 +14,9 @@ export async function resolveCredential(
   core: Core,
   header: string | undefined,
   instanceKey?: string,
+  registers = true,
 ): Promise<Principal> {
-  const who = await credentialOf(core, header, instanceKey?.trim() || undefined);
+  const who = await credentialOf(core, header, instanceKey?.trim() || undefined, registers);
   return withInstanceKey(who, instanceKey);
 }
 
@@ -23,6 +24,7 @@ async function credentialOf(
   core: Core,
   header: string | undefined,
   instanceKey: string | undefined,
+  registers: boolean,
 ): Promise<Principal> {
   if (header === undefined || header.trim() === '') return ANONYMOUS;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -31,6 +33,6 @@ async function credentialOf(
     throw new UnauthorizedError('unrecognised credential format: send Authorization: Bearer <token>');
   if (isRootToken(core.config, token) || isAdminToken(core, token)) return ROOT_PRINCIPAL;
   if (API_TOKEN_PATTERN.test(token)) return authenticateApiToken(core, token);
-  if (JWT_PATTERN.test(token)) return authenticateJwt(core, token, instanceKey);
+  if (JWT_PATTERN.test(token)) return authenticateJwt(core, token, instanceKey, registers);
   throw new UnauthorizedError('token is unknown, revoked or expired');
 }

@@ -45,6 +45,7 @@ export async function classifyClaims(
   issuer: string,
   claims: JWTPayload,
   instanceKey?: string,
+  registers = true,
 ): Promise<Principal> {
   const { oidc } = core.config;
   const primary = issuer === oidc.issuer;
@@ -80,6 +81,7 @@ export async function classifyClaims(
       clientId,
       tokenScopes,
       scopesOf: (instance) => allowedScopes(core, instance),
+      registers,
     });
     if (typeof through === 'string') publisherMiss = through;
     else if (through !== undefined) return through;

@@ -26,10 +26,15 @@ const CLOCK_TOLERANCE_S = 30;
  * checked. Every refusal is a 401 with a one-line reason that never repeats the token. `instanceKey` (sent in
  * X-Reg-Instance-Key) picks one of the deployments the workload registered itself.
  */
-export async function authenticateJwt(core: Core, token: string, instanceKey?: string): Promise<Principal> {
+export async function authenticateJwt(
+  core: Core,
+  token: string,
+  instanceKey?: string,
+  registers = true,
+): Promise<Principal> {
   const issuer = trustedIssuer(core.config, token);
   const claims = await verifiedClaims(core, issuer, token);
-  return classifyClaims(core, issuer, claims, instanceKey);
+  return classifyClaims(core, issuer, claims, instanceKey, registers);
 }
 
 /** The token's `iss`, read before verification only to choose the keys, when it is a trusted issuer. */

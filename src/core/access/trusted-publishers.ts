@@ -29,6 +29,11 @@ export interface WorkloadCaller {
   readonly tokenScopes: readonly string[];
   /** The scopes of a deployment, `allowed_scopes` or the default. */
   readonly scopesOf: (instance: string) => Promise<readonly string[]>;
+  /**
+   * False for a request that must write nothing (a dry run): a software binding's deployment that does not exist
+   * yet is then not registered, and the token is refused saying so.
+   */
+  readonly registers?: boolean;
 }
 
 /** Where a matching token acts: a deployment that exists, or the deployment of a software keyed by a claim. */
@@ -79,7 +84,13 @@ export async function actThroughPublisher(
   const instance =
     target.kind === 'instance'
       ? target.instance
-      : await keyedDeployment(core, target, match, acting(null, target.software, []));
+      : caller.registers === false
+        ? await findKeyed(core, target)
+        : await keyedDeployment(core, target, match, acting(null, target.software, []));
+  if (instance === undefined) {
+    const key = target.kind === 'keyed' ? target.key : '';
+    return `this workload token acts as the deployment of ${target.software} keyed ${JSON.stringify(key)}, which its first real call registers; a dry run registers nothing, so send one call without dry_run first`;
+  }
   const allowed = await caller.scopesOf(instance);
   const scopes =
     caller.tokenScopes.length === 0 ? allowed : caller.tokenScopes.filter((scope) => allowed.includes(scope));
