@@ -401,6 +401,8 @@ describe('reg releases', () => {
       'https://downloads.example.org/tool-1.2.0.tgz',
       '--produces',
       TYPE,
+      '--swhid',
+      `swh:1:rel:${'2'.repeat(40)}`,
     ]);
     expect(created).toMatchObject({
       version: '1.2.0',
@@ -408,6 +410,7 @@ describe('reg releases', () => {
       date_published: '2026-11-02',
       container_image: 'ghcr.io/example/tool:1.2.0',
       downloads: [{ url: 'https://downloads.example.org/tool-1.2.0.tgz' }],
+      swhids: [`swh:1:rel:${'2'.repeat(40)}`],
     });
     expect(created.capability.produces).toEqual([expect.objectContaining({ iri: TYPE })]);
     const file = path.join(tempDir(), 'release.json');

@@ -50,6 +50,10 @@ export const releaseFields = {
   'image-digest': Flags.string({ description: 'digest of the container image, such as sha256:0123…' }),
   'install-command': Flags.string({ description: 'command that installs this release' }),
   changelog: Flags.string({ description: 'URL of the release notes' }),
+  swhid: Flags.string({
+    description: 'Software Heritage identifier of the release source, such as swh:1:rel:… (repeatable)',
+    multiple: true,
+  }),
   download: Flags.string({
     description: 'URL a build of the release is downloaded from (repeatable)',
     multiple: true,
@@ -72,6 +76,7 @@ export function releaseBody(flags: {
   'image-digest'?: string | undefined;
   'install-command'?: string | undefined;
   changelog?: string | undefined;
+  swhid?: string[] | undefined;
   download?: string[] | undefined;
   produces?: string[] | undefined;
   consumes?: string[] | undefined;
@@ -87,6 +92,7 @@ export function releaseBody(flags: {
     image_digest: flags['image-digest'],
     install_command: flags['install-command'],
     changelog: flags.changelog,
+    swhids: flags.swhid,
     downloads: flags.download?.map((url) => ({ url })),
     capability,
   };
