@@ -7,16 +7,16 @@
  * (bin/run.js) as the image's `reg`, with the install input false; installing is tested in
  * ci-action-install.test.ts.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, ROOT_TOKEN, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
+import { ROOT, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
 import { startProvider, type TestProvider } from '../support/oidc.js';
+import { callApi, idOf, sha256, startCiRegistry, workspaceWith } from '../support/ci-jobs.js';
 
 interface ComponentInput {
   readonly description?: string;
@@ -147,38 +147,11 @@ let server: ServerProcess;
 let token: string;
 let regBin: string;
 
-async function api(method: string, route: string, body?: unknown, base = server.url) {
-  const response = await fetch(`${base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${ROOT_TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
-
-const idOf = (iri: string): string => iri.slice(iri.lastIndexOf('/') + 1);
-const sha256 = (file: string): string => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-
-function projectWith(files: string[]): string {
-  const dir = tempDir('reg-project-');
-  for (const file of files) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), `bytes of ${file}\n`);
-  }
-  return dir;
-}
+const api = (method: string, route: string, body?: unknown, base = server.url) =>
+  callApi(base, method, route, body);
 
 beforeAll(async () => {
-  server = await startServe(testEnv());
-  const software = await api('POST', '/api/v1/software', { name: 'component-user' });
-  const instance = await api('POST', '/api/v1/instances', { software: software.body.id, label: 'pipeline' });
-  const minted = await api('POST', `/api/v1/instances/${instance.body.id}/tokens`, {});
-  expect(minted.status).toBe(201);
-  token = minted.body.token;
-  regBin = tempDir('reg-bin-');
-  fs.writeFileSync(path.join(regBin, 'reg'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
-    mode: 0o755,
-  });
+  ({ server, token, regBin } = await startCiRegistry('component-user', 'pipeline'));
 });
 afterAll(async () => {
   await server.stop();
@@ -224,7 +197,7 @@ describe('templates/advertise.yml', () => {
 
 describe('the component in a GitLab CI pipeline', () => {
   it('advertises consumed and produced files from globs on one run, and hands the IRIs to later jobs', async () => {
-    const project = projectWith(['public/index.ttl', 'public/data/part 1.ttl', 'vendor/input.csv']);
+    const project = workspaceWith(['public/index.ttl', 'public/data/part 1.ttl', 'vendor/input.csv']);
     const result = await runJob(
       {
         registry: server.url,
@@ -261,7 +234,7 @@ describe('the component in a GitLab CI pipeline', () => {
   });
 
   it('gives jobs that advertise for one run the same key through run-key', async () => {
-    const project = projectWith(['a.ttl', 'b.ttl']);
+    const project = workspaceWith(['a.ttl', 'b.ttl']);
     const key = `gitlab/${pipelineId}/build`;
     const first = await runJob(
       { registry: server.url, token, install: 'false', produced: 'a.ttl', 'run-key': key },
@@ -286,7 +259,7 @@ describe('the component in a GitLab CI pipeline', () => {
 
   it('passes inputs to the command line as data, never as shell code', async () => {
     const name = 'x $(touch pwned) `touch pwned2` "q" \'s\'; | & name.txt';
-    const project = projectWith([name]);
+    const project = workspaceWith([name]);
     const label = "'; touch pwned3; echo '$(touch pwned4)";
     const result = await runJob(
       { registry: server.url, token, install: 'false', produced: name, 'run-label': label },
@@ -301,7 +274,7 @@ describe('the component in a GitLab CI pipeline', () => {
 
   it('fails on a path or glob that matches no file, naming it, and sends nothing', async () => {
     const before = (await api('GET', '/api/v1/runs')).body.total as number;
-    const project = projectWith(['a.ttl']);
+    const project = workspaceWith(['a.ttl']);
     const result = await runJob(
       { registry: server.url, token, install: 'false', produced: 'a.ttl\nbuild/**/*.whl' },
       project,
@@ -313,7 +286,7 @@ describe('the component in a GitLab CI pipeline', () => {
   });
 
   it("fails with the command line's exit code when the registry refuses the credential", async () => {
-    const project = projectWith(['a.ttl']);
+    const project = workspaceWith(['a.ttl']);
     const result = await runJob(
       { registry: server.url, token: 'reg_unknown_token', install: 'false', produced: 'a.ttl' },
       project,
@@ -322,11 +295,6 @@ describe('the component in a GitLab CI pipeline', () => {
     expect(result.dotenv).toBeUndefined();
   });
 });
-
-/** Whether the built command line's advertise help mentions the CI identity token. */
-const readsIdToken = /OIDC|ID token|REG_ID_TOKEN/i.test(
-  spawnSync(process.execPath, [BIN, 'advertise', 'produced', '--help'], { encoding: 'utf8' }).stdout,
-);
 
 /** A loopback port nothing listens on yet. */
 async function freePort(): Promise<number> {
@@ -337,7 +305,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe.skipIf(!readsIdToken)('the component with the ID token of the job', () => {
+describe('the component with the ID token of the job', () => {
   // GitLab's example claims; the provider fills in its own issuer and fresh times, and the audience is the job's.
   const {
     iss: _iss,
@@ -381,7 +349,7 @@ describe.skipIf(!readsIdToken)('the component with the ID token of the job', () 
   });
 
   it('advertises with no stored token, the registry being the audience of the ID token', async () => {
-    const project = projectWith(['dist/tool.whl']);
+    const project = workspaceWith(['dist/tool.whl']);
     const audiences: string[] = [];
     const result = await runJob(
       { registry: base, install: 'false', produced: 'dist/*.whl' },
@@ -400,7 +368,7 @@ describe.skipIf(!readsIdToken)('the component with the ID token of the job', () 
   });
 
   it('is refused when the ID token was made for another audience', async () => {
-    const project = projectWith(['dist/tool.whl']);
+    const project = workspaceWith(['dist/tool.whl']);
     const result = await runJob(
       { registry: base, install: 'false', produced: 'dist/*.whl' },
       project,
@@ -416,17 +384,17 @@ describe('the install part of the job', () => {
   it("asks npm for this package at the component's version, or the version given", async () => {
     // npm offline with an empty cache: it names what it was asked for and fails at once.
     const offline = { npm_config_offline: 'true', npm_config_cache: tempDir('reg-npm-cache-') };
-    const own = await runJob({ registry: server.url, token }, projectWith([]), offline);
+    const own = await runJob({ registry: server.url, token }, workspaceWith([]), offline);
     expect(own.code).not.toBe(0);
     expect(own.log).toContain(`Installing ${pkg.name}@${pkg.version}\n`);
     expect(own.dotenv).toBeUndefined();
-    const given = await runJob({ registry: server.url, token, version: '0.0.9' }, projectWith([]), offline);
+    const given = await runJob({ registry: server.url, token, version: '0.0.9' }, workspaceWith([]), offline);
     expect(given.code).not.toBe(0);
     expect(given.log).toContain(`Installing ${pkg.name}@0.0.9\n`);
   });
 
   it('installs the package from a tarball of the project into a prefix of the job and advertises with it', async () => {
-    const project = projectWith(['public/index.ttl']);
+    const project = workspaceWith(['public/index.ttl']);
     // --ignore-scripts: the tests have just built, and the prepack build would rebuild dist/ under others.
     const packed = JSON.parse(
       execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', project], {

@@ -6,8 +6,7 @@
  * workspace. The command line is the built one (bin/run.js), put on the PATH as `reg` with the install input
  * false; the install step itself is run against the packed tarball in ci-action-install.test.ts.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
@@ -15,8 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, ROOT_TOKEN, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
+import { ROOT, ROOT_TOKEN, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
 import { startProvider, type TestProvider } from '../support/oidc.js';
+import { callApi, idOf, sha256, spawnBash, startCiRegistry, workspaceWith } from '../support/ci-jobs.js';
 
 interface ActionStep {
   readonly id?: string;
@@ -81,19 +81,6 @@ function evaluate(
     const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression);
     if (output !== null) return steps[output[1]!]?.[output[2]!] ?? '';
     throw new Error(`the simulated runner does not evaluate \${{ ${expression} }}`);
-  });
-}
-
-function spawnBash(script: string, env: Record<string, string>, cwd: string) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { env, cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
   });
 }
 
@@ -162,17 +149,8 @@ let rdfGraphType: string;
 let regBin: string;
 let runId = 1000;
 
-async function api(method: string, route: string, body?: unknown, bearer = ROOT_TOKEN, base = server.url) {
-  const response = await fetch(`${base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
-
-const idOf = (iri: string): string => iri.slice(iri.lastIndexOf('/') + 1);
-const sha256 = (file: string): string => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+const api = (method: string, route: string, body?: unknown, bearer = ROOT_TOKEN, base = server.url) =>
+  callApi(base, method, route, body, bearer);
 
 /** A job's environment: a new GitHub Actions run, the built `reg` on the PATH, no developer config. */
 function jobEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -189,34 +167,9 @@ function jobEnv(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-/** A workspace holding files at the given relative paths, each with its own content. */
-function workspaceWith(files: string[]): string {
-  const workspace = tempDir('reg-workspace-');
-  for (const file of files) {
-    fs.mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
-    fs.writeFileSync(path.join(workspace, file), `content of ${file}\n`);
-  }
-  return workspace;
-}
-
-/** Whether the built command line's advertise help mentions something (a flag or variable it supports). */
-function advertiseHelpMentions(pattern: RegExp): boolean {
-  const help = spawnSync(process.execPath, [BIN, 'advertise', 'produced', '--help'], { encoding: 'utf8' });
-  return pattern.test(help.stdout);
-}
-
 beforeAll(async () => {
-  server = await startServe(testEnv());
+  ({ server, token, regBin } = await startCiRegistry('action-user', 'ci'));
   rdfGraphType = (await api('POST', '/api/v1/types', { slug: 'rdf-graph', label: 'RDF graph' })).body.iri;
-  const software = await api('POST', '/api/v1/software', { name: 'action-user' });
-  const instance = await api('POST', '/api/v1/instances', { software: software.body.id, label: 'ci' });
-  const minted = await api('POST', `/api/v1/instances/${instance.body.id}/tokens`, {});
-  expect(minted.status).toBe(201);
-  token = minted.body.token;
-  regBin = tempDir('reg-bin-');
-  fs.writeFileSync(path.join(regBin, 'reg'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
-    mode: 0o755,
-  });
 });
 afterAll(async () => {
   await server.stop();
@@ -412,41 +365,35 @@ describe('the action in a GitHub Actions job', () => {
     expect(result.code).toBe(9);
   });
 
-  it.skipIf(!advertiseHelpMentions(/--dry-run/))(
-    'with dry-run true shows what would be recorded and records nothing',
-    async () => {
-      const before = (await api('GET', '/api/v1/runs')).body.total as number;
-      const workspace = workspaceWith(['out/a.ttl']);
-      const result = await runWithBuiltCli(
-        { registry: server.url, token, produced: 'out/a.ttl', 'dry-run': 'true' },
-        jobEnv(),
-        workspace,
-      );
-      expect(result.code, result.stdout + result.stderr).toBe(0);
-      expect(result.stdout).toContain('"dry_run"');
-      expect((await api('GET', '/api/v1/runs')).body.total).toBe(before);
-    },
-  );
+  it('with dry-run true shows what would be recorded and records nothing', async () => {
+    const before = (await api('GET', '/api/v1/runs')).body.total as number;
+    const workspace = workspaceWith(['out/a.ttl']);
+    const result = await runWithBuiltCli(
+      { registry: server.url, token, produced: 'out/a.ttl', 'dry-run': 'true' },
+      jobEnv(),
+      workspace,
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('"dry_run"');
+    expect((await api('GET', '/api/v1/runs')).body.total).toBe(before);
+  });
 
-  it.skipIf(!advertiseHelpMentions(/--spool/))(
-    'with a spool keeps the advertisement when the registry is unreachable, and the step succeeds',
-    async () => {
-      const workspace = workspaceWith(['out/a.ttl']);
-      const probe = http.createServer();
-      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-      const { port } = probe.address() as net.AddressInfo;
-      await new Promise<void>((resolve) => probe.close(() => resolve()));
-      const spool = path.join(workspace, 'spool');
-      const result = await runWithBuiltCli(
-        { registry: `http://127.0.0.1:${port}`, token, produced: 'out/a.ttl', spool },
-        jobEnv(),
-        workspace,
-      );
-      expect(result.code, result.stdout + result.stderr).toBe(0);
-      expect(result.outputs).toMatchObject({ run: '', artifacts: '[]', spooled: 'true' });
-      expect(fs.readdirSync(spool, { recursive: true }).length).toBeGreaterThan(0);
-    },
-  );
+  it('with a spool keeps the advertisement when the registry is unreachable, and the step succeeds', async () => {
+    const workspace = workspaceWith(['out/a.ttl']);
+    const probe = http.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const spool = path.join(workspace, 'spool');
+    const result = await runWithBuiltCli(
+      { registry: `http://127.0.0.1:${port}`, token, produced: 'out/a.ttl', spool },
+      jobEnv(),
+      workspace,
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.outputs).toMatchObject({ run: '', artifacts: '[]', spooled: 'true' });
+    expect(fs.readdirSync(spool, { recursive: true }).length).toBeGreaterThan(0);
+  });
 });
 
 /** GitHub's OIDC token endpoint, played on loopback: the real test provider signs GitHub-shaped tokens. */
@@ -474,81 +421,78 @@ async function tokenEndpoint(provider: TestProvider, requestToken: string, claim
   };
 }
 
-describe.skipIf(!advertiseHelpMentions(/OIDC|ID token|ACTIONS_ID_TOKEN/i))(
-  'the action with the OIDC token of the job',
-  () => {
-    // GitHub's example claims; the provider fills in its own issuer, the audience asked for and fresh times.
-    const {
-      iss: _iss,
-      aud: _aud,
-      exp: _exp,
-      nbf: _nbf,
-      iat: _iat,
-      ...claims
-    } = JSON.parse(
-      fs.readFileSync(path.join(ROOT, 'test/fixtures/ci/github-oidc-claims.json'), 'utf8'),
-    ) as Record<string, unknown>;
-    const subject = claims.sub as string;
-    let provider: TestProvider;
-    let oidcServer: ServerProcess;
+describe('the action with the OIDC token of the job', () => {
+  // GitHub's example claims; the provider fills in its own issuer, the audience asked for and fresh times.
+  const {
+    iss: _iss,
+    aud: _aud,
+    exp: _exp,
+    nbf: _nbf,
+    iat: _iat,
+    ...claims
+  } = JSON.parse(
+    fs.readFileSync(path.join(ROOT, 'test/fixtures/ci/github-oidc-claims.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  const subject = claims.sub as string;
+  let provider: TestProvider;
+  let oidcServer: ServerProcess;
 
-    beforeAll(async () => {
-      provider = await startProvider({ audience: 'http://registry.test', clients: [] });
-      oidcServer = await startServe(testEnv({ REG_WORKLOAD_ISSUERS: provider.issuer }));
-      const software = await api('POST', '/api/v1/software', { name: 'tool' }, ROOT_TOKEN, oidcServer.url);
-      const deployment = await api(
-        'POST',
-        '/api/v1/instances',
-        {
-          software: software.body.id,
-          label: 'main branch',
-          oidc_client_id: subject,
-          oidc_issuer: provider.issuer,
-        },
+  beforeAll(async () => {
+    provider = await startProvider({ audience: 'http://registry.test', clients: [] });
+    oidcServer = await startServe(testEnv({ REG_WORKLOAD_ISSUERS: provider.issuer }));
+    const software = await api('POST', '/api/v1/software', { name: 'tool' }, ROOT_TOKEN, oidcServer.url);
+    const deployment = await api(
+      'POST',
+      '/api/v1/instances',
+      {
+        software: software.body.id,
+        label: 'main branch',
+        oidc_client_id: subject,
+        oidc_issuer: provider.issuer,
+      },
+      ROOT_TOKEN,
+      oidcServer.url,
+    );
+    expect(deployment.status, JSON.stringify(deployment.body)).toBe(201);
+  });
+  afterAll(async () => {
+    await oidcServer?.stop();
+    await provider?.stop();
+  });
+
+  it('advertises with no stored token, asking the token endpoint for the registry as audience', async () => {
+    const requestToken = 'runner-request-token';
+    const endpoint = await tokenEndpoint(provider, requestToken, claims);
+    try {
+      const workspace = workspaceWith(['site/index.html']);
+      const result = await runWithBuiltCli(
+        { registry: oidcServer.url, produced: 'site/**' },
+        jobEnv({
+          ACTIONS_ID_TOKEN_REQUEST_URL: endpoint.url,
+          ACTIONS_ID_TOKEN_REQUEST_TOKEN: requestToken,
+        }),
+        workspace,
+      );
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).not.toContain('::warning');
+      expect(endpoint.audiences).toContain('http://registry.test');
+      const run = await api(
+        'GET',
+        `/api/v1/runs/${idOf(result.outputs.run!)}`,
+        undefined,
         ROOT_TOKEN,
         oidcServer.url,
       );
-      expect(deployment.status, JSON.stringify(deployment.body)).toBe(201);
-    });
-    afterAll(async () => {
-      await oidcServer?.stop();
-      await provider?.stop();
-    });
-
-    it('advertises with no stored token, asking the token endpoint for the registry as audience', async () => {
-      const requestToken = 'runner-request-token';
-      const endpoint = await tokenEndpoint(provider, requestToken, claims);
-      try {
-        const workspace = workspaceWith(['site/index.html']);
-        const result = await runWithBuiltCli(
-          { registry: oidcServer.url, produced: 'site/**' },
-          jobEnv({
-            ACTIONS_ID_TOKEN_REQUEST_URL: endpoint.url,
-            ACTIONS_ID_TOKEN_REQUEST_TOKEN: requestToken,
-          }),
-          workspace,
-        );
-        expect(result.code, result.stdout + result.stderr).toBe(0);
-        expect(result.stdout).not.toContain('::warning');
-        expect(endpoint.audiences).toContain('http://registry.test');
-        const run = await api(
-          'GET',
-          `/api/v1/runs/${idOf(result.outputs.run!)}`,
-          undefined,
-          ROOT_TOKEN,
-          oidcServer.url,
-        );
-        expect(run.status).toBe(200);
-        expect(run.body.instance_label).toBe('main branch');
-        expect((run.body.generated as { iri: string }[]).map((a) => a.iri)).toEqual(
-          JSON.parse(result.outputs.artifacts!),
-        );
-      } finally {
-        await endpoint.close();
-      }
-    });
-  },
-);
+      expect(run.status).toBe(200);
+      expect(run.body.instance_label).toBe('main branch');
+      expect((run.body.generated as { iri: string }[]).map((a) => a.iri)).toEqual(
+        JSON.parse(result.outputs.artifacts!),
+      );
+    } finally {
+      await endpoint.close();
+    }
+  });
+});
 
 describe('the install step', () => {
   it("asks npm for this action's own package and version, or the version given", async () => {

@@ -1,0 +1,81 @@
+/**
+ * What the tests of the GitHub Action and the GitLab component share: a real registry with one deployment and its
+ * token, the built command line on a PATH folder as `reg` (as an earlier install step would have put it), files
+ * in a fresh workspace, and scripts run by bash as the runners run them.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { BIN, ROOT_TOKEN, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
+
+/** A call of a registry's API at `base`, as the root token unless another bearer is given. */
+export async function callApi(
+  base: string,
+  method: string,
+  route: string,
+  body?: unknown,
+  bearer: string = ROOT_TOKEN,
+): Promise<{ status: number; body: Record<string, any> }> {
+  const response = await fetch(`${base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+/** A registry for CI jobs, the token of its one deployment and the folder holding `reg`. */
+export interface CiRegistry {
+  readonly server: ServerProcess;
+  readonly token: string;
+  readonly regBin: string;
+}
+
+/** Starts a registry with a software named `software` and one deployment of it labelled `label`. */
+export async function startCiRegistry(software: string, label: string): Promise<CiRegistry> {
+  const server = await startServe(testEnv());
+  const api = (method: string, route: string, body?: unknown) => callApi(server.url, method, route, body);
+  const created = await api('POST', '/api/v1/software', { name: software });
+  const instance = await api('POST', '/api/v1/instances', { software: created.body.id, label });
+  const minted = await api('POST', `/api/v1/instances/${instance.body.id}/tokens`, {});
+  expect(minted.status).toBe(201);
+  const regBin = tempDir('reg-bin-');
+  fs.writeFileSync(path.join(regBin, 'reg'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+    mode: 0o755,
+  });
+  return { server, token: minted.body.token as string, regBin };
+}
+
+/** A fresh workspace holding files at the given relative paths, each with content of its own. */
+export function workspaceWith(files: readonly string[]): string {
+  const workspace = tempDir('reg-workspace-');
+  for (const file of files) {
+    fs.mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
+    fs.writeFileSync(path.join(workspace, file), `content of ${file}\n`);
+  }
+  return workspace;
+}
+
+export const idOf = (iri: string): string => iri.slice(iri.lastIndexOf('/') + 1);
+export const sha256 = (file: string): string =>
+  createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+/** Runs a script file with bash as the runners do (`bash --noprofile --norc -eo pipefail <file>`). */
+export function spawnBash(
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { env, cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end();
+  });
+}
