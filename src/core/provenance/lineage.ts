@@ -363,6 +363,9 @@ async function follow(
   started: number,
 ): Promise<boolean> {
   const ways: Way[] = ['up', 'down'];
+  // A page always takes one step, so that the walk moves on; after that the clock may end it, even with nothing
+  // found yet (slices of a wide level that lead nowhere), rather than let it outlast its budget.
+  let stepped = false;
   while (walk.level <= options.depth) {
     const from = walk.slice * FRONTIER_SLICE;
     const frontiers = ways
@@ -378,7 +381,8 @@ async function follow(
       walk.next = { up: [], down: [] };
       continue;
     }
-    if (Date.now() - started > options.timeBudgetMs && page.nodes.size > 0) return false;
+    if (Date.now() - started > options.timeBudgetMs && (page.nodes.size > 0 || stepped)) return false;
+    stepped = true;
     // A row adds at most two nodes and two edges: rows beyond what the room left could take are not fetched.
     const room = Math.min(
       MAX_STEP_ROWS,
