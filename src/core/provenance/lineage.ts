@@ -366,6 +366,8 @@ async function follow(
   // A page always takes one step, so that the walk moves on; after that the clock may end it, even with nothing
   // found yet (slices of a wide level that lead nowhere), rather than let it outlast its budget.
   let stepped = false;
+  // How long the last step took: a step that would likely end past the budget is not started.
+  let lastStepMs = 0;
   while (walk.level <= options.depth) {
     const from = walk.slice * FRONTIER_SLICE;
     const frontiers = ways
@@ -381,8 +383,10 @@ async function follow(
       walk.next = { up: [], down: [] };
       continue;
     }
-    if (Date.now() - started > options.timeBudgetMs && (page.nodes.size > 0 || stepped)) return false;
+    const spent = Date.now() - started;
+    if (spent + lastStepMs > options.timeBudgetMs && (page.nodes.size > 0 || stepped)) return false;
     stepped = true;
+    const stepStarted = Date.now();
     // A row adds at most two nodes and two edges: rows beyond what the room left could take are not fetched.
     const room = Math.min(
       MAX_STEP_ROWS,
@@ -393,6 +397,7 @@ async function follow(
     const first = walk.rowOffset === 0 ? await step(core, frontiers, room + 1, options.asOf) : undefined;
     const whole = first !== undefined && first.length <= room;
     const rows = whole ? inLineOrder(first) : await step(core, frontiers, room, options.asOf, walk.rowOffset);
+    lastStepMs = Date.now() - stepStarted;
     let taken = 0;
     for (const row of rows) {
       if (!takeRow(walk, page, row, options)) break;
