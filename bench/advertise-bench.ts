@@ -61,7 +61,7 @@ async function measureFloor(dir: string): Promise<number> {
         iri: run,
         candidate: { status: 'success', started_at: now, instance, created: now },
         action: 'advertise.produced',
-        principal: actor,
+        act: actOf(actor),
       };
       const built = buildArtifactCandidate(
         core,
@@ -79,7 +79,7 @@ async function measureFloor(dir: string): Promise<number> {
         iri: artifact,
         candidate: built.candidate,
         action: 'artifact.create',
-        principal: actor,
+        act: actOf(actor),
       };
       // As an advertisement does: both records validated in one batch, then one commit.
       const [runCheck, artifactCheck] = await checkRecords(core, [

@@ -60,7 +60,13 @@ async function measureWrites(dir: string): Promise<{ median: number; p95: number
       const candidate = { ...sample(i), deployable: true, created: now, modified: now };
       const iri = mintIri(config.baseIri, SOFTWARE.path);
       const started = performance.now();
-      await writeRecord(core, { spec: SOFTWARE, iri, candidate, action: 'software.create', principal: root });
+      await writeRecord(core, {
+        spec: SOFTWARE,
+        iri,
+        candidate,
+        action: 'software.create',
+        act: actOf(root),
+      });
       times.push(performance.now() - started);
     }
     return { median: median(times), p95: percentile(times, 0.95) };

@@ -35,7 +35,7 @@ function interloper(stored: StoredRecord): () => Promise<[]> {
         iri: stored.iri,
         candidate: { ...stored.json, tagline: 'written meanwhile' },
         action: 'software.sync',
-        principal: ROOT_PRINCIPAL,
+        act: actOf(ROOT_PRINCIPAL),
         validate: false,
       });
     }

@@ -8,7 +8,7 @@ import { GRAPHS } from '../../src/core/ns.js';
 import { appendAudit, listAudit } from '../../src/core/store/audit.js';
 import { ROOT_PRINCIPAL } from '../../src/core/access/principal.js';
 import { SOFTWARE } from '../../src/core/records/specs.js';
-import { checkRecord, commitRecords } from '../../src/core/stored/write-path.js';
+import { actOf, checkRecord, commitRecords } from '../../src/core/stored/write-path.js';
 import {
   canonicalText,
   canonicalTextOf,
@@ -359,7 +359,7 @@ describe('canonical text of checked records', () => {
       iri,
       candidate: { name: 'Checked once' },
       action: 'software.create',
-      principal: ROOT_PRINCIPAL,
+      act: actOf(ROOT_PRINCIPAL),
     };
     const { quads, results } = await checkRecord(core, request);
     expect(results.filter((result) => result.severity === 'violation')).toEqual([]);

@@ -204,7 +204,7 @@ async function keyedDeployment(
         modified: act.now,
       },
       action: 'instance.publisher-register',
-      principal: registrant,
+      act,
     };
     const { quads, results } = await checkRecord(core, request);
     refuseViolations(results);

@@ -148,7 +148,7 @@ async function writeVerdict(
     iri,
     candidate,
     action: 'instance.health',
-    principal: PROBER,
+    act: { principal: PROBER, now: at },
     validate: false,
   };
   const { quads, results } = await checkRecord(core, request);

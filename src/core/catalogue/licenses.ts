@@ -54,8 +54,7 @@ export async function adoptLicense(core: Core, act: Act, body: unknown): Promise
       ...attributionOf(act.principal),
     },
     action: 'license.create',
-    principal: act.principal,
-    requestId: act.requestId,
+    act,
   });
   const stored = await readStored(core, ADOPTED_LICENSE, iri);
   const local = iri.startsWith(`${core.config.baseIri}/`);

@@ -154,8 +154,7 @@ export async function createType(core: Core, act: Act, body: unknown): Promise<J
     iri,
     candidate: { ...candidate, ...attributionOf(act.principal) },
     action: 'type.create',
-    principal: act.principal,
-    requestId: act.requestId,
+    act,
   });
   return getType(core, iri);
 }

@@ -13,7 +13,7 @@ import type { Core } from '../core.js';
 import type { SyncPlan } from './forge-map.js';
 import { withoutRegistryFields, type StoredRecord } from '../stored/records.js';
 import type { SyncSettings } from './sync-settings.js';
-import { checkRecords, commitRecords, type RecordWriteRequest } from '../stored/write-path.js';
+import { checkRecords, commitRecords, type Act, type RecordWriteRequest } from '../stored/write-path.js';
 
 /** Options of one sync run. */
 export interface SyncRunOptions {
@@ -55,10 +55,9 @@ function planWrites(
       sync: { ...sync, last_synced_at: at, last_status: 'ok', last_changed: plan.changed },
     },
     action: 'software.sync',
-    principal: options.principal,
+    act: runAct(options, at),
     // Only bookkeeping changes when the content does not: the stored record is not judged again then.
     validate: contentChanged,
-    requestId: options.requestId,
   };
   const releases = plan.releases.map((input): RecordWriteRequest => ({
     spec: RELEASE,
@@ -71,8 +70,7 @@ function planWrites(
       modified: at,
     },
     action: 'release.create',
-    principal: options.principal,
-    requestId: options.requestId,
+    act: runAct(options, at),
   }));
   return { software, releases };
 }
@@ -143,9 +141,8 @@ export async function recordSyncFailure(
       },
     },
     action: 'software.sync',
-    principal: options.principal,
+    act: runAct(options, at),
     validate: false,
-    requestId: options.requestId,
   };
   const [checked] = await checkRecords(core, [{ request }]);
   const from = settings === undefined ? '' : ` from ${settings.source} ${settings.repo}`;
@@ -168,11 +165,16 @@ function nextDue(core: Core, from: Date): Date {
 
 function audit(core: Core, request: RecordWriteRequest, detail: string): void {
   appendAudit(core.db, {
-    actor: request.principal.subject,
-    actorKind: request.principal.actorKind,
+    actor: request.act.principal.subject,
+    actorKind: request.act.principal.actorKind,
     action: request.action,
     target: request.iri,
     detail,
-    requestId: request.requestId ?? null,
+    requestId: request.act.requestId ?? null,
   });
+}
+
+/** The act of a sync run at `at`: its principal (a person's request, or the scheduler) and request id. */
+function runAct(options: SyncRunOptions, at: string): Act {
+  return { principal: options.principal, requestId: options.requestId, now: at };
 }

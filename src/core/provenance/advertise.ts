@@ -395,8 +395,7 @@ async function runWrite(
       iri: runIri,
       candidate,
       action: `advertise.${role}`,
-      principal: ad.act.principal,
-      requestId: ad.act.requestId,
+      act: ad.act,
     },
     changed,
   };
@@ -430,7 +429,7 @@ async function planArtifacts(
 ): Promise<string[]> {
   const { instance, runIri, runKey } = ad;
   const { role } = part;
-  const { principal, now } = ad.act;
+  const { now } = ad.act;
   const iris: string[] = [];
   const pause = pacer();
   for (const [index, sent] of part.artifacts.entries()) {
@@ -467,7 +466,7 @@ async function planArtifacts(
     planned.writes.push({ request: artifactCreateRequest(iri, built, ad.act), prefix });
     for (const series of await seriesToCreate(core, built, planned))
       planned.writes.push({
-        request: seriesRequest(principal, series, now, ad.options.seriesDetails?.get(series)),
+        request: seriesRequest(ad.act, series, ad.options.seriesDetails?.get(series)),
         prefix,
       });
     if (key !== undefined) planned.newKeys.push([key, iri]);
@@ -529,8 +528,7 @@ async function refreshedArtifact(
     candidate: { ...stored.json, ...Object.fromEntries(changes), modified: ad.act.now },
     extraQuads: built.extraQuads,
     action: 'artifact.update',
-    principal: ad.act.principal,
-    requestId: ad.act.requestId,
+    act: ad.act,
   };
 }
 
@@ -586,10 +584,7 @@ export async function registerArtifact(core: Core, act: Act, body: unknown): Pro
     { ...built, extraQuads: [...built.extraQuads, ...attribution.quads] },
     act,
   );
-  const requests = [
-    request,
-    ...(built.series === undefined ? [] : [seriesRequest(principal, built.series, now)]),
-  ];
+  const requests = [request, ...(built.series === undefined ? [] : [seriesRequest(act, built.series)])];
   const checked = await checkRecords(
     core,
     requests.map((item) => ({ request: item })),

@@ -10,7 +10,6 @@ import { normaliseKeywords } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { acceptedInput, readStored } from '../stored/records.js';
 import type { Act, RecordWriteRequest } from '../stored/write-path.js';
-import type { Principal } from '../access/principal.js';
 
 /** An artifact ready for the write path: its candidate JSON, registry-computed quads and what it refers to. */
 export interface ArtifactCandidate {
@@ -27,18 +26,13 @@ export interface ArtifactCandidate {
  * The write that creates an artifact series (the dataset its versions share): registry bookkeeping and, for a
  * dataset reported through OpenLineage, its identity; not validated.
  */
-export function seriesRequest(
-  principal: Principal,
-  iri: string,
-  now: string,
-  details: JsonObject = {},
-): RecordWriteRequest {
+export function seriesRequest(act: Act, iri: string, details: JsonObject = {}): RecordWriteRequest {
   return {
     spec: ARTIFACT_SERIES,
     iri,
-    candidate: { ...details, created: now },
+    candidate: { ...details, created: act.now },
     action: 'artifact-series.create',
-    principal,
+    act,
     validate: false,
   };
 }
@@ -92,8 +86,7 @@ export function artifactCreateRequest(iri: string, built: ArtifactCandidate, act
     candidate: built.candidate,
     extraQuads: built.extraQuads,
     action: 'artifact.create',
-    principal: act.principal,
-    requestId: act.requestId,
+    act,
   };
 }
 

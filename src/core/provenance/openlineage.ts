@@ -519,7 +519,7 @@ async function ingestDataset(
     },
   ];
   if ((await readStored(core, ARTIFACT_SERIES, identity.series)) === undefined)
-    requests.push(seriesRequest(act.principal, identity.series, act.now, seriesDetails(event.dataset)));
+    requests.push(seriesRequest(act, identity.series, seriesDetails(event.dataset)));
   const checked = await inEventTerms([{ artifact: {}, dataset: event.dataset }], async () => {
     const outcomes = await checkRecords(
       core,

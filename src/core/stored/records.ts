@@ -152,9 +152,8 @@ export async function createRecord(
     iri,
     candidate,
     action: options.action,
-    principal: options.act.principal,
+    act: options.act,
     ...codeRulesFor(options, candidate),
-    requestId: options.act.requestId,
   });
   return iri;
 }
@@ -191,9 +190,8 @@ export async function patchRecord(
         iri: current.iri,
         candidate,
         action: options.action,
-        principal: options.act.principal,
+        act: options.act,
         ...codeRulesFor(options, candidate),
-        requestId: options.act.requestId,
       };
     },
     options.inCommit,
@@ -230,10 +228,9 @@ export async function tombstoneRecord(
         iri: current.iri,
         candidate: { ...current.json, tombstoned: true, tombstoned_at: now, modified: now },
         action: 'tombstone',
-        principal: act.principal,
+        act,
         kind: `${spec.kind}:withdrawn`,
         validate: false,
-        requestId: act.requestId,
       };
     },
   );

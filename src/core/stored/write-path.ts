@@ -37,7 +37,8 @@ export interface RecordWriteRequest {
   readonly candidate: JsonObject;
   /** Audit action, e.g. `software.create`. */
   readonly action: string;
-  readonly principal: Principal;
+  /** Who writes, under which request, and when. */
+  readonly act: Act;
   /** Violations found by code rules of the caller (e.g. deployable vs endpoint), reported with the rest. */
   readonly codeRules?: (quads: readonly Quad[]) => Promise<ValidationResult[]> | ValidationResult[];
   /** The kind stored beside the record; defaults to the spec's kind (withdrawn records use `<kind>:withdrawn`). */
@@ -46,7 +47,6 @@ export interface RecordWriteRequest {
   readonly validate?: boolean;
   /** Registry-computed quads added to the record's own (e.g. `prov:actedOnBehalfOf` between producer agents). */
   readonly extraQuads?: readonly Quad[];
-  readonly requestId?: string | undefined;
 }
 
 /** A record whose quads passed validation, ready to commit. */
@@ -176,11 +176,11 @@ export async function commitRecords<T>(
       if (audit) {
         for (const { request } of records) {
           appendAudit(core.db, {
-            actor: request.principal.subject,
-            actorKind: request.principal.actorKind,
+            actor: request.act.principal.subject,
+            actorKind: request.act.principal.actorKind,
             action: request.action,
             target: request.iri,
-            requestId: request.requestId ?? null,
+            requestId: request.act.requestId ?? null,
           });
         }
       }
