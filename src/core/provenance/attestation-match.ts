@@ -1,13 +1,14 @@
 /**
- * Finding what the registry already holds with the content an attestation names: artifacts whose distributions
- * carry one of its digests (by their RFC 6920 names), and releases whose container image has its SHA-256 digest.
+ * Finding what the registry already holds with the content an attestation names, by any of its names (the one
+ * content lookup of `identify.ts`): artifacts whose distributions carry one of its digests, and releases whose
+ * container image or recorded source it is.
  */
-import { DCAT, GRAPHS, PROV, REG } from '../ns.js';
-import { ARTIFACT } from '../records/activity-specs.js';
-import { contentIdentifier, digestBytes, foldAlgorithm, spdxAlgorithmIri } from '../records/content-id.js';
+import { GRAPHS } from '../ns.js';
+import { digestBytes, foldAlgorithm, parseContentName, spdxAlgorithmIri } from '../records/content-id.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import type { NamedArtifact } from './attestation-map.js';
+import { findByContent, type ContentMatch } from './identify.js';
 
 /** Algorithms in the order a digest is preferred as an artifact's checksum. */
 const PREFERRED = ['sha256', 'sha512', 'sha384'];
@@ -27,38 +28,24 @@ export function checksumsOf(
   return known.sort(([a], [b]) => rank(a) - rank(b)).map(([algorithm, value]) => ({ algorithm, value }));
 }
 
-/** The RFC 6920 names of a DigestSet's digests. */
-function contentNames(digest: Readonly<Record<string, string>>): string[] {
-  return Object.entries(digest)
-    .map(([algorithm, hex]) => contentIdentifier(algorithm, Buffer.from(hex, 'hex')))
-    .filter((name): name is string => name !== undefined);
+/** What this registry's own records hold of the named content (`findByContent`, peers' copies left out). */
+async function heldHere(core: Core, named: NamedArtifact): Promise<ContentMatch[]> {
+  const name = parseContentName(JSON.stringify(named.digest));
+  if (name === undefined) return [];
+  return (await findByContent(core, name)).filter((match) => match.graph === GRAPHS.local);
 }
 
-/** The artifacts of this registry with a distribution of the named content, by IRI. */
+/** The artifacts of this registry with a distribution of the named content (by checksum or SWHID), by IRI. */
 export async function artifactsWithContent(core: Core, named: NamedArtifact): Promise<string[]> {
-  const names = contentNames(named.digest);
-  if (names.length === 0) return [];
-  const prefix = `${core.config.baseIri}/${ARTIFACT.path}/`;
-  const rows = await core.graph.select(`SELECT DISTINCT ?a WHERE {
-      GRAPH <${GRAPHS.local}> {
-        VALUES ?name { ${names.map((name) => `<${name}>`).join(' ')} }
-        ?a <${DCAT('distribution')}> ?d . ?d <${PROV('specializationOf')}> ?name .
-        FILTER NOT EXISTS { ?a <${REG('tombstoned')}> true }
-        FILTER(STRSTARTS(STR(?a), ${JSON.stringify(prefix)}))
-      }
-    } ORDER BY ?a`);
-  return rows.map((row) => row.a?.value).filter((iri): iri is string => iri !== undefined);
+  const held = await heldHere(core, named);
+  const artifacts = held.filter((match) => match.kind === 'distribution').map((match) => match.record);
+  return [...new Set(artifacts)].sort();
 }
 
-/** The releases whose container image has the named content's SHA-256 digest (`image_digest`). */
+/** The releases whose container image (`image_digest`) or recorded source (`swhids`) is the named content. */
 export async function releasesWithImage(core: Core, named: NamedArtifact): Promise<string[]> {
-  const hex = Object.entries(named.digest).find(([algorithm]) => foldAlgorithm(algorithm) === 'sha256')?.[1];
-  if (hex === undefined) return [];
-  const rows = await core.graph.select(`SELECT DISTINCT ?r WHERE {
-      GRAPH <${GRAPHS.local}> { ?r <${REG('imageDigest')}> ?digest . }
-      FILTER(LCASE(STR(?digest)) = "sha256:${hex}")
-    } ORDER BY ?r`);
-  return rows.map((row) => row.r?.value).filter((iri): iri is string => iri !== undefined);
+  const held = await heldHere(core, named);
+  return [...new Set(held.filter((match) => match.kind === 'release').map((match) => match.record))].sort();
 }
 
 /**
