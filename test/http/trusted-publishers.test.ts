@@ -245,6 +245,30 @@ describe('a deployment bound to GitHub Actions by claim patterns', () => {
     expect(refused.detail).toContain('repository must match "octo-org/tool"');
     expect(refused.detail).toContain('the token has "octo-org/other"');
     expect(refused.detail).not.toContain(token);
+    // Every write a deployment makes says the same: OpenLineage events, attestations, subscriptions.
+    const event = {
+      eventType: 'COMPLETE',
+      eventTime: '2026-11-27T02:00:00Z',
+      run: { runId: '01935f5e-0000-7000-8000-000000000001' },
+      job: { namespace: 'ci', name: 'release' },
+      producer: 'https://example.org/producer',
+    };
+    const statement = {
+      _type: 'https://in-toto.io/Statement/v1',
+      subject: [],
+      predicateType: 'x',
+      predicate: {},
+    };
+    for (const [path, body] of [
+      ['/api/v1/lineage', event],
+      ['/api/v1/attestations', statement],
+      [`/api/v1/instances/${idOf(deployment.iri)}/subscriptions`, { filter: {} }],
+    ] as const) {
+      const response = await api.send('POST', path, body, token);
+      const problem = (await response.json()) as Json;
+      expect(response.status, `${path}: ${JSON.stringify(problem)}`).toBe(403);
+      expect(problem.detail).toContain('repository must match "octo-org/tool"');
+    }
   });
 
   it('refuses a branch where the binding wants a tag, naming ref', async () => {

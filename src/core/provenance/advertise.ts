@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { requireActingDeployment } from '../access/acting-deployment.js';
 import { isCurator, requireAuthenticated, requireDeploymentScope } from '../access/policy.js';
 import { workloadAuditNote, workloadRunFields } from '../access/workload-source.js';
-import { BadRequestError, UnauthorizedError, ValidationError } from '../errors.js';
+import { BadRequestError, ValidationError } from '../errors.js';
 import { DCT, GRAPHS, SCHEMA } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
 import { mintIri } from '../records/ids.js';
@@ -569,7 +569,7 @@ function artifactKey(artifact: JsonObject, runKey: string | undefined): string |
  */
 export async function registerArtifact(core: Core, act: Act, body: unknown): Promise<JsonObject> {
   const { principal, now } = act;
-  if (!principal.authenticated) throw new UnauthorizedError();
+  requireAuthenticated(principal);
   if (!isCurator(principal)) requireDeploymentScope(principal, 'advertise:produce');
   const input = await withVersionOf(core, requireObject(body), '');
   const iri = mintIri(core.config.baseIri, ARTIFACT.path);

@@ -4,7 +4,7 @@
  * container image or recorded source it is.
  */
 import { GRAPHS } from '../ns.js';
-import { digestBytes, foldAlgorithm, parseContentName, spdxAlgorithmIri } from '../records/content-id.js';
+import { digestBytes, digestSetName, foldAlgorithm, spdxAlgorithmIri } from '../records/content-id.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import type { NamedArtifact } from './attestation-map.js';
@@ -30,7 +30,7 @@ export function checksumsOf(
 
 /** What this registry's own records hold of the named content (`findByContent`, peers' copies left out). */
 async function heldHere(core: Core, named: NamedArtifact): Promise<ContentMatch[]> {
-  const name = parseContentName(JSON.stringify(named.digest));
+  const name = digestSetName(named.digest);
   if (name === undefined) return [];
   return (await findByContent(core, name)).filter((match) => match.graph === GRAPHS.local);
 }

@@ -4,8 +4,8 @@
  * subjects and used its resolved dependencies; test results and SBOMs attach to the artifacts they name.
  */
 import { requireActingDeployment } from '../access/acting-deployment.js';
-import { isCurator, requireDeploymentScope } from '../access/policy.js';
-import { MalformedInputError, NotFoundError, RegError, UnauthorizedError } from '../errors.js';
+import { isCurator, requireAuthenticated, requireDeploymentScope } from '../access/policy.js';
+import { MalformedInputError, NotFoundError, RegError } from '../errors.js';
 import { ARTIFACT, RUN } from '../records/activity-specs.js';
 import type { JsonObject } from '../records/mapper.js';
 import { appendAudit } from '../store/audit.js';
@@ -53,7 +53,7 @@ export interface AttestationResult {
  * is answered as it was then.
  */
 export async function ingestAttestation(core: Core, act: Act, bytes: Buffer): Promise<AttestationResult> {
-  if (!act.principal.authenticated) throw new UnauthorizedError();
+  requireAuthenticated(act.principal);
   const read = readAttestation(bytes);
   const mapped = mapStatement(read.statement);
   const id = eventDigest(read.statement);

@@ -14,7 +14,7 @@ import type { Json, JsonObject } from '../records/mapper.js';
 import { eventsOf } from '../store/openlineage-events.js';
 import type { Core } from '../core.js';
 import type { Principal } from '../access/principal.js';
-import { UnauthorizedError } from '../errors.js';
+import { requireAuthenticated } from '../access/policy.js';
 import { selectByKey } from '../stored/keyset.js';
 import { iriOf, readStored, requireReadable, type StoredRecord } from '../stored/records.js';
 import { generatedBy } from './runs.js';
@@ -156,7 +156,7 @@ export async function runAsOpenLineage(core: Core, id: string): Promise<JsonObje
  */
 export function exportOpenLineage(core: Core, principal: Principal): AsyncGenerator<string> {
   // Refused before the answer starts, so the refusal is a 401 problem rather than a broken stream.
-  if (!principal.authenticated) throw new UnauthorizedError();
+  requireAuthenticated(principal);
   return everyRunAsEvents(core);
 }
 

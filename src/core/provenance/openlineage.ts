@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { requireActingDeployment } from '../access/acting-deployment.js';
-import { requireDeploymentScope } from '../access/policy.js';
-import { BadRequestError, RegError, UnauthorizedError } from '../errors.js';
+import { requireAuthenticated, requireDeploymentScope } from '../access/policy.js';
+import { BadRequestError, RegError } from '../errors.js';
 import { DCAT, DCT, GRAPHS, PROV, REG, XSD } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
 import { INSTANCE } from '../records/specs.js';
@@ -90,7 +90,7 @@ export async function ingestOpenLineage(core: Core, act: Act, body: unknown): Pr
 /** The deployment that reports: the caller must be one, with `advertise:produce`. */
 async function actingDeployment(core: Core, act: Act): Promise<string> {
   const { principal } = act;
-  if (!principal.authenticated) throw new UnauthorizedError();
+  requireAuthenticated(principal);
   requireDeploymentScope(principal, 'advertise:produce');
   return requireActingDeployment(core, principal);
 }

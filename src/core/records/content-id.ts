@@ -171,8 +171,6 @@ function digestName(form: ContentNameForm, digest: ContentDigest | undefined): C
   return digest === undefined ? undefined : { form, digests: [digest], swhids: [] };
 }
 
-// An in-toto DigestSet: algorithm names to hex digests. Keys this registry does not know are passed over (the
-// set matches on any one digest); a known key with a malformed digest makes the whole set unreadable.
 function digestSet(text: string): ContentName | undefined {
   let parsed: unknown;
   try {
@@ -181,9 +179,18 @@ function digestSet(text: string): ContentName | undefined {
     return undefined;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  return digestSetName(parsed as Readonly<Record<string, unknown>>);
+}
+
+/**
+ * The content an in-toto DigestSet names: algorithm names to hex digests, git object ids as SWHIDs. Keys this
+ * registry does not know are passed over (the set matches on any one digest); a known key with a malformed digest
+ * makes the whole set unreadable (undefined), as does a set with no key it knows.
+ */
+export function digestSetName(set: Readonly<Record<string, unknown>>): ContentName | undefined {
   const digests: ContentDigest[] = [];
   const swhids: string[] = [];
-  for (const [key, value] of Object.entries(parsed)) {
+  for (const [key, value] of Object.entries(set)) {
     if (typeof value !== 'string') return undefined;
     const object = Object.entries(GIT_OBJECTS).find(([, name]) => name === key)?.[0];
     if (object !== undefined) {

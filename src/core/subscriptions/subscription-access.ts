@@ -1,6 +1,6 @@
-import { actsAs, isCurator } from '../access/policy.js';
+import { actsAs, isCurator, requireAuthenticated } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
+import { ForbiddenError, NotFoundError } from '../errors.js';
 import { findSubscription, type SubscriptionRow } from '../store/subscriptions.js';
 import type { Core } from '../core.js';
 
@@ -15,7 +15,7 @@ const REFUSAL =
 
 /** Refuses callers that may not manage the subscriptions of the deployment `instance`. */
 export function requireSubscriptionManager(principal: Principal, instance: string): void {
-  if (!principal.authenticated) throw new UnauthorizedError();
+  requireAuthenticated(principal);
   if (isCurator(principal) || actsAs(principal, instance)) return;
   throw new ForbiddenError(
     `curator or admin role required, or the credential of the deployment ${instance} itself`,
@@ -28,7 +28,7 @@ export function requireSubscriptionManager(principal: Principal, instance: strin
  * deployment's subscription.
  */
 export function managedSubscription(core: Core, principal: Principal, id: string): SubscriptionRow {
-  if (!principal.authenticated) throw new UnauthorizedError();
+  requireAuthenticated(principal);
   const row = /^[\w.-]{1,100}$/.test(id) ? findSubscription(core.db, id) : undefined;
   if (row === undefined) {
     if (isCurator(principal)) throw new NotFoundError(`no subscription ${id}`);
