@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,17 +67,19 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-/** Runs `reg <args>` to completion with exactly the given environment (plus PATH), optionally in `cwd`. */
-export function runReg(
-  args: string[],
-  env: Record<string, string>,
-  input?: string,
-  cwd?: string,
+/**
+ * Runs a command to completion with exactly the given environment, optionally in `cwd` and with `input` on its
+ * standard input (closed at once otherwise), and collects what it printed.
+ */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; cwd?: string | undefined; input?: string | undefined },
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      ...(cwd === undefined ? {} : { cwd }),
+    const child = spawn(command, args, {
+      env: options.env,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
     let stdout = '';
     let stderr = '';
@@ -84,8 +87,22 @@ export function runReg(
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    if (input !== undefined) child.stdin.end(input);
+    if (options.input !== undefined) child.stdin.end(options.input);
     else child.stdin.end();
+  });
+}
+
+/** Runs `reg <args>` to completion with exactly the given environment (plus PATH), optionally in `cwd`. */
+export function runReg(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+  cwd?: string,
+): Promise<RunResult> {
+  return runProcess(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    cwd,
+    input,
   });
 }
 
@@ -166,4 +183,16 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
 /** Sorted unique quad lines (comments left out): the canonical form two dumps are compared in. */
 export function canonicalLines(text: string): string[] {
   return [...new Set(text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#')))].sort();
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }

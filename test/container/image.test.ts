@@ -14,8 +14,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers.js';
-import { Podman, freePort, podmanRuntime, run } from './podman.js';
+import { freePort, ROOT, tempDir } from '../helpers.js';
+import { Podman, podmanRuntime, run } from './podman.js';
 
 interface PackageJson {
   version: string;

@@ -9,13 +9,12 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
-import { startProvider, type TestProvider } from '../support/oidc.js';
+import { freePort, ROOT, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
+import { ciClaims, startProvider, type TestProvider } from '../support/oidc.js';
 import { callApi, idOf, sha256, startCiRegistry, workspaceWith } from '../support/ci-jobs.js';
 
 interface ComponentInput {
@@ -296,27 +295,9 @@ describe('the component in a GitLab CI pipeline', () => {
   });
 });
 
-/** A loopback port nothing listens on yet. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 describe('the component with the ID token of the job', () => {
   // GitLab's example claims; the provider fills in its own issuer and fresh times, and the audience is the job's.
-  const {
-    iss: _iss,
-    aud: _aud,
-    exp: _exp,
-    nbf: _nbf,
-    iat: _iat,
-    ...claims
-  } = JSON.parse(
-    fs.readFileSync(path.join(ROOT, 'test/fixtures/ci/gitlab-id-token-claims.json'), 'utf8'),
-  ) as Record<string, unknown>;
+  const claims = ciClaims('gitlab-ci');
   let provider: TestProvider;
   let registry: ServerProcess;
   let base: string;

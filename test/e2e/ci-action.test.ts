@@ -15,7 +15,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, ROOT_TOKEN, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
-import { startProvider, type TestProvider } from '../support/oidc.js';
+import { ciClaims, startProvider, type TestProvider } from '../support/oidc.js';
 import { callApi, idOf, sha256, spawnBash, startCiRegistry, workspaceWith } from '../support/ci-jobs.js';
 
 interface ActionStep {
@@ -423,16 +423,7 @@ async function tokenEndpoint(provider: TestProvider, requestToken: string, claim
 
 describe('the action with the OIDC token of the job', () => {
   // GitHub's example claims; the provider fills in its own issuer, the audience asked for and fresh times.
-  const {
-    iss: _iss,
-    aud: _aud,
-    exp: _exp,
-    nbf: _nbf,
-    iat: _iat,
-    ...claims
-  } = JSON.parse(
-    fs.readFileSync(path.join(ROOT, 'test/fixtures/ci/github-oidc-claims.json'), 'utf8'),
-  ) as Record<string, unknown>;
+  const claims = ciClaims('github-actions');
   const subject = claims.sub as string;
   let provider: TestProvider;
   let oidcServer: ServerProcess;

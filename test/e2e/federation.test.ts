@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_TOKEN, runReg, startServe, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers.js';
+import {
+  freePort,
+  ROOT_TOKEN,
+  runReg,
+  startServe,
+  tempDir,
+  testEnv,
+  waitFor,
+  type ServerProcess,
+} from '../helpers.js';
 import { artifact, type Json } from '../support/api.js';
-import { freePort, startFakePeer, type FakeServer } from '../support/peers.js';
+import { startFakePeer, type FakeServer } from '../support/peers.js';
 
 /*
  * Three registries, each its own `reg serve` process and data directory on loopback, peered with each other:

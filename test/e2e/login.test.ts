@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
   BIN,
+  freePort,
   ROOT_TOKEN,
   runReg,
   startServe,
@@ -19,7 +20,6 @@ import {
   waitFor,
   type ServerProcess,
 } from '../helpers.js';
-import { freePort } from '../support/browser.js';
 import { startProvider, type TestProvider } from '../support/oidc.js';
 
 const CLI_CLIENT = 'reg-cli';

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT, runProcess, type RunResult } from '../helpers.js';
 
 interface PackageJson {
   name: string;
@@ -33,32 +33,17 @@ interface PackResult {
   files: { path: string }[];
 }
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as PackageJson;
 /** The external graph store changes nothing here: the package is installed and started once, embedded. */
 const external = process.env.REG_TEST_GRAPH === 'sparql';
 
-/** Runs a command to completion. */
+/** Runs a command to completion in `cwd` (with this process's environment unless another is given). */
 function run(
   command: string,
   args: string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv },
-): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+): Promise<RunResult> {
+  return runProcess(command, args, { cwd: options.cwd, env: options.env ?? process.env });
 }
 
 /** Every file under a folder of the repository, as package paths (`ui/dist/index.html`). */

@@ -1,9 +1,17 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_TOKEN, runReg, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
+import {
+  freePort,
+  ROOT_TOKEN,
+  runReg,
+  startServe,
+  tempDir,
+  testEnv,
+  type ServerProcess,
+} from '../helpers.js';
+import type { AddressInfo } from 'node:net';
 
 /*
  * Advertising through an outage: calls the registry cannot take are spooled durably and the command succeeds;
@@ -18,14 +26,6 @@ let url: string;
 let server: ServerProcess | undefined;
 let token: string;
 let spoolType: string;
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port: free } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return free;
-}
 
 async function start(): Promise<void> {
   server = await startServe(testEnv({ REG_DATA_DIR: dataDir, REG_LISTEN: `127.0.0.1:${port}` }));
@@ -258,7 +258,7 @@ describe('reg advertise --spool and reg advertise flush', () => {
     });
     await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
     try {
-      const { port: failingPort } = failing.address() as net.AddressInfo;
+      const { port: failingPort } = failing.address() as AddressInfo;
       const result = await runReg(
         [
           'advertise',

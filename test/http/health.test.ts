@@ -3,9 +3,9 @@ import type { Core } from '../../src/core/core.js';
 import { probeDue } from '../../src/core/catalogue/health-probe.js';
 import { listAudit } from '../../src/core/store/audit.js';
 import { createApp } from '../../src/http/app.js';
-import { openTestCore } from '../helpers.js';
+import { freePort, openTestCore } from '../helpers.js';
 import { apiOf, type Json } from '../support/api.js';
-import { freePort, startFakeServer, startStatusServer, type FakeServer } from '../support/peers.js';
+import { startFakeServer, startStatusServer, type FakeServer } from '../support/peers.js';
 
 /*
  * Health probes of deployments against loopback servers that answer 200, 404 and 500, one that never answers,

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../../src/core/store/audit.js';
 import { findResolveRow, recordPeerSuccess } from '../../src/core/store/peers.js';
 import { resolveDue, retryDelayMs } from '../../src/core/federation/peer-resolver.js';
+import { freePort } from '../helpers.js';
 import { artifact, type Json } from '../support/api.js';
 import {
   describeFake,
-  freePort,
   startFakePeer,
   startFakeServer,
   startLoopbackRegistry,

@@ -5,10 +5,9 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { ROOT_TOKEN, runReg, startServe, testEnv, type ServerProcess } from '../helpers.js';
+import { freePort, ROOT_TOKEN, runReg, startServe, testEnv, type ServerProcess } from '../helpers.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** True where Debian's chromium is installed (`.ci/run` installs it; elsewhere the browser suite is skipped). */
@@ -29,18 +28,6 @@ const FLAGS = [
 /** Launches headless Chromium (a fresh profile each time). */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
-}
-
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A running registry for the browser. */

@@ -3,12 +3,20 @@
  * token, the built command line on a PATH folder as `reg` (as an earlier install step would have put it), files
  * in a fresh workspace, and scripts run by bash as the runners run them.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { BIN, ROOT_TOKEN, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
+import {
+  BIN,
+  ROOT_TOKEN,
+  runProcess,
+  startServe,
+  tempDir,
+  testEnv,
+  type RunResult,
+  type ServerProcess,
+} from '../helpers.js';
 
 /** A call of a registry's API at `base`, as the root token unless another bearer is given. */
 export async function callApi(
@@ -63,19 +71,6 @@ export const sha256 = (file: string): string =>
   createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 /** Runs a script file with bash as the runners do (`bash --noprofile --norc -eo pipefail <file>`). */
-export function spawnBash(
-  script: string,
-  env: Record<string, string>,
-  cwd: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { env, cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+export function spawnBash(script: string, env: Record<string, string>, cwd: string): Promise<RunResult> {
+  return runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { env, cwd });
 }

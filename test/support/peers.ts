@@ -4,19 +4,7 @@ import { openCore, type Core } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
 import { readConfig } from '../../src/core/config/index.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
-import { ROOT_TOKEN, testEnv } from '../helpers.js';
-
-/** A TCP port that was free a moment ago on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, ROOT_TOKEN, testEnv } from '../helpers.js';
 
 /** A registry served in this process on loopback, its base IRI the URL it listens on. */
 export interface LoopbackRegistry {
