@@ -2,8 +2,9 @@ import { BadRequestError, type FieldError } from '../errors.js';
 import { expandId } from '../records/ids.js';
 import { isObject } from '../records/json.js';
 import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js';
-import { INSTANCE, SOFTWARE } from '../records/specs.js';
+import { AVAILABILITY, INSTANCE, SOFTWARE } from '../records/specs.js';
 import { matchKeywordFilter } from '../vocab/keywords.js';
+import type { SubscriptionFilterJson } from '../../api/operations.js';
 
 /**
  * Subscription filters (spec §4 Subscriptions rule 2): every field is a list; values combine by OR within a
@@ -14,8 +15,6 @@ import { matchKeywordFilter } from '../vocab/keywords.js';
 /** The role in which a deployment advertised an artifact. */
 export type DeliveryRole = 'produced' | 'consumed';
 
-/** Availability values of an artifact, from most to least open. */
-const AVAILABILITY = ['public', 'restricted', 'embargoed', 'metadata-only'] as const;
 const ROLES: readonly DeliveryRole[] = ['produced', 'consumed'];
 const LIST_FIELDS = [
   'conforms_to',
@@ -28,19 +27,8 @@ const LIST_FIELDS = [
 ] as const;
 const FIELDS: readonly string[] = [...LIST_FIELDS, 'q', 'exclude_own'];
 
-/** A stored filter: every list present, `roles` defaulted to `produced`, ids expanded to IRIs. */
-export interface SubscriptionFilter {
-  readonly conforms_to: readonly string[];
-  readonly software: readonly string[];
-  readonly instance: readonly string[];
-  readonly keywords: readonly string[];
-  readonly license: readonly string[];
-  readonly availability: readonly string[];
-  /** One substring, or several (any of them). */
-  readonly q?: string | readonly string[];
-  readonly roles: readonly DeliveryRole[];
-  readonly exclude_own: boolean;
-}
+/** A stored filter: every list present, `roles` defaulted to `produced`, ids expanded to IRIs (`src/api`). */
+export type SubscriptionFilter = SubscriptionFilterJson;
 
 /** What a filter is matched against: an artifact as advertised, and who advertised it. */
 export interface MatchEvent {
