@@ -1,6 +1,7 @@
 import { ClientCommand } from '../cli/client/client-command.js';
 import { ProfileError } from '../cli/client/errors.js';
 import { describeSource, resolveProfile } from '../cli/client/profile.js';
+import { describeRegistry } from '../cli/client/registry-description.js';
 
 /** What `reg version` reports about the registry the profile names. */
 export interface RegistryVersionJson {
@@ -71,22 +72,17 @@ reg --version and reg -v print the same.`;
     }
     const base = { url: profile.url, source: describeSource(profile.sources.url) };
     const seconds = flags.timeout ?? DEFAULT_WAIT;
-    try {
-      const response = await fetch(`${profile.url}/.well-known/reg-registry`, {
-        headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(seconds * 1000),
-      });
-      if (!response.ok) return { ...base, reachable: true, error: `HTTP ${response.status}` };
-      const body = (await response.json()) as { software?: unknown; software_version?: unknown };
-      return {
-        ...base,
-        reachable: true,
-        ...(typeof body.software === 'string' ? { software: body.software } : {}),
-        ...(typeof body.software_version === 'string' ? { version: body.software_version } : {}),
-      };
-    } catch (error) {
-      return { ...base, reachable: false, error: reason(error, seconds) };
-    }
+    const answer = await describeRegistry(profile.url, seconds);
+    if ('failure' in answer) return { ...base, reachable: false, error: reason(answer.failure, seconds) };
+    if ('status' in answer) return { ...base, reachable: true, error: `HTTP ${answer.status}` };
+    const software: unknown = answer.description.software;
+    const version: unknown = answer.description.software_version;
+    return {
+      ...base,
+      reachable: true,
+      ...(typeof software === 'string' ? { software } : {}),
+      ...(typeof version === 'string' ? { version } : {}),
+    };
   }
 }
 

@@ -1,5 +1,6 @@
 import { RegError } from '../../core/errors.js';
 import type { Profile } from './profile.js';
+import { describeRegistry } from './registry-description.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -72,25 +73,17 @@ export async function withCiToken(
  * unless the operator set another), else its base IRI, else its URL (a registry that does not describe itself).
  */
 async function registryAudience(profile: Profile, fetchImpl: typeof fetch): Promise<string> {
-  try {
-    const response = await fetchImpl(`${profile.url}/.well-known/reg-registry`, {
-      headers: { accept: 'application/json' },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(Math.min(profile.timeout, WAIT_S) * 1000),
-    });
-    if (response.ok) {
-      const body = (await response.json()) as {
-        base_iri?: unknown;
-        auth?: { oidc?: { audience?: unknown } };
-      };
-      const audience = body.auth?.oidc?.audience;
-      if (typeof audience === 'string' && audience !== '') return audience;
-      if (typeof body.base_iri === 'string' && body.base_iri !== '') return body.base_iri;
-    }
-  } catch {
-    // Not answering: the registry's URL stands in for its base IRI.
-  }
-  return profile.url;
+  const answer = await describeRegistry(profile.url, Math.min(profile.timeout, WAIT_S), {
+    fetchImpl,
+    followRedirects: false,
+  });
+  // A registry that does not answer, or does not describe itself: its URL stands in for its base IRI.
+  if (!('description' in answer)) return profile.url;
+  const { description } = answer;
+  const audience: unknown = description.auth?.oidc?.audience;
+  if (typeof audience === 'string' && audience !== '') return audience;
+  const base: unknown = description.base_iri;
+  return typeof base === 'string' && base !== '' ? base : profile.url;
 }
 
 /** Asks GitHub Actions' token endpoint for a token with the audience; its answer is `{"value": "<jwt>"}`. */

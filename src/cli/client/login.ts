@@ -1,4 +1,5 @@
 import { ApiError, UnexpectedResponseError, UnreachableError, UsageError } from './errors.js';
+import type { RegistryDescription } from '../../api/index.js';
 import type { HttpClient } from './http.js';
 
 /** The identity provider a registry advertises for people to sign in with. */
@@ -36,13 +37,11 @@ const SLOW_DOWN_S = 5;
  * undefined when it names none (or no client for people to sign in with).
  */
 export async function advertisedProvider(http: HttpClient): Promise<AdvertisedProvider | undefined> {
-  const description = await http.request<{ auth?: { oidc?: Record<string, unknown> } }>(
-    'GET',
-    '/.well-known/reg-registry',
-  );
+  const description = await http.request<RegistryDescription>('GET', '/.well-known/reg-registry');
+  // The registry's word: its members are checked, not trusted to fit the declared shape.
   const oidc = description.auth?.oidc;
-  const issuer = oidc?.issuer;
-  const clientId = oidc?.client_id;
+  const issuer: unknown = oidc?.issuer;
+  const clientId: unknown = oidc?.client_id;
   if (typeof issuer !== 'string' || issuer === '' || typeof clientId !== 'string' || clientId === '') {
     return undefined;
   }
