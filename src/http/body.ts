@@ -4,12 +4,10 @@ import type { Context } from 'hono';
 import {
   BadRequestError,
   InvalidEncodingError,
-  InvalidTextError,
   PayloadTooLargeError,
-  TooDeepError,
   UnsupportedMediaTypeError,
-  type FieldError,
 } from '../core/errors.js';
+import { parseLimitedJson } from '../core/records/json.js';
 import type { AppEnv } from './env.js';
 
 /**
@@ -56,17 +54,23 @@ function requireJsonType(c: Context<AppEnv>): void {
 /** The body's text parsed as `readJson` describes. */
 function parseJson(c: Context<AppEnv>, text: string): unknown {
   if (text.trim() === '') throw new BadRequestError('the request body is empty: send a JSON object');
-  const limit = c.get('core').config.maxJsonDepth;
-  if (jsonDepth(text) > limit) throw new TooDeepError(limit);
-  let value: unknown;
-  try {
-    value = JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new BadRequestError(`the request body is not valid JSON: ${(error as Error).message}`);
-  }
-  const broken = brokenText(value);
-  if (broken.length > 0) throw new InvalidTextError(broken);
-  return value;
+  return parseLimitedJson(
+    text,
+    c.get('core').config.maxJsonDepth,
+    (message) => new BadRequestError(`the request body is not valid JSON: ${message}`),
+  );
+}
+
+/**
+ * The bytes of a JSON body, for a reader that keeps them as sent and parses them itself (with
+ * `parseLimitedJson`): sent as JSON (else 415), decompressed and bounded as `readJson` does, and a large one takes
+ * its turn.
+ */
+export async function readJsonBytes(c: Context<AppEnv>): Promise<Buffer> {
+  requireJsonType(c);
+  const bytes = await readBytes(c);
+  await c.get('largeWrites')?.take(c, bytes.byteLength);
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -111,62 +115,4 @@ async function readUtf8(c: Context<AppEnv>, turn: boolean): Promise<string> {
   } catch {
     throw new InvalidEncodingError('the request body is not valid UTF-8');
   }
-}
-
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/** The deepest nesting of objects and lists in JSON text, counted in one pass without parsing it. */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (inString) {
-      if (code === BACKSLASH) at++;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) inString = true;
-    else if (code === OPEN_BRACE || code === OPEN_BRACKET) deepest = Math.max(deepest, ++depth);
-    else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
-  }
-  return deepest;
-}
-
-/** Most places named in one refusal; a body full of broken text is not echoed back whole. */
-const MAX_NAMED = 20;
-const SURROGATE = /\p{Cs}/u;
-
-/** Where a parsed body holds a lone surrogate, in a member name or a string, as JSON paths. */
-export function brokenText(value: unknown): FieldError[] {
-  const found: FieldError[] = [];
-  const visit = (item: unknown, path: string): void => {
-    if (found.length >= MAX_NAMED) return;
-    if (typeof item === 'string') {
-      if (SURROGATE.test(item))
-        found.push({
-          field: path || '(body)',
-          message: `${path || 'the body'} holds a lone surrogate, which is not text`,
-        });
-    } else if (Array.isArray(item)) {
-      item.forEach((inner, index) => visit(inner, `${path}[${index}]`));
-    } else if (item !== null && typeof item === 'object') {
-      for (const [key, inner] of Object.entries(item)) {
-        // JSON.stringify writes a lone surrogate as an escape, so the name can be quoted back safely.
-        const at = `${path === '' ? '' : `${path}.`}${JSON.stringify(key).slice(1, -1)}`;
-        if (SURROGATE.test(key))
-          found.push({
-            field: at,
-            message: `the member name ${at} holds a lone surrogate, which is not text`,
-          });
-        visit(inner, at);
-      }
-    }
-  };
-  visit(value, '');
-  return found;
 }

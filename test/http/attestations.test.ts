@@ -480,6 +480,27 @@ describe('refusals', () => {
     expect(refused.detail).toContain(words);
   });
 
+  it('refuses JSON nested deeper than the registry reads, in the attestation or its DSSE payload, writing nothing', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const statement = JSON.stringify(provenance([{ name: 'deep', digest: { sha256: hex('deep') } }])).replace(
+      /}$/,
+      `,"deep":${deep}}`,
+    );
+    const before = (open.core.db.prepare('SELECT count(*) AS n FROM attestation').get() as { n: number }).n;
+    const bare = await open.api.expectStatus(await open.post(statement), 400);
+    expect(bare.code).toBe('too-deep');
+    const envelope = {
+      payloadType: 'application/vnd.in-toto+json',
+      payload: Buffer.from(statement).toString('base64'),
+      signatures: [],
+    };
+    const wrapped = await open.api.expectStatus(await open.post(envelope), 400);
+    expect(wrapped.code).toBe('too-deep');
+    expect((open.core.db.prepare('SELECT count(*) AS n FROM attestation').get() as { n: number }).n).toBe(
+      before,
+    );
+  });
+
   it('needs a credential', async () => {
     const statement = provenance([{ name: 'anonymous', digest: { sha256: hex(randomUUID()) } }]);
     await open.api.expectStatus(await open.post(statement, null), 401);

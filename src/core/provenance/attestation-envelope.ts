@@ -3,8 +3,8 @@
  * Sigstore bundle (media types v0.1 to v0.3) whose content is a DSSE envelope. Only reading: signatures are
  * checked by `attestation-verify.ts`.
  */
-import { MalformedInputError } from '../errors.js';
-import { isObject } from '../records/json.js';
+import { InvalidEncodingError, MalformedInputError } from '../errors.js';
+import { isObject, parseLimitedJson } from '../records/json.js';
 import type { JsonObject } from '../records/mapper.js';
 
 /** The `_type` of an in-toto Statement v1. */
@@ -50,23 +50,37 @@ const refuse = (detail: string, field = ''): never => {
   throw new MalformedInputError(detail, field === '' ? {} : { errors: [{ field, message: detail }] });
 };
 
-/** Reads the bytes of an attestation; anything that is not one of the three forms is a 422 naming why. */
-export function readAttestation(bytes: Buffer): ReadAttestation {
-  let value: unknown;
+/** Text decoded strictly: bytes that are not UTF-8 are refused rather than replaced. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** JSON text (the attestation, or a DSSE payload) read under the limits of every JSON body: `parseLimitedJson`. */
+function parseJson(bytes: Buffer, maxDepth: number, what: string, field = ''): unknown {
+  let text: string;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    return refuse(`the attestation is not valid JSON: ${(error as Error).message}`);
+    text = utf8.decode(bytes);
+  } catch {
+    throw new InvalidEncodingError(`${what} is not valid UTF-8`);
   }
+  return parseLimitedJson(text, maxDepth, (message) =>
+    refuse(`${what} is not valid JSON: ${message}`, field),
+  );
+}
+
+/**
+ * Reads the bytes of an attestation, JSON nested at most `maxDepth` deep (its DSSE payload too); anything that is
+ * not one of the three forms is a 422 naming why.
+ */
+export function readAttestation(bytes: Buffer, maxDepth: number): ReadAttestation {
+  const value = parseJson(bytes, maxDepth, 'the attestation');
   if (!isObject(value)) return refuse('the attestation must be a JSON object');
   if (
     typeof value.mediaType === 'string' &&
     value.mediaType.startsWith('application/vnd.dev.sigstore.bundle')
   )
-    return readBundle(value);
+    return readBundle(value, maxDepth);
   if (typeof value.payloadType === 'string' || typeof value.payload === 'string') {
     const envelope = readEnvelope(value, '');
-    return { form: 'dsse', mediaType: DSSE_MEDIA_TYPE, statement: statementOf(envelope), envelope };
+    return { form: 'dsse', mediaType: DSSE_MEDIA_TYPE, statement: statementOf(envelope, maxDepth), envelope };
   }
   if (value._type !== undefined)
     return { form: 'statement', mediaType: STATEMENT_MEDIA_TYPE, statement: requireStatement(value) };
@@ -75,7 +89,7 @@ export function readAttestation(bytes: Buffer): ReadAttestation {
   );
 }
 
-function readBundle(bundle: JsonObject): ReadAttestation {
+function readBundle(bundle: JsonObject, maxDepth: number): ReadAttestation {
   const mediaType = typeof bundle.mediaType === 'string' ? bundle.mediaType : '';
   if (!BUNDLE_MEDIA_TYPES.includes(mediaType))
     return refuse(
@@ -89,7 +103,13 @@ function readBundle(bundle: JsonObject): ReadAttestation {
     );
   }
   const envelope = readEnvelope(content, 'dsseEnvelope.');
-  return { form: 'sigstore-bundle', mediaType, statement: statementOf(envelope), envelope, bundle };
+  return {
+    form: 'sigstore-bundle',
+    mediaType,
+    statement: statementOf(envelope, maxDepth),
+    envelope,
+    bundle,
+  };
 }
 
 function readEnvelope(value: JsonObject, at: string): DsseEnvelope {
@@ -119,20 +139,14 @@ function base64(text: string, field: string): Buffer {
   return Buffer.from(text.trim().replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 }
 
-function statementOf(envelope: DsseEnvelope): JsonObject {
+function statementOf(envelope: DsseEnvelope, maxDepth: number): JsonObject {
   if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) {
     return refuse(
       `payloadType: ${envelope.payloadType} is not ${IN_TOTO_PAYLOAD_TYPE}; only in-toto statements are read`,
       'payloadType',
     );
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(envelope.payload.toString('utf8'));
-  } catch (error) {
-    return refuse(`the DSSE payload is not valid JSON: ${(error as Error).message}`, 'payload');
-  }
-  return requireStatement(value);
+  return requireStatement(parseJson(envelope.payload, maxDepth, 'the DSSE payload', 'payload'));
 }
 
 /** A statement must be an in-toto Statement v1 with subjects and a predicate type. */

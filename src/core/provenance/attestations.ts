@@ -54,7 +54,7 @@ export interface AttestationResult {
  */
 export async function ingestAttestation(core: Core, act: Act, bytes: Buffer): Promise<AttestationResult> {
   requireAuthenticated(act.principal);
-  const read = readAttestation(bytes);
+  const read = readAttestation(bytes, core.config.maxJsonDepth);
   const mapped = mapStatement(read.statement);
   const id = eventDigest(read.statement);
   const replay = (kept: KeptAttestation): AttestationResult => ({

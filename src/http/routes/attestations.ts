@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { UnsupportedMediaTypeError } from '../../core/errors.js';
 import {
   artifactAttestations,
   attestationBytes,
@@ -8,6 +7,7 @@ import {
 } from '../../core/provenance/attestations.js';
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
+import { readJsonBytes } from '../body.js';
 import { replyJson } from '../reply.js';
 
 /**
@@ -18,11 +18,8 @@ import { replyJson } from '../reply.js';
 export function attestationRoutes(): Mounts {
   const attestations = new Hono<AppEnv>();
   attestations.post('/', async (c) => {
-    const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    if (type !== '' && type !== 'application/json' && !type.endsWith('+json'))
-      throw new UnsupportedMediaTypeError(`send the attestation as JSON (application/json), not ${type}`);
     // Kept as the bytes received, so that a signature over them can be checked again later.
-    const bytes = Buffer.from(await c.req.arrayBuffer());
+    const bytes = await readJsonBytes(c);
     const result = await ingestAttestation(c.get('core'), c.get('act'), bytes);
     return replyJson(c, result, result.replayed ? 200 : 201);
   });
