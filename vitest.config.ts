@@ -33,10 +33,15 @@ if (!fs.existsSync(CHROMIUM)) {
  *   applies its own limits, and REG_SPARQL_TIMEOUT bounds each request to it).
  * - search-large-commits: the embedded store's search rows that follow a large commit (the external store's
  *   commits index their search rows inline).
+ * - ci-action, ci-action-gitlab: the CI scripts are clients of the HTTP API, whose advertise, dry run and token
+ *   paths the suite already runs on both stores; their slow part, installing the packed package, does not involve
+ *   the store at all.
  */
 const EMBEDDED_ONLY: string[] = [
   'test/http/sparql-timeout.test.ts',
   'test/http/search-large-commits.test.ts',
+  'test/e2e/ci-action.test.ts',
+  'test/e2e/ci-action-gitlab.test.ts',
 ];
 
 export default defineConfig({
