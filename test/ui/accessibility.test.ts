@@ -37,6 +37,7 @@ describe.skipIf(!hasChromium)('accessibility of the web page', () => {
       ['search', '/search?q=shacl', 'main h1'],
       ['lineage', `/lineage?artifact=${artifact}`, 'main svg'],
       ['sparql', '/sparql', 'main textarea'],
+      ['connect an agent', '/connect', 'main pre'],
       ['sign-in', '/signin', 'main h1'],
     );
   }, 120_000);

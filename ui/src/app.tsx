@@ -21,6 +21,7 @@ const TypeDetail = lazy(() => import('./pages/type-detail'));
 const Search = lazy(() => import('./pages/search'));
 const Lineage = lazy(() => import('./lineage/page'));
 const Sparql = lazy(() => import('./sparql/page'));
+const Connect = lazy(() => import('./pages/connect'));
 const SignIn = lazy(() => import('./manage/signin'));
 const Callback = lazy(() => import('./manage/callback'));
 const SoftwareForm = lazy(() => import('./manage/software-form'));
@@ -62,6 +63,7 @@ export function App() {
             <Route path="/type/:id" component={TypeDetail} />
             <Route path="/lineage" component={Lineage} />
             <Route path="/sparql" component={Sparql} />
+            <Route path="/connect" component={Connect} />
             <Route path="/signin" component={SignIn} />
             <Route path="/auth/callback" component={Callback} />
             <Route default component={NotFound} />

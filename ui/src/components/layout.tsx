@@ -13,6 +13,7 @@ const NAV: readonly (readonly [string, string])[] = [
   ['/types', 'Types'],
   ['/search', 'Search'],
   ['/sparql', 'SPARQL'],
+  ['/connect', 'Connect an agent'],
 ];
 
 export function Layout({ children }: { children: ComponentChildren }) {
