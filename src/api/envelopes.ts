@@ -332,6 +332,7 @@ export const REGISTRY_DESCRIPTION = {
     sparql_public: { type: 'boolean' },
     sparql_url: IRI,
     api_base: IRI,
+    mcp_url: { ...IRI, description: 'the MCP endpoint (Streamable HTTP) for agents' },
     capabilities: TEXTS,
     auth: {
       type: 'object',
