@@ -52,7 +52,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...FRAMEWORKS, 'oxigraph'] }] }] },
   },
   {
-    files: ['src/core/store/graph/embedded/index-worker.ts'],
+    // oxigraph: the query index's worker, and the graph serialisations /sparql offers beyond Turtle.
+    files: ['src/core/store/graph/embedded/index-worker.ts', 'src/core/store/graph/graph-formats.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: [...FRAMEWORKS, 'better-sqlite3'] }] }],
     },

@@ -169,7 +169,15 @@ describe('/sparql', () => {
       'bad-request',
     );
     expect(body.detail).toMatch(/^SPARQL syntax error:/);
-    await problem(await app.request('/sparql'), 400, 'bad-request');
+    // Without a query, a client that takes RDF gets the service description; one that does not forgot its query.
+    const description = await app.request('/sparql');
+    expect(description.status).toBe(200);
+    expect(description.headers.get('content-type')).toBe('text/turtle; charset=utf-8');
+    await problem(
+      await app.request('/sparql', { headers: { accept: 'application/sparql-results+json' } }),
+      400,
+      'bad-request',
+    );
   });
 
   it('is public unless REG_SPARQL_PUBLIC is false, independently of REG_PUBLIC_READ', async () => {

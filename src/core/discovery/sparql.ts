@@ -1,6 +1,6 @@
 import type { SparqlBudget, SparqlLimits } from '../config/index.js';
 import { BadRequestError, FederatedQueryError, ForbiddenError, QueryBoundError } from '../errors.js';
-import type { QueryForm, SparqlResponse } from '../store/graph/types.js';
+import type { QueryDataset, QueryForm, SparqlResponse } from '../store/graph/types.js';
 import type { Core } from '../core.js';
 import { limitSolutions, scanQuery } from './sparql-scan.js';
 
@@ -126,18 +126,13 @@ export function budgetOf(limits: SparqlLimits, authenticated: boolean): SparqlBu
 }
 
 /**
- * Answers a read-only SPARQL query within the caller's budget; updates are refused whatever the graph backend.
+ * The form of a read-only SPARQL query, checked before anything runs it: empty text, updates and text that is no
+ * query are refused here, whatever the graph backend.
  */
-export async function runSparqlQuery(
-  core: Core,
-  text: string,
-  caller: { readonly authenticated: boolean },
-): Promise<SparqlResponse> {
+export function sparqlQueryForm(core: Core, text: string): QueryForm {
   if (text.trim().length === 0)
     throw new BadRequestError('missing SPARQL query: send it as the `query` parameter');
-  const limits = core.config.sparql;
-  const budget = budgetOf(limits, caller.authenticated);
-  checkLength(text, limits);
+  checkLength(text, core.config.sparql);
   const kind = classifySparql(text);
   if (kind.kind === 'update') {
     throw new ForbiddenError(
@@ -149,6 +144,22 @@ export async function runSparqlQuery(
       'SPARQL syntax error: expected SELECT, ASK, CONSTRUCT or DESCRIBE after the prologue',
     );
   }
-  const query = boundQuery(text, kind.form, limits, budget.maxRows);
-  return core.graph.query(query, kind.form, budget);
+  return kind.form;
+}
+
+/**
+ * Answers a read-only SPARQL query within the caller's budget, against the union of every graph or the dataset
+ * the request named: SPARQL JSON results for SELECT and ASK, Turtle for CONSTRUCT and DESCRIBE.
+ */
+export async function runSparqlQuery(
+  core: Core,
+  text: string,
+  caller: { readonly authenticated: boolean },
+  dataset?: QueryDataset,
+): Promise<SparqlResponse & { readonly form: QueryForm }> {
+  const form = sparqlQueryForm(core, text);
+  const limits = core.config.sparql;
+  const budget = budgetOf(limits, caller.authenticated);
+  const query = boundQuery(text, form, limits, budget.maxRows);
+  return { ...(await core.graph.query(query, form, budget, dataset)), form };
 }

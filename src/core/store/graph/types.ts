@@ -35,6 +35,16 @@ export interface QueryBudget {
   readonly rowsSetting: string;
 }
 
+/**
+ * The RDF dataset a client's query runs against when the request names one (SPARQL 1.1 Protocol
+ * `default-graph-uri` and `named-graph-uri`): it replaces the union default graph and any FROM/FROM NAMED of the
+ * query. A list left empty is empty: naming only named graphs leaves the default graph empty, and the reverse.
+ */
+export interface QueryDataset {
+  readonly defaultGraphs: readonly string[];
+  readonly namedGraphs: readonly string[];
+}
+
 /** The query forms of SPARQL 1.1 Query. */
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 
@@ -90,9 +100,9 @@ export interface GraphStore {
   /**
    * Runs a client's read-only query (from /sparql) within its budget, apart from the registry's own queries so
    * that it never holds them up: JSON results for SELECT/ASK, Turtle for CONSTRUCT/DESCRIBE. A SELECT with more
-   * than `budget.maxRows` solutions is refused.
+   * than `budget.maxRows` solutions is refused. With a `dataset`, the query runs against those graphs only.
    */
-  query(query: string, form: QueryForm, budget: QueryBudget): Promise<SparqlResponse>;
+  query(query: string, form: QueryForm, budget: QueryBudget, dataset?: QueryDataset): Promise<SparqlResponse>;
   /** Total quads, reference bundles included. */
   countQuads(): Promise<number>;
   /** Record counts by kind in one graph. */

@@ -4,7 +4,7 @@ import type { Database } from '../../database.js';
 import { IndexRequestError } from './index-client.js';
 import { IndexReplica, type IndexChange } from './index-replica.js';
 import { QueryGate } from '../query-gate.js';
-import type { BundleGraph, QueryBudget, QueryForm, SparqlResponse } from '../types.js';
+import type { BundleGraph, QueryBudget, QueryDataset, QueryForm, SparqlResponse } from '../types.js';
 
 /** The nice value of the thread that runs clients' queries: the lowest priority there is. */
 const CLIENT_NICENESS = 19;
@@ -43,7 +43,12 @@ export class ClientIndex {
    * Runs a query, one at a time: a query waits for the one before it for at most its own time limit (then 503).
    * Past its time limit the copy's worker is stopped (504) and the next query loads a fresh copy.
    */
-  async query(query: string, form: QueryForm, budget: QueryBudget): Promise<SparqlResponse> {
+  async query(
+    query: string,
+    form: QueryForm,
+    budget: QueryBudget,
+    dataset?: QueryDataset,
+  ): Promise<SparqlResponse> {
     const graphForm = form === 'CONSTRUCT' || form === 'DESCRIBE';
     const leave = await this.gate.enter(budget.timeoutMs);
     this.keep();
@@ -56,6 +61,7 @@ export class ClientIndex {
           format: graphForm ? 'turtle' : 'json',
           union: true,
           ...(form === 'SELECT' ? { maxRows: budget.maxRows } : {}),
+          ...(dataset === undefined ? {} : { dataset }),
         },
         { timeoutMs: budget.timeoutMs, timeoutSetting: budget.timeoutSetting },
       )) as string;

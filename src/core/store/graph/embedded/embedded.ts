@@ -34,6 +34,7 @@ import type {
   GraphStore,
   KindOfLines,
   QueryBudget,
+  QueryDataset,
   QueryForm,
   RecordWrite,
   SparqlResponse,
@@ -302,9 +303,14 @@ export class EmbeddedGraphStore implements GraphStore {
   }
 
   /** Runs a client query on the client copy of the index (see `ClientIndex`); the API's index is not touched. */
-  async query(query: string, form: QueryForm, budget: QueryBudget): Promise<SparqlResponse> {
+  async query(
+    query: string,
+    form: QueryForm,
+    budget: QueryBudget,
+    dataset?: QueryDataset,
+  ): Promise<SparqlResponse> {
     if (!this.opened || this.closing) throw new UnavailableError('the query index is still loading');
-    return this.clients.query(query, form, budget);
+    return this.clients.query(query, form, budget, dataset);
   }
 
   recordGraphs(): string[] {

@@ -10,6 +10,11 @@ export type IndexRequest =
       readonly union: boolean;
       /** Refuse a JSON answer with more solutions than this (`rows`) instead of sending it. */
       readonly maxRows?: number;
+      /** The dataset named by the request, replacing the union default graph and the query's own. */
+      readonly dataset?: {
+        readonly defaultGraphs: readonly string[];
+        readonly namedGraphs: readonly string[];
+      };
     }
   | { readonly op: 'size' }
   /** Lowers the worker thread's scheduling priority to this nice value (Linux; elsewhere nothing happens). */

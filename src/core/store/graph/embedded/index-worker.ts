@@ -29,9 +29,15 @@ function overRows(body: string, max: number): boolean {
 }
 
 function runQuery(request: IndexRequest & { op: 'query' }): string {
+  const { dataset } = request;
   const body = store.query(request.query, {
     results_format: request.format === 'json' ? 'application/sparql-results+json' : 'text/turtle',
-    use_default_graph_as_union: request.union,
+    ...(dataset === undefined
+      ? { use_default_graph_as_union: request.union }
+      : {
+          default_graph: dataset.defaultGraphs.map((iri) => ox.namedNode(iri)),
+          named_graphs: dataset.namedGraphs.map((iri) => ox.namedNode(iri)),
+        }),
   }) as string;
   if (request.maxRows !== undefined && request.format === 'json' && overRows(body, request.maxRows))
     throw new TooManyRows(`more than ${request.maxRows} solutions`);

@@ -53,6 +53,7 @@ import type {
   GraphStore,
   KindOfLines,
   QueryBudget,
+  QueryDataset,
   QueryForm,
   RecordWrite,
   SparqlResponse,
@@ -280,19 +281,25 @@ export class ExternalGraphStore implements GraphStore {
    * Sends a client query to the server within its budget (its own time limit), at most `maxRunning` at once: a
    * query waits for a turn for at most its time limit (then 503).
    */
-  async query(query: string, form: QueryForm, budget: QueryBudget): Promise<SparqlResponse> {
+  async query(
+    query: string,
+    form: QueryForm,
+    budget: QueryBudget,
+    dataset?: QueryDataset,
+  ): Promise<SparqlResponse> {
     if (this.closed) throw new UnavailableError('the graph store is closed');
     const timing = { timeoutMs: budget.timeoutMs, timeoutSetting: budget.timeoutSetting };
     const leave = await this.clientGate.enter(budget.timeoutMs);
     try {
-      // No dataset is sent with a query: the server's default graph is the union of its graphs, like the
-      // embedded index's for clients. (Virtuoso also answers GRAPH patterns holding a BIND wrongly under a dataset
-      // given as protocol parameters.)
+      // Without a dataset from the client none is sent: the server's default graph is the union of its graphs,
+      // like the embedded index's for clients. (Virtuoso answers GRAPH patterns holding a BIND wrongly under a
+      // dataset given as protocol parameters, so one is only sent when the client named it.)
+      const graphs = dataset === undefined ? undefined : datasetParams(dataset);
       if (form === 'CONSTRUCT' || form === 'DESCRIBE') {
-        const { body } = await this.client.query(query, 'text/turtle', timing);
+        const { body } = await this.client.query(query, 'text/turtle', timing, graphs);
         return { contentType: 'text/turtle; charset=utf-8', body };
       }
-      const json = await this.client.queryJson(query, timing);
+      const json = await this.client.queryJson(query, timing, graphs);
       if (form === 'SELECT' && (json.results?.bindings.length ?? 0) > budget.maxRows)
         throw new TooManyRowsError(budget.maxRows, budget.rowsSetting);
       return { contentType: 'application/sparql-results+json; charset=utf-8', body: normaliseResults(json) };
@@ -331,4 +338,20 @@ export class ExternalGraphStore implements GraphStore {
     await this.queue;
     await this.searchRebuild;
   }
+}
+
+/** A graph no record is kept in: it stands for an empty list, which the protocol cannot send. */
+const EMPTY_GRAPH = 'urn:reg:graph:empty';
+
+/**
+ * The protocol parameters of a client's dataset. A server given named graphs only would take its own default
+ * graph (Virtuoso's is every graph), so an empty list is sent as a graph that holds nothing.
+ */
+function datasetParams(dataset: QueryDataset): [string, string][] {
+  const list = (name: string, graphs: readonly string[]): [string, string][] =>
+    (graphs.length === 0 ? [EMPTY_GRAPH] : graphs).map((graph) => [name, graph]);
+  return [
+    ...list('default-graph-uri', dataset.defaultGraphs),
+    ...list('named-graph-uri', dataset.namedGraphs),
+  ];
 }

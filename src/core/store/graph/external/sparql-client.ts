@@ -107,12 +107,17 @@ export class SparqlClient {
    * Runs a query and returns the response body as text, asking for `accept`; within `timing` when given, else
    * within `REG_SPARQL_TIMEOUT`.
    */
-  async query(query: string, accept: string, timing?: RequestTiming): Promise<SparqlAnswer> {
+  async query(
+    query: string,
+    accept: string,
+    timing?: RequestTiming,
+    dataset: readonly [string, string][] = [],
+  ): Promise<SparqlAnswer> {
     this.sent.queries++;
-    const params: Record<string, string> = { query };
+    const params: [string, string][] = [['query', query], ...dataset];
     // Virtuoso goes on running a query whose client has gone (measured: a minute of a core); told the time limit,
     // it stops the query itself.
-    if (timing !== undefined && this.virtuoso) params.timeout = String(timing.timeoutMs);
+    if (timing !== undefined && this.virtuoso) params.push(['timeout', String(timing.timeoutMs)]);
     const encoded = new URLSearchParams(params).toString();
     const base = this.options.queryEndpoint;
     const response =
@@ -126,15 +131,20 @@ export class SparqlClient {
   }
 
   /** Runs a query whose answer is SPARQL JSON results. */
-  async queryJson(query: string, timing?: RequestTiming): Promise<SparqlJson> {
-    return (await this.answerJson(query, timing)).json;
+  async queryJson(
+    query: string,
+    timing?: RequestTiming,
+    dataset?: readonly [string, string][],
+  ): Promise<SparqlJson> {
+    return (await this.answerJson(query, timing, dataset)).json;
   }
 
   private async answerJson(
     query: string,
     timing?: RequestTiming,
+    dataset?: readonly [string, string][],
   ): Promise<{ json: SparqlJson; rowCap?: number }> {
-    const { body, rowCap } = await this.query(query, 'application/sparql-results+json', timing);
+    const { body, rowCap } = await this.query(query, 'application/sparql-results+json', timing, dataset);
     try {
       return { json: JSON.parse(body) as SparqlJson, ...(rowCap === undefined ? {} : { rowCap }) };
     } catch {
