@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { listAudit } from '../../src/core/store/audit.js';
@@ -94,5 +95,111 @@ describe('the MCP endpoint in process', () => {
     expect(listed.items.map((item: Json) => item.title)).toContain('made over mcp');
     const audit = listAudit(core.db, { limit: 50 });
     expect(JSON.stringify(audit)).toContain(deployment.instance.iri);
+  });
+
+  it('gives the caching hints of 2026-07-28: the description public for an hour, the tool list private', async () => {
+    const answers: Json[] = [];
+    const recording = async (url: string | URL, init?: RequestInit) => {
+      const response = await app.fetch(new Request(url, init));
+      if (response.headers.get('content-type')?.includes('json') === true)
+        answers.push((await response.clone().json()) as Json);
+      return response;
+    };
+    const client = new Client(
+      { name: 'reg-tests', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://registry.test/mcp'), { fetch: recording }),
+    );
+    await client.listTools();
+    const results = answers.map((answer) => answer.result as Json);
+    expect(results.find((result) => result.supportedVersions !== undefined)).toMatchObject({
+      ttlMs: 3_600_000,
+      cacheScope: 'public',
+    });
+    expect(results.find((result) => result.tools !== undefined)).toMatchObject({ cacheScope: 'private' });
+  });
+
+  it('refuses arguments a tool cannot use, and a tool it does not have', async () => {
+    const client = await connectMcp({ app }, '2026-07-28');
+    const missing = await callTool(client, 'list_records', {});
+    expect(missing).toMatchObject({ isError: true, text: 'Bad request: kind is required' });
+    const outside = await callTool(client, 'list_records', { kind: 'peers' });
+    expect(outside.isError).toBe(true);
+    expect(outside.text).toMatch(/kind must be one of software, instances, artifacts, runs, releases, types/);
+    const describe = await callTool(client, 'sparql_query', { query: 'DESCRIBE <urn:x>' });
+    expect(describe.isError).toBe(true);
+    await expect(client.callTool({ name: 'drop_everything', arguments: {} })).rejects.toThrow(
+      /drop_everything/,
+    );
+  });
+
+  it('lists software by its kinds under software_kind, since kind names the records to list', async () => {
+    await api.call('POST', '/api/v1/software', 201, { name: 'a desktop program', kinds: ['desktop'] });
+    const client = await connectMcp({ app }, '2025-03-26');
+    const listed = await callTool(client, 'list_records', { kind: 'software', software_kind: 'desktop' });
+    const direct = await api.call('GET', '/api/v1/software?kind=desktop', 200);
+    expect(listed.content).toEqual(direct);
+    expect(direct.items.map((item: Json) => item.name)).toEqual(['a desktop program']);
+  });
+
+  it('cuts a CONSTRUCT answer at its row budget of triples, saying so', async () => {
+    const client = await connectMcp({ app }, '2026-07-28');
+    const cut = await callTool(client, 'sparql_query', {
+      query: 'CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }',
+      max_rows: 4,
+    });
+    expect(cut.isError, cut.text).toBe(false);
+    expect(cut.content).toMatchObject({ form: 'CONSTRUCT', partial: true, triples: 4 });
+    expect(cut.content.ntriples.trim().split('\n')).toHaveLength(4);
+  });
+
+  it("lets a deployment declare its own capability and subscribe, the deployment being the credential's own", async () => {
+    const client = await connectMcp({ app }, '2025-11-25', deployment.token);
+    const declared = await callTool(client, 'declare_capability', {
+      instance: deployment.instance.id,
+      consumes: [TYPE],
+    });
+    expect(declared.isError, declared.text).toBe(false);
+    const read = await api.call('GET', `/api/v1/instances/${deployment.instance.id}`, 200);
+    expect(read.capability.consumes.map((term: Json) => term.iri ?? term)).toContain(TYPE);
+    const subscribed = await callTool(client, 'create_subscription', {
+      label: 'types over mcp',
+      filter: { conforms_to: [TYPE] },
+    });
+    expect(subscribed.isError, subscribed.text).toBe(false);
+    const listed = await api.call('GET', `/api/v1/instances/${deployment.instance.id}/subscriptions`, 200);
+    expect(JSON.stringify(listed)).toContain('types over mcp');
+  });
+});
+
+describe('the MCP endpoint of a registry whose reads are not public', () => {
+  let privateCore: Core;
+  let privateApp: ReturnType<typeof createApp>;
+  beforeAll(async () => {
+    privateCore = await openTestCore({ REG_PUBLIC_READ: 'false' }, true);
+    privateApp = createApp(privateCore);
+  });
+  afterAll(async () => privateCore.close());
+
+  it('asks an anonymous client to sign in, naming its protected-resource metadata', async () => {
+    const response = await privateApp.request('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer realm="reg", resource_metadata="http://registry.test/.well-known/oauth-protected-resource/mcp"',
+    );
+    const metadata = await privateApp.request('/.well-known/oauth-protected-resource/mcp');
+    expect(metadata.status).toBe(200);
+    expect(((await metadata.json()) as Json).authorization_servers).toEqual([]);
+  });
+
+  it('serves a caller with a credential', async () => {
+    const client = await connectMcp({ app: privateApp }, '2026-07-28', ROOT_TOKEN);
+    expect(await toolNames(client)).toContain('register_software');
   });
 });
