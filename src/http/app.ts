@@ -23,6 +23,7 @@ import { peerRoutes } from './routes/peers.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { problemRoutes } from './routes/problems.js';
 import { instanceRoutes } from './routes/instances.js';
+import { MCP_PATH, mcpChallenge, mcpRoutes } from './routes/mcp.js';
 import { recordRoutes, signpostedReads } from './routes/records.js';
 import { releaseRoutes } from './routes/releases.js';
 import { runRoutes } from './routes/runs.js';
@@ -69,6 +70,8 @@ export function createApp(core: Core): Hono<AppEnv> {
   app.use('*', new LargeWriteTurns(core.config.largeWriteShare).middleware());
   // Probes come before authentication so that a stray or expired credential can never fail them.
   mount(app, probeRoutes(), problemRoutes());
+  // Before authentication, so that a credential it refuses is answered with the MCP endpoint's challenge too.
+  app.use(MCP_PATH, mcpChallenge(core));
   app.use('*', payloadLimit(core));
   app.route('/', web.routes());
   app.use('*', authenticate(core, web));
@@ -102,6 +105,7 @@ export function createApp(core: Core): Hono<AppEnv> {
     subscriptionRoutes(),
     whoamiRoutes(),
     peerRoutes(),
+    mcpRoutes(core, app),
   );
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
   app.route(

@@ -25,7 +25,10 @@ export function probeRoutes(): Mounts {
 export function wellKnownRoutes(): Mounts {
   const wellKnown = new Hono<AppEnv>();
   const registry = new Hono<AppEnv>();
-  wellKnown.get('/reg-registry', (c) => c.json(describeRegistry(c.get('core'))));
+  // The MCP endpoint is named beside the API, so that an agent finds it from the registry's description.
+  wellKnown.get('/reg-registry', (c) =>
+    c.json({ ...describeRegistry(c.get('core')), mcp_url: `${c.get('core').config.baseIri}/mcp` }),
+  );
   registry.get('/', async (c) => c.json(await summariseRegistry(c.get('core'), c.get('principal'))));
   return [
     ['/.well-known', wellKnown],
