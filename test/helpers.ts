@@ -32,6 +32,19 @@ export function tempDir(prefix = 'reg-test-'): string {
 }
 
 /**
+ * Rates far above what any test sends, so that the rate limiter runs in every test without refusing; a test of
+ * the limiter overrides the ones it tries.
+ */
+export const GENEROUS_RATE_LIMITS: Readonly<Record<string, string>> = Object.fromEntries(
+  ['READ', 'WRITE', 'SPARQL', 'FEDERATED', 'MCP', 'OUTBOUND']
+    .flatMap((name) => [
+      [`REG_RATE_LIMIT_${name}`, '100000/min'],
+      [`REG_RATE_LIMIT_${name}_ANONYMOUS`, '100000/min'],
+    ])
+    .concat([['REG_RATE_LIMIT_AUTH_FAIL', '100000/min']]),
+);
+
+/**
  * An environment for a registry on a fresh data directory. When the suite runs against the external graph store
  * (`REG_TEST_GRAPH=sparql`), the data directory also gets a SPARQL server of its own, named by REG_SPARQL_*.
  */
@@ -43,6 +56,7 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     REG_ROOT_TOKEN: ROOT_TOKEN,
     REG_LISTEN: '127.0.0.1:0',
     REG_LOG_LEVEL: 'warn',
+    ...GENEROUS_RATE_LIMITS,
     ...externalStoreSettings(dataDir, overrides),
     ...overrides,
   };

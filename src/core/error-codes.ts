@@ -165,6 +165,11 @@ export const ERROR_CODES = {
     'Too many queries at once',
     'The caller already has as many SPARQL queries under way as it may (REG_SPARQL_MAX_CONCURRENT).',
   ),
+  'rate-limited': http(
+    429,
+    'Too many requests',
+    'The caller sent more requests of one class (read, write, sparql, federated, mcp, outbound) than its rate allows, or its address sent too many failed credentials; Retry-After and retry_after say when to try again.',
+  ),
   'headers-too-large': http(
     431,
     'Request header fields too large',

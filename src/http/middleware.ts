@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { INSTANCE_KEY_HEADER } from '../core/access/acting-deployment.js';
 import { resolveCredential } from '../core/access/credentials.js';
 import { requireReader } from '../core/access/policy.js';
 import type { Core } from '../core/core.js';
-import { PayloadTooLargeError } from '../core/errors.js';
+import { PayloadTooLargeError, UnauthorizedError } from '../core/errors.js';
 import { actOf } from '../core/stored/write-path.js';
 import type { AppEnv } from './env.js';
 import type { WebPage } from './web.js';
@@ -57,9 +57,13 @@ export function payloadLimit(core: Core): MiddlewareHandler<AppEnv> {
  * which picks one of the deployments a shared credential registered), and applies the public-read switch. A
  * browser asking a private registry for a page without a credential gets the web page's shell, which holds no
  * records and asks it to sign in (browsers send no bearer on navigation; the page sends it with each API
- * request).
+ * request). A credential refused (401) is reported to `failed`, which counts it against the client's address.
  */
-export function authenticate(core: Core, web?: WebPage): MiddlewareHandler<AppEnv> {
+export function authenticate(
+  core: Core,
+  web?: WebPage,
+  failed?: (c: Context<AppEnv>) => void,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     // A dry run writes nothing, not even the deployment a trusted publisher registers at a token's first use.
     const principal = await resolveCredential(
@@ -67,7 +71,10 @@ export function authenticate(core: Core, web?: WebPage): MiddlewareHandler<AppEn
       c.req.header('authorization'),
       c.req.header(INSTANCE_KEY_HEADER),
       c.req.query('dry_run') !== 'true',
-    );
+    ).catch((error: unknown) => {
+      if (error instanceof UnauthorizedError) failed?.(c);
+      throw error;
+    });
     c.set('principal', principal);
     const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
     if (reading && !core.config.publicRead && !ALWAYS_PUBLIC.some((re) => re.test(c.req.path))) {

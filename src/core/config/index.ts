@@ -10,12 +10,17 @@ import {
   parseInteger,
   parseList,
   parseListen,
+  parseOriginList,
+  parseRateLimit,
+  rateLimitSettings,
   type ListenAddress,
+  type RateLimitSettings,
 } from './parse.js';
 import { SETTINGS, type SettingSpec } from './settings.js';
 
 export { SETTINGS } from './settings.js';
 export type { ListenAddress } from './parse.js';
+export type { RateLimitClass, RateLimitRule, RateLimitSettings } from './parse.js';
 
 /** How the graph part of the registry is stored. */
 export type GraphBackend =
@@ -159,6 +164,10 @@ export interface Config {
   readonly subscriptions: SubscriptionSettings;
   /** How build attestations are checked. */
   readonly attestations: AttestationSettings;
+  /** What the rate limiter allows each class of request (`REG_RATE_LIMITS`, `REG_RATE_LIMIT_*`). */
+  readonly rateLimits: RateLimitSettings;
+  /** Web origins whose pages may call with a credential or write (`REG_CORS_ORIGINS`). */
+  readonly corsOrigins: readonly string[];
   readonly secrets: Secrets;
   /** `REG_*` variables that are set but not known; likely typos. */
   readonly unknownVariables: readonly string[];
@@ -356,6 +365,8 @@ export function readConfig(
       allowHttp: need<boolean>('REG_SUBSCRIPTION_ALLOW_HTTP'),
       allowPrivateTargets: need<boolean>('REG_SUBSCRIPTION_ALLOW_PRIVATE_TARGETS'),
     },
+    rateLimits: rateLimitSettings(need),
+    corsOrigins: need<string[]>('REG_CORS_ORIGINS'),
     secrets,
     unknownVariables: Object.keys(env)
       .filter((name) => name.startsWith('REG_') && !known.has(name))
@@ -417,6 +428,10 @@ function parseSetting(spec: SettingSpec, text: string, cwd: string): unknown {
       return parseListen(text);
     case 'path':
       return path.resolve(cwd, text.trim());
+    case 'rate-limit':
+      return parseRateLimit(text);
+    case 'origin-list':
+      return parseOriginList(text);
   }
 }
 

@@ -111,3 +111,105 @@ export function parseIssuer(raw: string): string {
   parseHttpUrl(value);
   return value;
 }
+
+/** The request classes the rate limiter counts separately, and the class of failed credentials. */
+export const RATE_LIMIT_CLASSES = [
+  'read',
+  'write',
+  'sparql',
+  'federated',
+  'mcp',
+  'outbound',
+  'auth_fail',
+] as const;
+
+/** One of the classes of `RATE_LIMIT_CLASSES`. */
+export type RateLimitClass = (typeof RATE_LIMIT_CLASSES)[number];
+
+/** One rate: `count` requests per `periodMs`, of which up to `burst` may come at once. */
+export interface RateLimitRule {
+  readonly count: number;
+  readonly periodMs: number;
+  readonly burst: number;
+}
+
+const RATE_PERIODS: Readonly<Record<string, number>> = {
+  s: 1000,
+  sec: 1000,
+  min: 60_000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+/**
+ * Parses a rate such as `600/min+100`: requests per period (`s`, `min` or `h`), then the burst, the most that may
+ * come at once. Without a burst the whole count may come at once.
+ */
+export function parseRateLimit(raw: string): RateLimitRule {
+  const match = /^\s*(\d+)\s*\/\s*([a-z]+)\s*(?:\+\s*(\d+))?\s*$/i.exec(raw);
+  const periodMs = RATE_PERIODS[match?.[2]?.toLowerCase() ?? ''];
+  if (match === null || periodMs === undefined) {
+    throw new Error(
+      `must be a rate such as 600/min+100 (requests per s, min or h, then + the burst), got "${raw}"`,
+    );
+  }
+  const count = Number(match[1]);
+  const burst = match[3] === undefined ? count : Number(match[3]);
+  if (count < 1 || count > 1_000_000_000)
+    throw new Error(`must allow from 1 to 1000000000 requests, got "${raw}"`);
+  if (burst < 1 || burst > 1_000_000_000)
+    throw new Error(`must have a burst from 1 to 1000000000, got "${raw}"`);
+  return { count, periodMs, burst };
+}
+
+/**
+ * Parses a comma-separated list of web origins (`https://app.example.org`, `http://localhost:5173`), each
+ * scheme, host and port only, and returns them as browsers send them in `Origin`.
+ */
+export function parseOriginList(raw: string): string[] {
+  return parseList(raw).map((entry) => {
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new Error(`must list origins such as https://app.example.org, got "${entry}"`);
+    }
+    const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '';
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !bare) {
+      throw new Error(
+        `must list origins (scheme, host and port only) such as https://app.example.org, got "${entry}"`,
+      );
+    }
+    return url.origin;
+  });
+}
+
+/** The rates of one class: for callers with a credential, and for anonymous ones (per client address). */
+export interface ClassRates {
+  readonly authenticated: RateLimitRule;
+  readonly anonymous: RateLimitRule;
+}
+
+/** What the rate limiter allows (`REG_RATE_LIMITS`, `REG_RATE_LIMIT_*`). */
+export interface RateLimitSettings {
+  readonly enabled: boolean;
+  /** `auth_fail` counts per client address only: both of its rates are `REG_RATE_LIMIT_AUTH_FAIL`. */
+  readonly classes: Readonly<Record<RateLimitClass, ClassRates>>;
+}
+
+/** The variable that sets a class's rate for callers with a credential; `_ANONYMOUS` follows it for the others. */
+export function rateLimitVariable(limitClass: RateLimitClass): string {
+  return `REG_RATE_LIMIT_${limitClass.toUpperCase()}`;
+}
+
+/** Gathers the parsed `REG_RATE_LIMIT*` settings (read through the settings table) into the limiter's settings. */
+export function rateLimitSettings(need: <T>(name: string) => T): RateLimitSettings {
+  const classes = {} as Record<RateLimitClass, ClassRates>;
+  for (const limitClass of RATE_LIMIT_CLASSES) {
+    const name = rateLimitVariable(limitClass);
+    const authenticated = need<RateLimitRule>(name);
+    const anonymous = limitClass === 'auth_fail' ? authenticated : need<RateLimitRule>(`${name}_ANONYMOUS`);
+    classes[limitClass] = { authenticated, anonymous };
+  }
+  return { enabled: need<boolean>('REG_RATE_LIMITS'), classes };
+}

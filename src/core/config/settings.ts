@@ -17,7 +17,9 @@ export type SettingKind =
   | 'list'
   | 'url-list'
   | 'listen'
-  | 'path';
+  | 'path'
+  | 'rate-limit'
+  | 'origin-list';
 
 /** One documented setting. */
 export interface SettingSpec {
@@ -350,6 +352,109 @@ export const SETTINGS: readonly SettingSpec[] = [
     kind: 'list',
     fallback: '',
     summary: 'proxy addresses whose X-Forwarded-For is believed',
+  },
+  {
+    name: 'REG_RATE_LIMITS',
+    kind: 'boolean',
+    fallback: 'on',
+    summary:
+      'off switches the rate limiter off (administrators, the root token, /healthz, /readyz, /metrics and the web page assets are never limited)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_READ',
+    kind: 'rate-limit',
+    fallback: '1200/min+200',
+    summary:
+      'rate of reads: GET and HEAD of the API, of record IRIs, /llms.txt and /.well-known/, per caller with a credential: <n>/<s|min|h>[+burst] (over it: 429 rate-limited)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_READ_ANONYMOUS',
+    kind: 'rate-limit',
+    fallback: '300/min+60',
+    summary:
+      'rate of reads: GET and HEAD of the API, of record IRIs, /llms.txt and /.well-known/, per client address without a credential (IPv6: per /64)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_WRITE',
+    kind: 'rate-limit',
+    fallback: '300/min+60',
+    summary:
+      'rate of writes: POST, PUT, PATCH and DELETE of the API, per caller with a credential: <n>/<s|min|h>[+burst] (over it: 429 rate-limited)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_WRITE_ANONYMOUS',
+    kind: 'rate-limit',
+    fallback: '60/min+20',
+    summary:
+      'rate of writes: POST, PUT, PATCH and DELETE of the API, per client address without a credential (IPv6: per /64)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_SPARQL',
+    kind: 'rate-limit',
+    fallback: '120/min+30',
+    summary:
+      'rate of queries on /sparql, per caller with a credential: <n>/<s|min|h>[+burst] (over it: 429 rate-limited)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_SPARQL_ANONYMOUS',
+    kind: 'rate-limit',
+    fallback: '30/min+10',
+    summary: 'rate of queries on /sparql, per client address without a credential (IPv6: per /64)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_FEDERATED',
+    kind: 'rate-limit',
+    fallback: '60/min+10',
+    summary:
+      'rate of federated searches (federated=true) and /api/v1/resolve, per caller with a credential: <n>/<s|min|h>[+burst] (over it: 429 rate-limited)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_FEDERATED_ANONYMOUS',
+    kind: 'rate-limit',
+    fallback: '10/min+5',
+    summary:
+      'rate of federated searches (federated=true) and /api/v1/resolve, per client address without a credential (IPv6: per /64)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_MCP',
+    kind: 'rate-limit',
+    fallback: '600/min+100',
+    summary:
+      'rate of requests to /mcp, per caller with a credential: <n>/<s|min|h>[+burst] (over it: 429 rate-limited)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_MCP_ANONYMOUS',
+    kind: 'rate-limit',
+    fallback: '120/min+30',
+    summary: 'rate of requests to /mcp, per client address without a credential (IPv6: per /64)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_OUTBOUND',
+    kind: 'rate-limit',
+    fallback: '60/min+10',
+    summary:
+      'rate of requests that make the registry fetch from elsewhere: adding a peer, syncing a software record, its API description, per caller with a credential: <n>/<s|min|h>[+burst] (over it: 429 rate-limited)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_OUTBOUND_ANONYMOUS',
+    kind: 'rate-limit',
+    fallback: '10/min+5',
+    summary:
+      'rate of requests that make the registry fetch from elsewhere: adding a peer, syncing a software record, its API description, per client address without a credential (IPv6: per /64)',
+  },
+  {
+    name: 'REG_RATE_LIMIT_AUTH_FAIL',
+    kind: 'rate-limit',
+    fallback: '20/min+10',
+    summary:
+      'failed credentials one client address may send; past it every request of that address carrying a credential is refused (429) before the credential is checked',
+  },
+  {
+    name: 'REG_CORS_ORIGINS',
+    kind: 'origin-list',
+    fallback: '',
+    summary:
+      'web origins (https://app.example.org, comma-separated) whose pages may call with a credential or write; pages of any origin may read anonymously',
   },
   {
     name: 'REG_PREVIOUS_BASE_IRIS',
