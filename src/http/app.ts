@@ -13,6 +13,8 @@ import type { AppEnv } from './env.js';
 import { LargeWriteTurns } from './large-writes.js';
 import { mount } from './mounts.js';
 import { authenticate, payloadLimit, requestId, stampAct } from './middleware.js';
+import { cors } from './cors.js';
+import { RateLimiter } from './rate-limit/limiter.js';
 import { problemResponse } from './problem.js';
 import { adminRoutes } from './routes/admin.js';
 import { advertiseRoutes } from './routes/advertise.js';
@@ -23,7 +25,6 @@ import { peerRoutes } from './routes/peers.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { problemRoutes } from './routes/problems.js';
 import { instanceRoutes } from './routes/instances.js';
-import { MCP_PATH, mcpChallenge, mcpRoutes } from './routes/mcp.js';
 import { recordRoutes, signpostedReads } from './routes/records.js';
 import { releaseRoutes } from './routes/releases.js';
 import { runRoutes } from './routes/runs.js';
@@ -38,8 +39,13 @@ import { whoamiRoutes } from './routes/whoami.js';
 import { writeWarnings } from './warnings.js';
 import { WebPage } from './web.js';
 
+/** What a test may replace in the application: the clock of the rate limiter (ms). */
+export interface AppOptions {
+  readonly now?: () => number;
+}
+
 /** Builds the HTTP application over an opened core. */
-export function createApp(core: Core): Hono<AppEnv> {
+export function createApp(core: Core, options: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const web = new WebPage(core.config, core.log);
   app.onError((error, c) => problemResponse(error, c.get('requestId') ?? 'unknown', core.log, c.req.path));
@@ -67,15 +73,28 @@ export function createApp(core: Core): Hono<AppEnv> {
         );
   });
   app.use('*', requestId(core));
+  // Preflights are answered before anything else: they carry no credential and are never rate limited.
+  app.use('*', cors(core.config.corsOrigins));
   app.use('*', new LargeWriteTurns(core.config.largeWriteShare).middleware());
+  const limiter = new RateLimiter(
+    core.config.rateLimits,
+    core.config.trustedProxies,
+    core.log,
+    options.now === undefined ? {} : { now: options.now },
+  );
   // Probes come before authentication so that a stray or expired credential can never fail them.
-  mount(app, probeRoutes(), problemRoutes());
-  // Before authentication, so that a credential it refuses is answered with the MCP endpoint's challenge too.
-  app.use(MCP_PATH, mcpChallenge(core));
+  mount(
+    app,
+    probeRoutes(() => limiter.metrics()),
+    problemRoutes(),
+  );
   app.use('*', payloadLimit(core));
   app.route('/', web.routes());
-  app.use('*', authenticate(core, web));
+  app.use('*', limiter.authFailGate());
+  app.use('*', authenticate(core, web, limiter.failedCredential));
   app.use('*', stampAct());
+  // Counted once the caller is known, so that a verified principal has buckets of its own.
+  app.use('*', limiter.limit());
   app.use('/api/*', writeWarnings(core));
   // Generated on first use from the routes as registered, so it describes exactly what this server answers.
   let described: Record<string, unknown> | undefined;
@@ -105,7 +124,6 @@ export function createApp(core: Core): Hono<AppEnv> {
     subscriptionRoutes(),
     whoamiRoutes(),
     peerRoutes(),
-    mcpRoutes(core, app),
   );
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
   app.route(

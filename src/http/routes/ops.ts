@@ -3,8 +3,11 @@ import { checkReadiness, describeRegistry, renderMetrics, summariseRegistry } fr
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
 
-/** Liveness, readiness and metrics: reachable without a credential whatever REG_PUBLIC_READ says. */
-export function probeRoutes(): Mounts {
+/**
+ * Liveness, readiness and metrics: reachable without a credential whatever REG_PUBLIC_READ says. `moreMetrics`
+ * gives lines the HTTP layer counts itself (the rate limiter's refusals).
+ */
+export function probeRoutes(moreMetrics: () => string = () => ''): Mounts {
   const healthz = new Hono<AppEnv>();
   const readyz = new Hono<AppEnv>();
   const metrics = new Hono<AppEnv>();
@@ -12,7 +15,7 @@ export function probeRoutes(): Mounts {
   readyz.get('/', async (c) => c.json(await checkReadiness(c.get('core'))));
   metrics.get('/', async (c) => {
     c.header('content-type', 'text/plain; version=0.0.4; charset=utf-8');
-    return c.body(await renderMetrics(c.get('core')));
+    return c.body(`${await renderMetrics(c.get('core'))}${moreMetrics()}`);
   });
   return [
     ['/healthz', healthz],
