@@ -30,26 +30,29 @@ interface Snippet {
 }
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
+/** A word the shell passes on as it is: left bare when it holds nothing the shell would read, else quoted. */
+const shellWord = (text: string): string =>
+  /^[\w@%+=:,./~-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** The configuration of each client for the MCP endpoint `url`, with or without a token. */
 function clientSnippets(url: string, credential: Credential, title: string) {
   const token = credential === 'token';
   const header = (value: string) => (token ? { headers: { Authorization: `Bearer ${value}` } } : {});
-  const quoted = `'${url.replace(/'/g, `'\\''`)}'`;
+  const address = shellWord(url);
   const curlHeaders = [
     `-H 'Content-Type: application/json'`,
     `-H 'Accept: application/json, text/event-stream'`,
     ...(token ? [`-H "Authorization: Bearer $${TOKEN_VARIABLE}"`] : []),
   ];
   const curl = (headers: string[], body: unknown) =>
-    [`curl -sS ${quoted}`, ...headers, `-d '${JSON.stringify(body)}'`].join(' \\\n  ');
+    [`curl -sS ${address}`, ...headers, `-d '${JSON.stringify(body)}'`].join(' \\\n  ');
   return {
     claudeCode: {
       id: 'cn-claude-code',
       label: 'Claude Code command',
       text: token
-        ? `claude mcp add --transport http ${SERVER_NAME} ${url} \\\n  --header "Authorization: Bearer $${TOKEN_VARIABLE}"`
-        : `claude mcp add --transport http ${SERVER_NAME} ${url}`,
+        ? `claude mcp add --transport http ${SERVER_NAME} ${address} \\\n  --header "Authorization: Bearer $${TOKEN_VARIABLE}"`
+        : `claude mcp add --transport http ${SERVER_NAME} ${address}`,
     },
     mcpServers: {
       id: 'cn-mcp-servers',
