@@ -25,6 +25,7 @@ import { peerRoutes } from './routes/peers.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { problemRoutes } from './routes/problems.js';
 import { instanceRoutes } from './routes/instances.js';
+import { MCP_PATH, mcpChallenge, mcpRoutes } from './routes/mcp.js';
 import { recordRoutes, signpostedReads } from './routes/records.js';
 import { releaseRoutes } from './routes/releases.js';
 import { runRoutes } from './routes/runs.js';
@@ -88,6 +89,8 @@ export function createApp(core: Core, options: AppOptions = {}): Hono<AppEnv> {
     probeRoutes(() => limiter.metrics()),
     problemRoutes(),
   );
+  // Before authentication, so that a credential it refuses is answered with the MCP endpoint's challenge too.
+  app.use(MCP_PATH, mcpChallenge(core));
   app.use('*', payloadLimit(core));
   app.route('/', web.routes());
   app.use('*', limiter.authFailGate());
@@ -124,6 +127,7 @@ export function createApp(core: Core, options: AppOptions = {}): Hono<AppEnv> {
     subscriptionRoutes(),
     whoamiRoutes(),
     peerRoutes(),
+    mcpRoutes(core, app),
   );
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
   app.route(
