@@ -43,6 +43,7 @@ let deploymentToken: string;
 let software: Json;
 let instance: Json;
 let produced: Json;
+let release: Json;
 const clients: Client[] = [];
 
 /** A request to the registry's REST API with a bearer token (the root token unless another is given). */
@@ -85,7 +86,7 @@ beforeAll(async () => {
     scopes: ['advertise:produce', 'advertise:consume', 'subscribe:artifacts'],
   });
   deploymentToken = minted.body.token as string;
-  await rest('POST', `/api/v1/software/${software.id}/releases`, { version: '1.0.0' });
+  release = (await rest('POST', `/api/v1/software/${software.id}/releases`, { version: '1.0.0' })).body;
   await rest('PUT', `/api/v1/instances/${instance.id}/capability`, { produces: [TYPE] });
   const advertised = await rest(
     'POST',
@@ -174,6 +175,11 @@ describe('the MCP server at /mcp, with the official client over loopback', () =>
     );
     await same('get_record', { iri: software.iri }, `/api/v1/software/${software.id}`);
     await same('get_record', { kind: 'instance', id: instance.id }, `/api/v1/instances/${instance.id}`);
+    await same(
+      'get_record',
+      { kind: 'release', id: release.id },
+      `/api/v1/software/${software.id}/releases/${release.id}`,
+    );
     const artifactIri = (produced.artifacts as string[])[0]!;
     const artifactId = artifactIri.slice(artifactIri.lastIndexOf('/') + 1);
     await same('get_record', { iri: artifactIri }, `/api/v1/artifacts/${artifactId}`);

@@ -164,6 +164,11 @@ const getRecord: ToolDefinition = {
       return refusal('name the record by iri, or by kind and id');
     const key = iri ?? id ?? '';
     const kind = given ?? kindOfLocalIri(key, base);
+    // A release is read at its own IRI, which only this registry's releases have here.
+    if (kind === 'release' && /^https?:/.test(key) && !key.startsWith(`${base}/`))
+      return refusal(
+        "another registry's release is not held here: read its software, whose releases it lists",
+      );
     if (kind !== undefined) return relay(context, { method: 'GET', path: readPath(kind, key, base) });
     // A peer's IRI of unknown kind: the first kind that holds a copy of it answers.
     let last = await context.api.send({ method: 'GET', path: readPath('software', key, base) });
