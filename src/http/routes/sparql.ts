@@ -71,7 +71,11 @@ async function readRequest(c: Context<AppEnv>): Promise<SparqlRequest> {
   if (type === 'application/x-www-form-urlencoded') {
     const form = new URLSearchParams(await c.req.text());
     if (form.has('update')) throw new ForbiddenError(READ_ONLY);
-    return { query: form.get('query') ?? '', dataset: datasetOf((name) => form.getAll(name)) };
+    // Dataset parameters belong in the body; some clients put them in the URL, where they count as well.
+    return {
+      query: form.get('query') ?? '',
+      dataset: datasetOf((name) => [...form.getAll(name), ...(c.req.queries(name) ?? [])]),
+    };
   }
   // With the query as the body, the dataset comes in the URL's query string.
   const dataset = datasetOf((name) => c.req.queries(name) ?? []);
