@@ -13,6 +13,7 @@ import {
   hasChromium,
   launchBrowser,
   openPage,
+  ROOT_TOKEN,
   screenshot,
   startUiRegistry,
   type UiRegistry,
@@ -100,7 +101,7 @@ describe.skipIf(!hasChromium)('connecting an AI agent', () => {
       // Reads are public here, and no identity provider is named, so a token is the only way to write.
       const main = page.getByRole('main');
       await main.getByText(/Without a credential, an agent may search, list and read/).waitFor();
-      expect(await main.getByText(/needs a credential: an API token of this registry\./).count()).toBe(1);
+      expect(await main.getByText(/need a credential: an API token of this registry\./).count()).toBe(1);
       expect(await main.getByRole('link', { name: 'llms.txt' }).getAttribute('href')).toBe('/llms.txt');
       const openapi = main.getByRole('link', { name: 'OpenAPI document' });
       expect(await openapi.getAttribute('href')).toBe('/api/v1/openapi.json');
@@ -201,6 +202,45 @@ describe.skipIf(!hasChromium)('connecting an AI agent', () => {
     } finally {
       await context.close();
       await receiver.close();
+    }
+  });
+
+  it('gives curl checks that the registry’s own MCP server answers, with and without a token', async () => {
+    const { context, page } = await openPage(browser, registry);
+    try {
+      await openConnect(page, registry);
+      for (const mode of [/No token in the configuration/, TOKEN_MODE]) {
+        await page.getByRole('radio', { name: mode }).check();
+        const shown = await snippets(page);
+        const env = { PATH: process.env.PATH ?? '', REG_TOKEN: ROOT_TOKEN };
+        const discover = await runProcess('bash', ['-c', shown.get('curl: server/discover')!], { env });
+        expect(discover.code, discover.stderr).toBe(0);
+        const discovered = JSON.parse(discover.stdout);
+        expect(discovered.id).toBe(1);
+        expect(discovered.result.supportedVersions).toContain('2026-07-28');
+        expect(discovered.result.capabilities.tools).toBeDefined();
+
+        const initialize = await runProcess('bash', ['-c', shown.get('curl: initialize')!], { env });
+        expect(initialize.code, initialize.stderr).toBe(0);
+        // Answered as JSON or as one server-sent event, whichever the server chose.
+        const message = initialize.stdout
+          .split('\n')
+          .map((line) => line.replace(/^data: /, ''))
+          .find((line) => line.startsWith('{'));
+        expect(JSON.parse(message ?? '{}')).toMatchObject({
+          id: 1,
+          result: { protocolVersion: '2025-11-25', capabilities: { tools: {} } },
+        });
+      }
+      // In the token mode the header is really sent: a token the registry never issued is refused.
+      const refused = await runProcess('bash', ['-c', (await snippets(page)).get('curl: server/discover')!], {
+        env: { PATH: process.env.PATH ?? '', REG_TOKEN: 'not-a-token-of-this-registry' },
+      });
+      expect(refused.code, refused.stderr).toBe(0);
+      expect(refused.stdout).not.toContain('supportedVersions');
+      expect(JSON.parse(refused.stdout)).toMatchObject({ status: 401 });
+    } finally {
+      await context.close();
     }
   });
 

@@ -180,13 +180,22 @@ function Access({ info, base }: { info: RegistryDescription | undefined; base: s
       <h2>What an agent may do</h2>
       <ul>
         <li>
-          {publicRead === false
-            ? 'Reads on this registry are not public: an agent needs a credential even to search and read records.'
-            : 'Without a credential, an agent may search, list and read the records, look up vocabulary terms and follow the lineage of artifacts.'}
+          {publicRead === false ? (
+            'Reads on this registry are not public: an agent needs a credential even to search and read records.'
+          ) : (
+            <>
+              Without a credential, an agent may search, list and read the records, look up vocabulary terms,
+              find software by what it can do and follow the lineage of artifacts
+              {info?.sparql_public === false
+                ? '; SPARQL queries need a credential here.'
+                : ', and run SPARQL queries.'}
+            </>
+          )}
         </li>
         <li>
-          Registering software, releases, deployments and artifact types, and advertising the artifacts a
-          deployment produced or used, needs a credential: an API token of this registry
+          Registering and editing software, releases, deployments and artifact types, advertising the
+          artifacts a deployment produced or used, and subscribing to notifications need a credential: an API
+          token of this registry
           {provider === undefined ? (
             '.'
           ) : (
@@ -244,7 +253,7 @@ export default function Connect() {
   usePageTitle('Connect an AI agent');
   const info = useRegistryInfo();
   const base = (info?.base_iri ?? baseIri() ?? window.location.origin).replace(/\/+$/, '');
-  const url = `${base}/mcp`;
+  const url = info?.mcp_url ?? `${base}/mcp`;
   const [credential, setCredential] = useState<Credential>('none');
   const snippets = clientSnippets(url, credential, info?.title ?? 'this registry');
   return (
