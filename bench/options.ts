@@ -10,7 +10,7 @@ export interface Options {
   readonly runs: number;
   /** Which parts to run. */
   readonly parts: readonly (
-    'startup' | 'records' | 'openlineage' | 'search' | 'ui' | 'validation' | 'hostile'
+    'startup' | 'records' | 'openlineage' | 'search' | 'ui' | 'validation' | 'hostile' | 'ratelimit'
   )[];
   /** Seconds of load per throughput figure. */
   readonly seconds: number;
@@ -33,12 +33,13 @@ const PARTS: Options['parts'] = [
   'ui',
   'validation',
   'hostile',
+  'ratelimit',
 ];
 
 /** A bad command line: reported with the usage, without a stack trace. */
 export class UsageError extends Error {}
 
-export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records,openlineage,search,ui,validation,hostile] [--seconds 5]
+export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [--parts startup,records,openlineage,search,ui,validation,hostile,ratelimit] [--seconds 5]
   --sizes    dataset sizes in quads (k = thousand, M = million); default 10k,100k,1M
   --runs     repetitions of each start-up measurement, median reported; default 3
   --parts    startup (start-up, restore, dump by size), records (record API reads and writes) and/or
@@ -47,7 +48,8 @@ export const USAGE = `usage: npm run bench [-- --sizes 10k,100k,1M] [--runs 3] [
              (search and matchmaking latency) and/or ui (the web page's weight and load time on a slow link,
              in Debian's chromium) and/or validation (validation time by list length, and a small validation
              beside a large one) and/or hostile (ordinary clients' latency beside an expensive anonymous SPARQL
-             loop and advertisements near the payload limit, against a quiet run); default all seven
+             loop and advertisements near the payload limit, against a quiet run) and/or ratelimit
+             (advertising throughput with the rate limiter on, as a ratio to it switched off); default all eight
   --seconds  seconds of load per throughput figure; default 5
   --lineage-size  store size for the lineage figure; default 1M
   --search-size   records in the store for the search figures; default 100k

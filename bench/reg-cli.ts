@@ -15,6 +15,17 @@ export function useGraphStore(settings: (dataDir: string) => Record<string, stri
   graphSettings = settings;
 }
 
+/**
+ * Rates far above any load the benchmark sends, so that the rate limiter counts every request (as it does in
+ * production) and refuses none; `REG_RATE_LIMITS=off` in `extra` switches it off.
+ */
+const UNREFUSED_RATES: Readonly<Record<string, string>> = Object.fromEntries(
+  ['READ', 'WRITE', 'SPARQL', 'FEDERATED', 'MCP', 'OUTBOUND', 'AUTH_FAIL'].flatMap((name) => [
+    [`REG_RATE_LIMIT_${name}`, '100000000/min'],
+    ...(name === 'AUTH_FAIL' ? [] : [[`REG_RATE_LIMIT_${name}_ANONYMOUS`, '100000000/min']]),
+  ]),
+);
+
 /** The environment of a `reg` command on `dataDir`: only REG_* settings and PATH. */
 export function regEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
@@ -24,6 +35,7 @@ export function regEnv(dataDir: string, extra: Record<string, string> = {}): Nod
     REG_ROOT_TOKEN: 'bench-root-token-0123456789abcdef',
     REG_LISTEN: '127.0.0.1:0',
     REG_LOG_LEVEL: 'warn',
+    ...UNREFUSED_RATES,
     ...graphSettings(dataDir),
     ...extra,
   };

@@ -10,6 +10,7 @@ import { benchHostile, renderHostile } from './hostile-bench.js';
 import { benchLineage, renderLineage } from './lineage-bench.js';
 import { benchLineagePages, renderLineagePages } from './lineage-pages-bench.js';
 import { benchOpenLineageIngest, renderOpenLineageIngest } from './openlineage-bench.js';
+import { benchRateLimit, renderRateLimit } from './ratelimit-bench.js';
 import { benchRecords, renderRecords } from './records-bench.js';
 import { benchSearch, renderSearch } from './search-bench.js';
 import { benchUi, renderUi } from './ui-bench.js';
@@ -89,6 +90,11 @@ async function runParts(
     const hostile = await benchHostile(space, options.seconds, options.hostileQuads);
     process.stdout.write(`\n${renderHostile(hostile)}\n`);
     results.hostile = hostile;
+  }
+  if (options.parts.includes('ratelimit')) {
+    const limiter = await benchRateLimit(space, options.seconds);
+    process.stdout.write(`\n${renderRateLimit(limiter)}\n`);
+    results.ratelimit = limiter;
   }
   if (options.parts.includes('ui') && first) {
     const page = await benchUi(space);

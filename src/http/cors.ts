@@ -43,14 +43,13 @@ export function cors(origins: readonly string[]): MiddlewareHandler<AppEnv> {
       return preflight(c, origin, asked.trim().toUpperCase());
     await next();
     if (listed.has(origin)) {
-      c.header('access-control-allow-origin', origin);
-      c.header('access-control-allow-credentials', 'true');
-      c.header('access-control-expose-headers', EXPOSED);
-      c.header('vary', 'Origin', { append: true });
+      decorate(
+        c,
+        { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' },
+        true,
+      );
     } else if (!credentialed(c.req.method, c.req.path, c.req.header('authorization') !== undefined)) {
-      c.header('access-control-allow-origin', '*');
-      c.header('access-control-expose-headers', EXPOSED);
-      if (varies) c.header('vary', 'Origin', { append: true });
+      decorate(c, { 'access-control-allow-origin': '*' }, varies);
     }
   };
 
@@ -82,6 +81,19 @@ export function cors(origins: readonly string[]): MiddlewareHandler<AppEnv> {
     }
     headers.set('x-request-id', c.get('requestId'));
     return new Response(null, { status: 204, headers });
+  }
+}
+
+/** Puts the CORS headers on an answer, in place when its headers may change (copying costs more). */
+function decorate(c: Context<AppEnv>, allow: Record<string, string>, vary: boolean): void {
+  const fields = { ...allow, 'access-control-expose-headers': EXPOSED };
+  try {
+    for (const [name, value] of Object.entries(fields)) c.res.headers.set(name, value);
+    if (vary) c.res.headers.append('vary', 'Origin');
+  } catch {
+    // An answer whose headers are immutable is copied by Hono.
+    for (const [name, value] of Object.entries(fields)) c.header(name, value);
+    if (vary) c.header('vary', 'Origin', { append: true });
   }
 }
 

@@ -134,12 +134,21 @@ function policyOf(limitClass: RateLimitClass, rule: RateLimitRule): string {
   return `"${limitClass}";q=${rule.count};w=${Math.max(1, Math.round(rule.periodMs / 1000))}`;
 }
 
+/** Puts the rate-limit headers on the answer, in place (re-creating an answer costs more than the limiter). */
 function stamp(
   c: Context<AppEnv>,
   limitClass: RateLimitClass,
   rule: RateLimitRule,
   decision: Decision,
 ): void {
-  c.header('ratelimit-policy', policyOf(limitClass, rule));
-  c.header('ratelimit', `"${limitClass}";r=${decision.remaining};t=${decision.resetSeconds}`);
+  const policy = policyOf(limitClass, rule);
+  const state = `"${limitClass}";r=${decision.remaining};t=${decision.resetSeconds}`;
+  try {
+    c.res.headers.set('ratelimit-policy', policy);
+    c.res.headers.set('ratelimit', state);
+  } catch {
+    // An answer whose headers are immutable is copied by Hono.
+    c.header('ratelimit-policy', policy);
+    c.header('ratelimit', state);
+  }
 }
