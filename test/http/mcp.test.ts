@@ -133,6 +133,10 @@ describe('the MCP endpoint in process', () => {
     await expect(client.callTool({ name: 'drop_everything', arguments: {} })).rejects.toThrow(
       /drop_everything/,
     );
+    // An id that is a dot segment would lead the call elsewhere in the API.
+    const dots = await callTool(client, 'list_records', { kind: 'releases', software: '..' });
+    expect(dots.isError).toBe(true);
+    expect(dots.content).toMatchObject({ status: 400, code: 'bad-request' });
   });
 
   it('lists software by its kinds under software_kind, since kind names the records to list', async () => {

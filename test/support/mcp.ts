@@ -25,7 +25,7 @@ export async function connectMcp(target: Target, revision: Revision, token?: str
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
     ...(token === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
     ...('app' in target
-      ? { fetch: (url: string | URL, init?: RequestInit) => target.app.fetch(new Request(url, init)) }
+      ? { fetch: async (url: string | URL, init?: RequestInit) => target.app.fetch(new Request(url, init)) }
       : {}),
   });
   await client.connect(transport);

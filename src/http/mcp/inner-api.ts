@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import { INSTANCE_KEY_HEADER } from '../../core/access/acting-deployment.js';
+import { BadRequestError } from '../../core/errors.js';
 import type { AppEnv } from '../env.js';
+import { PROBLEM_TYPE, problemBody } from '../problem.js';
 
 /** The request headers an inner call carries over from the MCP request: the credential and the client's address. */
 const CARRIED = ['authorization', INSTANCE_KEY_HEADER.toLowerCase(), 'x-forwarded-for', 'user-agent'];
@@ -45,6 +47,9 @@ export class InnerApi {
   /** Sends one call and reads its answer. */
   async send(call: InnerCall): Promise<InnerAnswer> {
     const url = new URL(call.path, new URL(this.outer.url).origin);
+    // An id of `..` (or its escapes) would move the call to another path: it is refused, as no record has it.
+    if (url.pathname !== call.path)
+      return this.refused(`no record is named by a path segment of ${call.path}`);
     for (const [name, value] of Object.entries(call.query ?? {})) {
       if (value === undefined) continue;
       for (const one of typeof value === 'string' ? [value] : value) url.searchParams.append(name, one);
@@ -72,6 +77,12 @@ export class InnerApi {
     const text = await response.text();
     const contentType = response.headers.get('content-type') ?? '';
     return { status: response.status, body: parsed(text, contentType), contentType, text };
+  }
+
+  /** The answer the API gives a bad request, for a call this side refuses before sending it. */
+  private refused(detail: string): InnerAnswer {
+    const body = problemBody(new BadRequestError(detail), this.requestId);
+    return { status: 400, body, contentType: PROBLEM_TYPE, text: JSON.stringify(body) };
   }
 }
 
