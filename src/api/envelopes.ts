@@ -333,6 +333,8 @@ export const REGISTRY_DESCRIPTION = {
     sparql_url: IRI,
     api_base: IRI,
     mcp_url: { ...IRI, description: 'the MCP endpoint (Streamable HTTP) for agents' },
+    llms_txt: { ...IRI, description: 'the registry described for language models (llmstxt.org)' },
+    record_markdown: { type: 'string', description: 'how to read any record as Markdown' },
     capabilities: TEXTS,
     auth: {
       type: 'object',
@@ -374,6 +376,8 @@ export const REGISTRY_DESCRIPTION = {
     'sparql_public',
     'sparql_url',
     'api_base',
+    'llms_txt',
+    'record_markdown',
     'capabilities',
     'auth',
     'peers',

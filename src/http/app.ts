@@ -25,6 +25,7 @@ import { peerRoutes } from './routes/peers.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { problemRoutes } from './routes/problems.js';
 import { instanceRoutes } from './routes/instances.js';
+import { llmsTxtRoutes } from './routes/llms.js';
 import { MCP_PATH, mcpChallenge, mcpRoutes } from './routes/mcp.js';
 import { recordRoutes, signpostedReads } from './routes/records.js';
 import { releaseRoutes } from './routes/releases.js';
@@ -110,6 +111,7 @@ export function createApp(core: Core, options: AppOptions = {}): Hono<AppEnv> {
   mount(
     app,
     wellKnownRoutes(),
+    llmsTxtRoutes(),
     sparqlRoutes(web),
     adminRoutes(),
     softwareRoutes(),

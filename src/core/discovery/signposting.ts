@@ -23,10 +23,10 @@ const PARENTS = [DCT('isVersionOf'), REG('instanceOf')];
 const AUTHORS = [DCT('publisher'), DCT('creator')];
 
 /**
- * The Signposting links of a record: `cite-as` (its IRI), `describedby` (its Turtle and JSON-LD), `type`
- * (its classes and artifact type), `license`, `author` (publisher and creators), `item` (code repository,
- * endpoint, downloads and distributions whose bytes exist) and `collection` (the record it belongs to, else
- * the API list of its kind).
+ * The Signposting links of a record: `cite-as` (its IRI), `describedby` (its Turtle and JSON-LD), `alternate`
+ * (its Markdown page), `type` (its classes and artifact type), `license`, `author` (publisher and creators),
+ * `item` (code repository, endpoint, downloads and distributions whose bytes exist) and `collection` (the
+ * record it belongs to, else the API list of its kind).
  */
 export function signpostingLinks(baseIri: string, record: RecordQuads): SignpostLink[] {
   const { iri, quads } = record;
@@ -38,6 +38,7 @@ export function signpostingLinks(baseIri: string, record: RecordQuads): Signpost
     { href: iri, rel: 'cite-as' },
     { href: `${iri}.ttl`, rel: 'describedby', type: 'text/turtle' },
     { href: `${iri}.jsonld`, rel: 'describedby', type: 'application/ld+json' },
+    { href: `${iri}.md`, rel: 'alternate', type: 'text/markdown' },
   ];
   for (const type of [...objects(iri, RDF('type')), ...objects(iri, DCT('conformsTo'))])
     links.push({ href: type, rel: 'type' });

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { checkReadiness, describeRegistry, renderMetrics, summariseRegistry } from '../../core/ops/status.js';
+import { agentPointers } from '../../core/discovery/llms-txt.js';
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
 
@@ -30,7 +31,11 @@ export function wellKnownRoutes(): Mounts {
   const registry = new Hono<AppEnv>();
   // The MCP endpoint is named beside the API, so that an agent finds it from the registry's description.
   wellKnown.get('/reg-registry', (c) =>
-    c.json({ ...describeRegistry(c.get('core')), mcp_url: `${c.get('core').config.baseIri}/mcp` }),
+    c.json({
+      ...describeRegistry(c.get('core')),
+      mcp_url: `${c.get('core').config.baseIri}/mcp`,
+      ...agentPointers(c.get('core').config.baseIri),
+    }),
   );
   registry.get('/', async (c) => c.json(await summariseRegistry(c.get('core'), c.get('principal'))));
   return [

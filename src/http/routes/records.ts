@@ -21,6 +21,7 @@ import { notModified, storedVersion } from '../record-conditions.js';
 import type { WebPage } from '../web.js';
 import { DEREFERENCEABLE } from '../../core/records/kind-registry.js';
 import { contentNameQuads, contentNames } from '../../core/records/content-id.js';
+import { MARKDOWN_CONTENT_TYPE, markdownTag, recordMarkdown } from '../../core/discovery/markdown.js';
 import { REG } from '../../core/ns.js';
 
 /** Reads the API JSON of one record by id (the body `GET /api/v1/<kind>/<id>` returns). */
@@ -29,7 +30,7 @@ export type RecordReader = (core: Core, id: string) => Promise<JsonObject>;
 export type RecordReaders = Partial<Record<RecordKind, RecordReader>>;
 
 /** Representations a record IRI offers. */
-type Form = RdfFormat | 'json' | 'html';
+type Form = RdfFormat | 'json' | 'markdown' | 'html';
 
 /** Media types of each form; on equal quality the first form listed wins, so `*\/*` gets Turtle. */
 const MEDIA_TYPES: readonly (readonly [Form, readonly string[]])[] = [
@@ -37,6 +38,7 @@ const MEDIA_TYPES: readonly (readonly [Form, readonly string[]])[] = [
   ['jsonld', ['application/ld+json']],
   ['nquads', ['application/n-quads']],
   ['json', ['application/json']],
+  ['markdown', ['text/markdown']],
   ['html', ['text/html', 'application/xhtml+xml']],
 ];
 const EXTENSIONS: Readonly<Record<string, Form>> = {
@@ -44,6 +46,7 @@ const EXTENSIONS: Readonly<Record<string, Form>> = {
   jsonld: 'jsonld',
   nq: 'nquads',
   json: 'json',
+  md: 'markdown',
   html: 'html',
 };
 /** The extension that marks each RDF form's entity tag (as in the record IRI's own extensions). */
@@ -138,7 +141,7 @@ function linkOf(core: Core, record: RecordQuads): string {
 /**
  * Record IRIs (`{base}/software/<id>`, `/release/<id>`, `/instance/<id>` and `/instances/<id>`, `/type/<slug>`,
  * `/run/<id>`, `/artifact/<id>`) dereference by Accept (q-values honoured) or by extension
- * (`.ttl .jsonld .nq .json .html`), with `Vary: Accept` and FAIR Signposting `Link` headers. Browsers get the
+ * (`.ttl .jsonld .nq .json .md .html`), with `Vary: Accept` and FAIR Signposting `Link` headers. Browsers get the
  * web page, which shows the record (status 404 when there is no such record; the page says so).
  */
 export function recordRoutes(
@@ -170,6 +173,7 @@ async function dereference(
     if (form === 'html') return await recordPage(c, installed(web), kind, id);
     const record = await readRecordQuads(core, kind, id);
     link = linkOf(core, record);
+    if (form === 'markdown') return markdownOf(c, record, await reader(core, id), link);
     const etag = entityTag(record.version, form === 'json' ? undefined : FORM_EXTENSIONS[form]);
     const headers: Record<string, string> = { vary: 'Accept', link, etag };
     if (form === 'json') return c.json(await reader(core, id), 200, headers);
@@ -185,6 +189,19 @@ async function dereference(
     if (link !== undefined) response.headers.set('link', link);
     return response;
   }
+}
+
+/**
+ * The Markdown page of a record, written from the JSON its reader returns. Its entity tag names the stored
+ * version and the page's bytes (which also show counts derived from other records), so a match is a 304 only
+ * when the page is byte for byte the one the client holds.
+ */
+function markdownOf(c: Context<AppEnv>, record: StoredRecordQuads, json: JsonObject, link: string): Response {
+  const body = recordMarkdown(record.kind, json, { baseIri: c.get('core').config.baseIri });
+  const etag = markdownTag(record.version, body);
+  const headers: Record<string, string> = { vary: 'Accept', link, etag };
+  if (notModified(c, etag)) return c.body(null, 304, headers);
+  return c.body(body, 200, { ...headers, 'content-type': MARKDOWN_CONTENT_TYPE });
 }
 
 function splitExtension(segment: string): { id: string; extension?: Form } {
@@ -212,7 +229,7 @@ async function recordPage(c: Context<AppEnv>, web: WebPage, kind: RecordKind, id
 function installed(web: WebPage | undefined): WebPage {
   if (web?.installed !== true) {
     throw new NotAcceptableError(
-      'this registry serves no web page; ask for text/turtle, application/ld+json, application/n-quads or application/json',
+      'this registry serves no web page; ask for text/turtle, application/ld+json, application/n-quads, application/json or text/markdown',
     );
   }
   return web;
@@ -223,7 +240,7 @@ function negotiate(accept: string | undefined): Form {
   const form = preferred(accept, MEDIA_TYPES);
   if (form === undefined) {
     throw new NotAcceptableError(
-      'a record is available as text/turtle, application/ld+json, application/n-quads, application/json or text/html',
+      'a record is available as text/turtle, application/ld+json, application/n-quads, application/json, text/markdown or text/html',
     );
   }
   return form;
