@@ -351,6 +351,13 @@ describe.skipIf(!hasChromium)('connecting an AI agent', () => {
         `${closed.url}/.well-known/oauth-protected-resource/mcp`,
       );
       for (const [label, text] of await snippets(page)) expect(text, label).toContain(`${closed.url}/mcp`);
+      // The metadata the link points at names this provider for the MCP endpoint.
+      const metadata = await fetch(`${closed.url}/.well-known/oauth-protected-resource/mcp`);
+      expect(metadata.status).toBe(200);
+      expect(await metadata.json()).toMatchObject({
+        resource: `${closed.url}/mcp`,
+        authorization_servers: expect.arrayContaining([provider.issuer]),
+      });
     } finally {
       await context?.close();
       await closed?.stop();

@@ -202,8 +202,9 @@ function Access({ info, base }: { info: RegistryDescription | undefined; base: s
             <>
               , or a sign-in through the registry's identity provider, {issuerHost(provider.issuer)}. Agents
               that support OAuth find it in the server's{' '}
-              <a href={`${base}/.well-known/oauth-protected-resource/mcp`}>protected resource metadata</a> and
-              open its sign-in page, so their configuration needs no token.
+              <a href={`${base}/.well-known/oauth-protected-resource/mcp`}>protected resource metadata</a>{' '}
+              and, where the provider accepts them as clients, open its sign-in page, so their configuration
+              needs no token.
             </>
           )}
         </li>
