@@ -61,6 +61,13 @@ describe('the MCP endpoint in process', () => {
         'declare_capability',
       ].sort(),
     );
+    // Each filter is described once per distinct meaning, naming the kinds that take it.
+    const listRecords = (await anonymous.listTools()).tools.find((tool) => tool.name === 'list_records');
+    const properties = listRecords?.inputSchema.properties as Record<string, { description: string }>;
+    expect(properties.limit?.description).toBe('software, instances, artifacts, runs: items per page');
+    expect(properties.software?.description).toBe(
+      'instances: the software deployed (id or IRI); artifacts: software one of whose deployments generated, used or registered it; runs: the software of that deployment (id or IRI); releases: the software whose releases to list (id or IRI)',
+    );
     const asRoot = await connectMcp({ app }, '2026-07-28', ROOT_TOKEN);
     expect(await toolNames(asRoot)).toHaveLength(19);
   });

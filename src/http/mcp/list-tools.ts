@@ -36,27 +36,40 @@ const FILTERS = Object.entries(LISTS).map(([kind, list]) => {
   return [kind, named] as const;
 });
 
-/** Every filter any kind takes, described with the kinds that take it (and the values a kind allows). */
+/** What the `software` argument is to `releases`, which takes no filter but the software whose releases to list. */
+const RELEASES_OF = 'the software whose releases to list (id or IRI)';
+
+/**
+ * Every filter any kind takes, described with the kinds that take it (and the values a kind allows); kinds that
+ * describe a filter alike share one sentence.
+ */
 function filterProperties(): Record<string, JsonSchema> {
-  const described = new Map<string, string[]>();
+  const described = new Map<string, Map<string, string[]>>();
+  const describe = (argument: string, kind: string, sentence: string): void => {
+    const sentences = described.get(argument) ?? new Map<string, string[]>();
+    sentences.set(sentence, [...(sentences.get(sentence) ?? []), kind]);
+    described.set(argument, sentences);
+  };
   for (const [kind, filters] of FILTERS) {
     for (const filter of filters) {
       const values =
         filter.match.by === 'value' && filter.match.values !== undefined
           ? ` (one of ${filter.match.values.join(', ')})`
           : '';
-      const lines = described.get(filter.argument) ?? [];
-      lines.push(`${kind}: ${filter.summary}${values}`);
-      described.set(filter.argument, lines);
+      describe(filter.argument, kind, `${filter.summary}${values}`);
     }
   }
+  describe('software', 'releases', RELEASES_OF);
   return Object.fromEntries(
-    [...described].map(([param, lines]) => [
-      param,
-      param === 'limit'
-        ? { type: ['integer', 'string'], description: lines.join('; ') }
-        : { type: 'string', description: `${lines.join('; ')}` },
-    ]),
+    [...described].map(([argument, sentences]) => {
+      const description = [...sentences]
+        .map(([sentence, kinds]) => `${kinds.join(', ')}: ${sentence}`)
+        .join('; ');
+      return [
+        argument,
+        { type: argument === 'limit' ? ['integer', 'string'] : 'string', description } satisfies JsonSchema,
+      ];
+    }),
   );
 }
 
@@ -70,11 +83,6 @@ const listRecords: ToolDefinition = {
     properties: {
       kind: { type: 'string', enum: Object.keys(LISTS), description: 'which records to list' },
       ...filterProperties(),
-      software: {
-        type: 'string',
-        description:
-          'releases: the software whose releases to list (id or IRI); instances, artifacts, runs: see their filters',
-      },
     },
     required: ['kind'],
   },
