@@ -183,6 +183,36 @@ describe('the MCP endpoint in process', () => {
     const listed = await api.call('GET', `/api/v1/instances/${deployment.instance.id}/subscriptions`, 200);
     expect(JSON.stringify(listed)).toContain('types over mcp');
   });
+
+  it('runs every catalogue write through its API path, each readable over REST afterwards', async () => {
+    const client = await connectMcp({ app }, '2025-06-18', ROOT_TOKEN);
+    const ok = async (tool: string, args: Json) => {
+      const result = await callTool(client, tool, args);
+      expect(result.isError, `${tool}: ${result.text}`).toBe(false);
+      return result.content;
+    };
+    const type = await ok('register_artifact_type', { label: 'Sample sheet', slug: 'sample-sheet' });
+    expect(type.iri).toBe('http://registry.test/type/sample-sheet');
+    const software = await ok('register_software', { name: 'written over mcp' });
+    await ok('update_software', { software: software.id, tagline: 'changed over mcp' });
+    await ok('add_release', { software: software.iri, version: '2.0.0' });
+    await ok('declare_capability', { software: software.id, produces: [type.iri] });
+    const instance = await ok('register_instance', { software: software.id, label: 'deployed over mcp' });
+    const read = await api.call('GET', `/api/v1/software/${software.id}`, 200);
+    expect(read).toMatchObject({ tagline: 'changed over mcp', release_count: 1 });
+    expect(JSON.stringify(read.capability)).toContain(type.iri);
+    const releases = await api.call('GET', `/api/v1/software/${software.id}/releases`, 200);
+    expect(releases.items.map((item: Json) => item.version)).toEqual(['2.0.0']);
+    expect((await api.call('GET', `/api/v1/instances/${instance.id}`, 200)).label).toBe('deployed over mcp');
+    const both = await callTool(client, 'declare_capability', {
+      software: software.id,
+      instance: instance.id,
+    });
+    expect(both).toMatchObject({
+      isError: true,
+      text: 'Bad request: give either software or instance (id or IRI), not both',
+    });
+  });
 });
 
 describe('the MCP endpoint of a registry whose reads are not public', () => {
