@@ -106,6 +106,7 @@ describe('/llms.txt', () => {
 
   it('lists the software the API lists, never a withdrawn one, each a link to its Markdown page', async () => {
     const listed = await api.call('GET', '/api/v1/software?registry=local&limit=100', 200);
+    expect(listed.total).toBe(3);
     const software = entries('Software');
     expect(section('Software')[0]).toBe(
       `All ${listed.total as number}. Page through all of them with [the API list](<${BASE}/api/v1/software?registry=local>).`,
@@ -185,6 +186,28 @@ describe('/llms.txt of a registry whose reads are not public', () => {
       expect(await signedIn.text()).toMatch(/^# reg registry\n/);
     } finally {
       await closed.close();
+    }
+  });
+});
+
+describe('/llms.txt of a large catalogue', () => {
+  it('lists the first 100 software and says of how many', async () => {
+    const large = await openTestCore({}, true);
+    try {
+      const largeApi = apiOf(createApp(large));
+      for (let index = 1; index <= 101; index += 1)
+        await largeApi.call('POST', '/api/v1/software', 201, { name: `Tool ${index}` });
+      const answer = await createApp(large).request('/llms.txt');
+      const body = await answer.text();
+      const software = body.slice(body.indexOf('\n## Software\n'), body.indexOf('\n## Deployments\n'));
+      expect(software).toContain('The first 100 of 101. Page through all of them with');
+      const listed = software.split('\n').filter((line) => line.startsWith('- ['));
+      expect(listed).toHaveLength(100);
+      // Newest first, as the API lists them: the first registered is the one left out.
+      expect(listed[0]).toMatch(/^- \[Tool 101\]/);
+      expect(software).not.toContain('[Tool 1]');
+    } finally {
+      await large.close();
     }
   });
 });
