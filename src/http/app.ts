@@ -94,11 +94,11 @@ export function createApp(core: Core, options: AppOptions = {}): Hono<AppEnv> {
   app.use(MCP_PATH, mcpChallenge(core));
   app.use('*', payloadLimit(core));
   app.route('/', web.routes());
-  app.use('*', limiter.authFailGate());
+  app.use('*', limiter.beforeAuthentication());
   app.use('*', authenticate(core, web, limiter.failedCredential));
   app.use('*', stampAct());
-  // Counted once the caller is known, so that a verified principal has buckets of its own.
-  app.use('*', limiter.limit());
+  // A request with a credential is counted once it is verified, so that its principal has buckets of its own.
+  app.use('*', limiter.afterAuthentication());
   app.use('/api/*', writeWarnings(core));
   // Generated on first use from the routes as registered, so it describes exactly what this server answers.
   let described: Record<string, unknown> | undefined;

@@ -221,7 +221,20 @@ describe('callers', () => {
   });
 });
 
-describe('switched off', () => {
+describe('other settings', () => {
+  it('limits anonymous requests that a private registry refuses', async () => {
+    const closed = await openTestCore({ ...SMALL, REG_PUBLIC_READ: 'false' });
+    try {
+      const quiet = createApp(closed);
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push((await quiet.request('/api/v1/software', {}, from('192.0.2.81'))).status);
+      expect(statuses).toEqual([401, 401, 429]);
+    } finally {
+      await closed.close();
+    }
+  });
+
   it('limits nothing and sends no headers with REG_RATE_LIMITS=off', async () => {
     const off = await openTestCore({ ...SMALL, REG_RATE_LIMITS: 'off' }, true);
     try {

@@ -1,4 +1,5 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
+import { ANONYMOUS, type Principal } from '../../core/access/principal.js';
 import {
   RATE_LIMIT_CLASSES,
   type RateLimitClass,
@@ -53,10 +54,15 @@ export class RateLimiter {
     return this.buckets.size;
   }
 
-  /** Refuses a request carrying a credential from an address past its rate of failed credentials (before authentication). */
-  authFailGate(): MiddlewareHandler<AppEnv> {
+  /**
+   * Before authentication: a request carrying a credential from an address past its rate of failed credentials
+   * is refused without looking at the credential; a request without one is anonymous for certain and is counted
+   * at once, so that a private registry's refusals of anonymous reads are limited too.
+   */
+  beforeAuthentication(): MiddlewareHandler<AppEnv> {
     return async (c, next) => {
-      if (!this.settings.enabled || c.req.header('authorization') === undefined) return next();
+      if (!this.settings.enabled) return next();
+      if (!carriesCredential(c)) return this.count(c, ANONYMOUS, next);
       const rule = this.settings.classes.auth_fail.anonymous;
       const refusal = this.buckets.refusing(this.failKey(c), rule, this.now());
       if (refusal === undefined) return next();
@@ -70,23 +76,27 @@ export class RateLimiter {
     this.buckets.take(this.failKey(c), this.settings.classes.auth_fail.anonymous, this.now());
   };
 
-  /** Counts each request in its class against its caller (after authentication); over the rate: 429. */
-  limit(): MiddlewareHandler<AppEnv> {
+  /** After authentication: counts a request with a verified credential against its principal. */
+  afterAuthentication(): MiddlewareHandler<AppEnv> {
     return async (c, next) => {
-      if (!this.settings.enabled) return next();
-      const principal = c.get('principal');
-      if (principal.roles.includes('admin')) return next();
-      const limitClass = classOf({ method: c.req.method, path: c.req.path, query: () => c.req.query() });
-      if (limitClass === undefined) return next();
-      const caller = callerOf(principal, clientAddress(c, this.trustedProxies));
-      const rule = this.settings.classes[limitClass][caller.anonymous ? 'anonymous' : 'authenticated'];
-      const now = this.now();
-      this.sweepNow(now);
-      const decision = this.buckets.take(`${limitClass} ${caller.key}`, rule, now);
-      if (!decision.allowed) return this.refuse(c, limitClass, rule, caller.anonymous, decision);
-      await next();
-      stamp(c, limitClass, rule, decision);
+      if (!this.settings.enabled || !carriesCredential(c)) return next();
+      return this.count(c, c.get('principal'), next);
     };
+  }
+
+  /** Counts a request in its class against its caller; over the rate: 429. Administrators are never counted. */
+  private async count(c: Context<AppEnv>, principal: Principal, next: Next): Promise<Response | void> {
+    if (principal.roles.includes('admin')) return next();
+    const limitClass = classOf({ method: c.req.method, path: c.req.path, query: () => c.req.query() });
+    if (limitClass === undefined) return next();
+    const caller = callerOf(principal, clientAddress(c, this.trustedProxies));
+    const rule = this.settings.classes[limitClass][caller.anonymous ? 'anonymous' : 'authenticated'];
+    const now = this.now();
+    this.sweepNow(now);
+    const decision = this.buckets.take(`${limitClass} ${caller.key}`, rule, now);
+    if (!decision.allowed) return this.refuse(c, limitClass, rule, caller.anonymous, decision);
+    await next();
+    stamp(c, limitClass, rule, decision);
   }
 
   /** The Prometheus lines of the requests refused so far, every class present from the start. */
@@ -127,6 +137,11 @@ export class RateLimiter {
     response.headers.set('ratelimit', `"${limitClass}";r=0;t=${decision.resetSeconds}`);
     return response;
   }
+}
+
+/** Whether the request presents a credential (a blank Authorization header is none, as authentication reads it). */
+function carriesCredential(c: Context<AppEnv>): boolean {
+  return (c.req.header('authorization') ?? '').trim() !== '';
 }
 
 /** `RateLimit-Policy` of a class (draft-ietf-httpapi-ratelimit-headers): its quota and window in seconds. */
