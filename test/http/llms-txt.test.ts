@@ -191,6 +191,7 @@ describe('/llms.txt of a registry whose reads are not public', () => {
 });
 
 describe('/llms.txt of a large catalogue', () => {
+  // 101 writes take about half a minute on the external store, so this test has more time than the default.
   it('lists the first 100 software and says of how many', async () => {
     const large = await openTestCore({}, true);
     try {
@@ -209,5 +210,5 @@ describe('/llms.txt of a large catalogue', () => {
     } finally {
       await large.close();
     }
-  });
+  }, 120_000);
 });
