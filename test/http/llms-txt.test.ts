@@ -183,7 +183,12 @@ describe('/llms.txt of a registry whose reads are not public', () => {
         headers: { authorization: `Bearer ${ROOT_TOKEN}` },
       });
       expect(signedIn.status).toBe(200);
-      expect(await signedIn.text()).toMatch(/^# reg registry\n/);
+      const body = await signedIn.text();
+      expect(body).toMatch(/^# reg registry\n/);
+      // An empty registry says so rather than listing nothing.
+      expect(body).toContain(
+        `## Runs\n\nNone yet; [the API list](<${BASE}/api/v1/runs?registry=local>) will list them.\n`,
+      );
     } finally {
       await closed.close();
     }

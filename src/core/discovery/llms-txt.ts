@@ -141,7 +141,9 @@ function section(listing: Listing): string[] {
   return [
     `## ${listing.heading}`,
     '',
-    `${extent} Page through all of them with ${link('the API list', listing.api)}.`,
+    total === 0
+      ? `None yet; ${link('the API list', listing.api)} will list them.`
+      : `${extent} Page through all of them with ${link('the API list', listing.api)}.`,
     ...(lines.length === 0 ? [] : ['', ...lines]),
     '',
   ];
