@@ -8,6 +8,7 @@ import type {
 } from '../../api/records.js';
 import {
   agent,
+  counted,
   agents,
   apiName,
   field,
@@ -179,7 +180,10 @@ function refSection(
     const details = [...about, ...from].map(inline);
     return `- ${recordLink(context, ref.title, ref.iri)}${details.length === 0 ? '' : ` (${details.join(', ')})`}`;
   });
-  return { heading, lines: [`${count} artifact(s).`, ...(items.length === 0 ? [] : ['', ...items])] };
+  return {
+    heading,
+    lines: [`${counted(count, 'artifact')}.`, ...(items.length === 0 ? [] : ['', ...items])],
+  };
 }
 
 /** The page of an artifact type. */

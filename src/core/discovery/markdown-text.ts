@@ -144,6 +144,12 @@ export function linked(label: string | undefined, target: string | undefined): s
   return target === undefined ? inline(name) : link(name, target);
 }
 
+/** A count of things, named in the singular or the plural as the count needs (`1 release`, `2 releases`). */
+export function counted(count: number | undefined, singular: string, plural = `${singular}s`): string {
+  const n = count ?? 0;
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
 /** A URL as a link to itself (undefined stays undefined). */
 export function url(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : link(value, value);

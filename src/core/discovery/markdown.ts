@@ -22,6 +22,7 @@ import {
   agent,
   apiName,
   capabilitySection,
+  counted,
   fenced,
   field,
   inline,
@@ -206,14 +207,14 @@ export function softwarePage(json: SoftwareJson, context: PageContext): RecordPa
       {
         heading: 'Releases',
         lines: [
-          `${plain(json.release_count ?? 0)} release(s)${latest === undefined ? '.' : `; the latest is ${recordLink(context, latest.version, latest.iri)}${latest.date_published === undefined ? '' : `, published ${inline(latest.date_published)}`}.`} All of them: ${link('the API list', `${base}/api/v1/software/${apiName(json)}/releases`)}.`,
+          `${counted(json.release_count, 'release')}${latest === undefined ? '.' : `; the latest is ${recordLink(context, latest.version, latest.iri)}${latest.date_published === undefined ? '' : `, published ${inline(latest.date_published)}`}.`} All of them: ${link('the API list', `${base}/api/v1/software/${apiName(json)}/releases`)}.`,
         ],
       },
       {
         heading: 'Deployments',
         lines: [
           json.deployable
-            ? `${plain(json.instance_count ?? 0)} deployment(s): ${link('the API list', `${base}/api/v1/instances?software=${apiName(json)}`)}.`
+            ? `${counted(json.instance_count, 'deployment')}: ${link('the API list', `${base}/api/v1/instances?software=${apiName(json)}`)}.`
             : `${NOT_DEPLOYABLE}, so it has no deployments.`,
         ],
       },
