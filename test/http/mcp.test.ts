@@ -236,7 +236,22 @@ describe('the MCP endpoint of a registry whose reads are not public', () => {
     );
     const metadata = await privateApp.request('/.well-known/oauth-protected-resource/mcp');
     expect(metadata.status).toBe(200);
-    expect(((await metadata.json()) as Json).authorization_servers).toEqual([]);
+    const document = (await metadata.json()) as Json;
+    expect(document.authorization_servers).toEqual([]);
+    expect(document).not.toHaveProperty('scopes_supported');
+  });
+
+  it('names the configured scopes in its protected-resource metadata', async () => {
+    const scoped = await openTestCore({ REG_MCP_SCOPES: 'openid,reg.read' }, true);
+    try {
+      const metadata = await createApp(scoped).request('/.well-known/oauth-protected-resource');
+      expect(await metadata.json()).toMatchObject({
+        resource: 'http://registry.test',
+        scopes_supported: ['openid', 'reg.read'],
+      });
+    } finally {
+      await scoped.close();
+    }
   });
 
   it('serves a caller with a credential', async () => {

@@ -168,6 +168,8 @@ export interface Config {
   readonly rateLimits: RateLimitSettings;
   /** Web origins whose pages may call with a credential or write (`REG_CORS_ORIGINS`). */
   readonly corsOrigins: readonly string[];
+  /** OAuth scopes the protected-resource metadata names; empty: the member is left out. */
+  readonly mcpScopes: readonly string[];
   readonly secrets: Secrets;
   /** `REG_*` variables that are set but not known; likely typos. */
   readonly unknownVariables: readonly string[];
@@ -367,6 +369,7 @@ export function readConfig(
     },
     rateLimits: rateLimitSettings(need),
     corsOrigins: need<string[]>('REG_CORS_ORIGINS'),
+    mcpScopes: need<string[]>('REG_MCP_SCOPES'),
     secrets,
     unknownVariables: Object.keys(env)
       .filter((name) => name.startsWith('REG_') && !known.has(name))

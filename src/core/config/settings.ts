@@ -450,6 +450,13 @@ export const SETTINGS: readonly SettingSpec[] = [
       'failed credentials one client address may send; past it every request of that address carrying a credential is refused (429) before the credential is checked',
   },
   {
+    name: 'REG_MCP_SCOPES',
+    kind: 'list',
+    fallback: '',
+    summary:
+      'OAuth scopes the protected-resource metadata of the API and /mcp names (scopes_supported; comma-separated); none: left out',
+  },
+  {
     name: 'REG_CORS_ORIGINS',
     kind: 'origin-list',
     fallback: '',

@@ -94,6 +94,7 @@ export function protectedResource(core: Core, resource: string): Record<string, 
     resource,
     authorization_servers: issuers,
     bearer_methods_supported: ['header'],
+    ...(core.config.mcpScopes.length === 0 ? {} : { scopes_supported: [...core.config.mcpScopes] }),
     resource_name: registryTitle(core),
     resource_documentation: `${core.config.baseIri}/llms.txt`,
   };
