@@ -20,7 +20,9 @@ export default class Serve extends RegCommand {
 
 A registry that was never administered (no administrator token created, no API token issued) and has no REG_ROOT_TOKEN creates an administrator token at start and shows it once on stderr, with the commands that use it; only its hash is kept. A lost one is replaced by setting REG_ROOT_TOKEN.
 
-Browsers get the web page (built into the package, or the one in REG_STATIC_DIR) at the record IRIs and at every path outside the API; other clients keep content negotiation.
+Browsers get the web page (built into the package, or the one in REG_STATIC_DIR) at the record IRIs and at every path outside the API; other clients keep content negotiation. AI agents find the MCP server at /mcp (its OAuth protected-resource metadata at /.well-known/oauth-protected-resource/mcp) and a guide at /llms.txt.
+
+Requests are rate limited per class (read, write, sparql, federated, mcp, outbound) and caller: a verified principal, else the client address (REG_RATE_LIMIT_<CLASS>, REG_RATE_LIMIT_<CLASS>_ANONYMOUS, REG_RATE_LIMITS=off; administrators and probes are never limited). Pages of any origin may read anonymously; only the origins in REG_CORS_ORIGINS may call with a credential or write.
 
 Unless REG_SUBSCRIPTION_WEBHOOKS is false, it also runs the webhook delivery worker, which stops (after the attempts under way) before the server does. The scheduled sync of software records connected to a code forge runs too (each record every REG_FORGE_POLL_INTERVAL, requests to a forge paced 2 s apart with a token and 120 s without); it stops at once on shutdown.
 
