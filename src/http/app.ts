@@ -12,6 +12,7 @@ import { allowedMethods } from './allowed-methods.js';
 import type { AppEnv } from './env.js';
 import { LargeWriteTurns } from './large-writes.js';
 import { mount } from './mounts.js';
+import { observeRequests } from './observe/observe.js';
 import { authenticate, payloadLimit, requestId, stampAct } from './middleware.js';
 import { cors } from './cors.js';
 import { RateLimiter } from './rate-limit/limiter.js';
@@ -75,6 +76,7 @@ export function createApp(core: Core, options: AppOptions = {}): Hono<AppEnv> {
         );
   });
   app.use('*', requestId(core));
+  app.use('*', observeRequests(core));
   // Preflights are answered before anything else: they carry no credential and are never rate limited.
   app.use('*', cors(core.config.corsOrigins));
   app.use('*', new LargeWriteTurns(core.config.largeWriteShare).middleware());

@@ -25,6 +25,7 @@ import { normaliseBaseIri, PeerRequestError, requestPeer } from './peer-http.js'
 import { activePeers } from './peers.js';
 import { search, searchKinds, searchLimit, type SearchParams } from '../discovery/search.js';
 import type { PeerRow } from '../store/peers.js';
+import { coreMetrics } from '../ops/metrics.js';
 
 /** Parameters of a federated search: the search's own and the propagation envelope. */
 export type FederatedSearchParams = SearchParams & EnvelopeParams;
@@ -132,6 +133,7 @@ export async function federatedSearch(core: Core, params: FederatedSearchParams)
   const fanned = await fanOut(core, leg, params);
   const hits = mergeHits([...mine, ...fanned.hits], self);
   const failed = fanned.statuses.some((status) => status.status === 'timeout' || status.status === 'error');
+  coreMetrics(core).federated(fanned.statuses, local.partial || failed || fanned.exhausted);
   return answer(
     local.query,
     hits,

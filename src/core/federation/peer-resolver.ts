@@ -21,6 +21,7 @@ import { parseRecordDocument, RECORD_ACCEPT, stubOf } from './peer-stubs.js';
 import { NO_PEER_REASON, peerCovering, peerGraph } from './peers.js';
 import { refreshPeerDescriptions } from './peer-refresh.js';
 import { commitAct } from '../stored/write-path.js';
+import { coreMetrics } from '../ops/metrics.js';
 
 /** The largest record document read from a peer. */
 const RECORD_BYTES = 2 * 1024 * 1024;
@@ -63,6 +64,7 @@ export async function resolveIri(
   // Outcomes that write no stub still go through a commit, so cached reads showing the IRI's status are renewed.
   if (peer === undefined) {
     await commitAct(core, [], () => markNoPeer(core.db, iri, at, NO_PEER_REASON));
+    coreMetrics(core).resolved('no_peer');
     return { ok: false, iri, status: 'no-peer', reason: NO_PEER_REASON };
   }
   const record = ownerOf(iri);
@@ -87,6 +89,7 @@ export async function resolveIri(
         recordPeerSuccess(core.db, peer.id, at);
       });
       core.log.debug('resolved a foreign IRI', { iri, peer: peer.id, triples: stub.quads.length });
+      coreMetrics(core).resolved('resolved');
       return { ok: true, iri, peer, graph, triples: stub.quads.length };
     } catch (error) {
       if (!(error instanceof PeerRequestError)) throw error;
@@ -100,6 +103,7 @@ export async function resolveIri(
         else recordPeerFailure(core.db, peer.id, at, error.message);
       });
       core.log.info('could not resolve a foreign IRI', { iri, peer: peer.id, reason: error.message });
+      coreMetrics(core).resolved('failed');
       return { ok: false, iri, status: 'failed', reason, peer };
     }
   });

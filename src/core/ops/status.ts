@@ -5,6 +5,8 @@ import type { Principal } from '../access/principal.js';
 import type { Core } from '../core.js';
 import { wellKnownPeers } from '../federation/peers.js';
 import { COUNTED_KINDS } from '../records/kind-registry.js';
+import { coreMetrics } from './metrics.js';
+import { bindStatusGauges } from './metrics-status.js';
 
 /** Record kinds reported by metrics and counts, with their plural label (declared with each kind). */
 export { COUNTED_KINDS };
@@ -42,44 +44,13 @@ function oidcSwitches(core: Core): { enabled: boolean; humanSignin: boolean } {
   };
 }
 
-/** Prometheus text exposition of the registry's gauges. */
+/**
+ * Prometheus text exposition of the registry's metrics: the gauges read from the stores at each scrape and the
+ * counters and histograms the registry keeps as it works (see `RegistryMetrics`).
+ */
 export async function renderMetrics(core: Core): Promise<string> {
-  const triples = await core.graph.countQuads();
-  const counts = await recordCounts(core);
-  const peers = countPeers(core.db);
-  const lines = [
-    '# HELP reg_triples Quads in the graph store, reference bundles included.',
-    '# TYPE reg_triples gauge',
-    `reg_triples ${triples}`,
-    '# HELP reg_entities Records of each kind in the registry.',
-    '# TYPE reg_entities gauge',
-    ...Object.entries(counts).map(([label, count]) => `reg_entities{kind="${label}"} ${count}`),
-    '# HELP reg_peers Peer registries configured.',
-    '# TYPE reg_peers gauge',
-    `reg_peers ${peers.configured}`,
-    '# HELP reg_peers_failing Peer registries whose last contact failed.',
-    '# TYPE reg_peers_failing gauge',
-    `reg_peers_failing ${peers.failing}`,
-    '# HELP reg_uptime_seconds Seconds since this process started serving.',
-    '# TYPE reg_uptime_seconds gauge',
-    `reg_uptime_seconds ${Math.floor((Date.now() - core.startedAt.getTime()) / 1000)}`,
-    '# HELP reg_index_ready Whether the query index is loaded (1) or not (0).',
-    '# TYPE reg_index_ready gauge',
-    `reg_index_ready ${core.graph.ready ? 1 : 0}`,
-    ...strandedGauge(core),
-  ];
-  return `${lines.join('\n')}\n`;
-}
-
-/** The start-up count of records citing terms an edit would refuse; absent until the check has run. */
-function strandedGauge(core: Core): string[] {
-  const tally = core.reference.stranded;
-  if (tally === undefined) return [];
-  return [
-    '# HELP reg_stranded_records Records citing a vocabulary term the registry no longer holds as citable, found at start (named in the start-up log).',
-    '# TYPE reg_stranded_records gauge',
-    `reg_stranded_records ${tally.records}`,
-  ];
+  bindStatusGauges(core);
+  return coreMetrics(core).registry.metrics();
 }
 
 /** The registry's title, as its description and its announcements to peers give it. */

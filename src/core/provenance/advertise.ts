@@ -35,6 +35,7 @@ import { recordTurtle } from '../discovery/representations.js';
 import { agentOfCredential } from './attribution.js';
 import { readStored, requireObject } from '../stored/records.js';
 import { prepareDeliveries, queueDeliveries } from '../subscriptions/subscription-queue.js';
+import { coreMetrics } from '../ops/metrics.js';
 import {
   checkRecords,
   commitRecords,
@@ -251,10 +252,9 @@ async function advertiseLocked(
   }
   const used = parts.filter((part) => part.role === 'consumed').flatMap((part) => part.artifacts);
   const runRequest = await runWrite(core, ad, run, parts[0]?.role ?? 'produced', used);
-  const [runChecked, ...artifactsChecked] = await checkRecords(core, [
-    { request: runRequest.request },
-    ...planned.writes,
-  ]);
+  const [runChecked, ...artifactsChecked] = await coreMetrics(core).timeValidation('advertise', () =>
+    checkRecords(core, [{ request: runRequest.request }, ...planned.writes]),
+  );
   if (runChecked === undefined) throw new Error('the run was not checked');
   refuseViolations([runChecked, ...artifactsChecked].flatMap((outcome) => outcome.results));
   const fresh = parts.some(({ role, artifacts }) =>

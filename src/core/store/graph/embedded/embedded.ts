@@ -27,6 +27,7 @@ import {
   writeRecord,
 } from './record-table.js';
 import { RowLoad } from './row-load.js';
+import { storeMetrics } from '../../../ops/metrics.js';
 import type {
   Binding,
   BulkLoad,
@@ -115,7 +116,9 @@ export class EmbeddedGraphStore implements GraphStore {
   }
 
   async open(): Promise<void> {
+    const loading = storeMetrics(this).indexLoad.startTimer();
     await this.main.ensure();
+    loading();
     if (this.closing) throw new UnavailableError('the query index was closed while it loaded');
     this.opened = true;
     if (searchRebuildDue(this.db, this.options.search)) this.searchRebuild ??= this.rebuildSearch();
@@ -163,10 +166,14 @@ export class EmbeddedGraphStore implements GraphStore {
    * and rejected, the others commit.
    */
   commit<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.pending.push({ writes, ops, resolve: resolve as (value: unknown) => void, reject });
-      if (this.pending.length === 1) setImmediate(() => void this.flush());
-    });
+    return storeMetrics(this).timeCommit(
+      'embedded',
+      () =>
+        new Promise<T>((resolve, reject) => {
+          this.pending.push({ writes, ops, resolve: resolve as (value: unknown) => void, reject });
+          if (this.pending.length === 1) setImmediate(() => void this.flush());
+        }),
+    );
   }
 
   private async flush(): Promise<void> {
@@ -174,6 +181,7 @@ export class EmbeddedGraphStore implements GraphStore {
     const large = this.pending.findIndex((item) => item.writes.length >= SEARCH_INLINE_RECORDS);
     const batch = this.pending.splice(0, large === -1 ? this.pending.length : Math.max(large, 1));
     if (this.pending.length > 0) setImmediate(() => void this.flush());
+    storeMetrics(this).commitBatch.observe(batch.length);
     const now = new Date().toISOString();
     const removed: string[] = [];
     const added: string[] = [];
@@ -259,7 +267,7 @@ export class EmbeddedGraphStore implements GraphStore {
   private async publish(remove: string, add: string): Promise<void> {
     if (remove.length === 0 && add.length === 0) return;
     this.clients.publish({ remove, add });
-    await this.main.publish({ remove, add });
+    await storeMetrics(this).timeIndexUpdate(() => this.main.publish({ remove, add }));
   }
 
   /**

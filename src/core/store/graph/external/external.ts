@@ -47,6 +47,7 @@ import {
 import { QueryGate } from '../query-gate.js';
 import { normaliseBinding, normaliseResults, type SparqlClient } from './sparql-client.js';
 import { BatchedLoad } from '../batched-load.js';
+import { storeMetrics } from '../../../ops/metrics.js';
 import type {
   Binding,
   BulkLoad,
@@ -165,7 +166,7 @@ export class ExternalGraphStore implements GraphStore {
   }
 
   commit<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
-    const run = this.queue.then(() => this.apply(writes, ops));
+    const run = storeMetrics(this).timeCommit('sparql', () => this.queue.then(() => this.apply(writes, ops)));
     this.queue = run.catch(() => undefined);
     return run;
   }
