@@ -133,6 +133,13 @@ export const SETTINGS: readonly SettingSpec[] = [
     summary: 'most values of one list field of a record, e.g. keywords (more: 422 too-many-items)',
   },
   { name: 'REG_LOG_LEVEL', kind: 'string', fallback: 'info', summary: 'debug, info, warn or error' },
+  {
+    name: 'REG_ACCESS_LOG',
+    kind: 'boolean',
+    fallback: 'true',
+    summary:
+      'write one JSON line per request to the log (method, route, status, bytes, duration, kind of caller, request id); probes at debug',
+  },
   { name: 'REG_OIDC_ISSUER', kind: 'issuer', summary: 'primary identity provider (human sign-in and roles)' },
   { name: 'REG_OIDC_CLIENT_ID', kind: 'string', summary: 'client id of the web page at the primary issuer' },
   {
