@@ -22,6 +22,7 @@ import { advertiseRoutes } from './routes/advertise.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { attestationRoutes } from './routes/attestations.js';
 import { openLineageRoutes } from './routes/openlineage.js';
+import { packagingRoutes } from './routes/packaging.js';
 import { peerRoutes } from './routes/peers.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { problemRoutes } from './routes/problems.js';
@@ -126,6 +127,7 @@ export function createApp(core: Core, options: AppOptions = {}): Hono<AppEnv> {
     artifactRoutes(),
     advertiseRoutes(),
     openLineageRoutes(),
+    packagingRoutes(),
     attestationRoutes(),
     tokenRoutes(),
     subscriptionRoutes(),

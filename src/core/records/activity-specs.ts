@@ -23,6 +23,8 @@ const RUN_TABLE = {
     { json: 'label', predicate: RDFS('label'), type: 'string' },
     // Searchable text naming the run for people (a job name, a workflow attempt), beside the deployment's key.
     { json: 'identifier', predicate: SCHEMA('identifier'), type: 'string' },
+    // What the run did, for people (a command line, its settings), as a Workflow Run Crate's action describes it.
+    { json: 'description', predicate: DCT('description'), type: 'string' },
     {
       json: 'instance',
       predicate: PROV('wasAssociatedWith'),
