@@ -97,6 +97,7 @@ describe('Signposting on the API reads of records', () => {
     const software = records.software.iri as string;
     expect(await of('software')).toEqual([
       ...basics(software),
+      `alternate <${software}.md> text/markdown`,
       `type <${SCHEMA('SoftwareApplication')}>`,
       `type <${SCHEMA('SoftwareSourceCode')}>`,
       `type <${REG('Software')}>`,
