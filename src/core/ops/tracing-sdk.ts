@@ -1,6 +1,6 @@
 import { context, propagation, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
-import type { ClientRequest, IncomingMessage } from 'node:http';
-import { subscribe } from 'node:diagnostics_channel';
+import http, { type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import https from 'node:https';
 import type { Logger } from '../log.js';
 import { startClientSpan } from './tracing.js';
 
@@ -84,26 +84,45 @@ export async function startTracing(settings: TracingSettings, log: Logger): Prom
 
 /**
  * Gives every outgoing HTTP call (webhooks, peers, forges, an external SPARQL store) a client span and a
- * `traceparent` header, through the channel Node publishes each new client request on: every such call goes
- * through `node:http`, and its headers are not yet sent when the request is published.
+ * `traceparent` header. Every such call goes through `request` of `node:http` or `node:https` with an options
+ * object, so those two functions are wrapped, as OpenTelemetry's own HTTP instrumentation does; only while
+ * tracing runs.
  */
 function traceOutgoingCalls(suppressed: (active: Context) => boolean): void {
-  subscribe('http.client.request.start', (message) => {
-    // The exporter's own calls are made with tracing suppressed: tracing them would never end.
-    if (suppressed(context.active())) return;
-    const request = (message as { request: ClientRequest }).request;
-    const url = new URL(`${request.protocol}//${request.host}${request.path}`);
-    const span = startClientSpan(request.method, url);
-    if (!request.headersSent) {
+  for (const module of [http, https]) {
+    const original = module.request as (...args: unknown[]) => ClientRequest;
+    const traced = function (this: unknown, ...args: unknown[]): ClientRequest {
+      const [given] = args;
+      // The exporter's own calls are made with tracing suppressed: tracing them would never end.
+      if (typeof given !== 'object' || given === null || given instanceof URL || suppressed(context.active()))
+        return original.apply(this, args);
+      const options = given as RequestOptions;
+      const method = options.method ?? 'GET';
+      const port = options.port === undefined || options.port === null ? '' : `:${String(options.port)}`;
+      const protocol = options.protocol ?? (module === https ? 'https:' : 'http:');
+      const span = startClientSpan(
+        method,
+        new URL(
+          `${protocol}//${options.hostname ?? options.host ?? 'localhost'}${port}${options.path ?? '/'}`,
+        ),
+      );
       const carrier: Record<string, string> = {};
       propagation.inject(trace.setSpan(context.active(), span), carrier);
-      for (const [name, value] of Object.entries(carrier)) request.setHeader(name, value);
-    }
-    request.once('response', (response: IncomingMessage) => {
-      span.setAttribute('http.response.status_code', response.statusCode ?? 0);
-      if ((response.statusCode ?? 0) >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-    });
-    request.once('error', (error) => span.setStatus({ code: SpanStatusCode.ERROR, message: error.message }));
-    request.once('close', () => span.end());
-  });
+      args[0] = {
+        ...options,
+        headers: { ...(options.headers as Record<string, string> | undefined), ...carrier },
+      };
+      const request = original.apply(this, args);
+      request.once('response', (response: IncomingMessage) => {
+        span.setAttribute('http.response.status_code', response.statusCode ?? 0);
+        if ((response.statusCode ?? 0) >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      });
+      request.once('error', (error) =>
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error.message }),
+      );
+      request.once('close', () => span.end());
+      return request;
+    };
+    module.request = traced;
+  }
 }
