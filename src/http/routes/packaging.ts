@@ -4,6 +4,7 @@ import { lineageOptions } from '../../core/provenance/lineage.js';
 import { parseLimitedJson } from '../../core/records/json.js';
 import { citationOf, CFF_MEDIA_TYPE } from '../../core/packaging/citation.js';
 import { codeMetaOf, readSoftwareAndRelease } from '../../core/packaging/codemeta.js';
+import { datasetSeries } from '../../core/packaging/dataset-series.js';
 import { cratePreview } from '../../core/packaging/preview.js';
 import { artifactCrate, runCrate, type CrateDocument } from '../../core/packaging/ro-crate-export.js';
 import { importCrate } from '../../core/packaging/ro-crate-import.js';
@@ -20,7 +21,8 @@ const MAX_ZIP_ENTRIES = 10_000;
 /**
  * Packaging formats: a run, or the runs around an artifact, as a Workflow Run RO-Crate (`application/ld+json`, or
  * `application/zip` with `?format=zip` or by `Accept`); a crate recorded as runs (`POST /api/v1/ro-crate`, by a
- * deployment); a software record or release as CodeMeta 3 and as `CITATION.cff`.
+ * deployment); a software record or release as CodeMeta 3 and as `CITATION.cff`; an artifact series as a DCAT 3
+ * dataset series.
  */
 export function packagingRoutes(): Mounts {
   const runs = new Hono<AppEnv>();
@@ -63,7 +65,15 @@ export function packagingRoutes(): Mounts {
     software.get(`${path}/citation.cff`, citation);
     software.get(`${path}/CITATION.cff`, citation);
   }
+  // An artifact series (the versions of one artifact) as a DCAT 3 dataset series.
+  const series = new Hono<AppEnv>();
+  series.get('/:id', async (c) =>
+    c.body(JSON.stringify(await datasetSeries(c.get('core'), c.req.param('id')), null, 2), 200, {
+      'content-type': 'application/ld+json; charset=utf-8',
+    }),
+  );
   return [
+    ['/api/v1/artifact-series', series],
     ['/api/v1/runs', runs],
     ['/api/v1/artifacts', artifacts],
     ['/api/v1/ro-crate', crates],
