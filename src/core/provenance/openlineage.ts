@@ -29,6 +29,7 @@ import {
 } from './openlineage-map.js';
 import { mergeEvents } from './openlineage-merge.js';
 import { readStored } from '../stored/records.js';
+import { coreMetrics } from '../ops/metrics.js';
 import {
   checkRecords,
   commitRecords,
@@ -521,9 +522,11 @@ async function ingestDataset(
   if ((await readStored(core, ARTIFACT_SERIES, identity.series)) === undefined)
     requests.push(seriesRequest(act, identity.series, seriesDetails(event.dataset)));
   const checked = await inEventTerms([{ artifact: {}, dataset: event.dataset }], async () => {
-    const outcomes = await checkRecords(
-      core,
-      requests.map((request) => ({ request, prefix: 'artifacts[0].' })),
+    const outcomes = await coreMetrics(core).timeValidation('openlineage', () =>
+      checkRecords(
+        core,
+        requests.map((request) => ({ request, prefix: 'artifacts[0].' })),
+      ),
     );
     refuseViolations(outcomes.flatMap((outcome) => outcome.results));
     return outcomes;
