@@ -128,6 +128,8 @@ const PAGE_OR_DATA: readonly (readonly ['data' | 'page', readonly string[]])[] =
       'text/csv',
       'text/tab-separated-values',
       'text/markdown',
+      'application/linkset+json',
+      'application/linkset',
       'text/plain',
     ],
   ],

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SparqlEndpointFetcher } from 'fetch-sparql-endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, ROOT_TOKEN, runProcess, startServe, testEnv, type ServerProcess } from '../helpers.js';
+import {
+  freePort,
+  ROOT,
+  ROOT_TOKEN,
+  runProcess,
+  startServe,
+  testEnv,
+  type ServerProcess,
+} from '../helpers.js';
 
 /*
  * The registry's /sparql read by real clients: fetch-sparql-endpoint (the JavaScript client Comunica builds on) and
@@ -28,7 +36,11 @@ let server: ServerProcess;
 const software: [string, string][] = [];
 
 beforeAll(async () => {
-  server = await startServe(testEnv());
+  // Record IRIs that dereference here: the base is the address the server listens on.
+  const port = await freePort();
+  server = await startServe(
+    testEnv({ REG_LISTEN: `127.0.0.1:${port}`, REG_BASE_IRI: `http://127.0.0.1:${port}` }),
+  );
   for (const name of NAMES) {
     const response = await fetch(`${server.url}/api/v1/software`, {
       method: 'POST',
@@ -75,7 +87,10 @@ describe('fetch-sparql-endpoint', () => {
 
 describe.skipIf(!installed)('the Python SPARQL clients', () => {
   it('read every answer in the serialisation each asks for', async () => {
-    const run = await runProcess(PYTHON, [SCRIPT, `${server.url}/sparql`], { cwd: ROOT, env: process.env });
+    const run = await runProcess(PYTHON, [SCRIPT, `${server.url}/sparql`, ...software.map(([iri]) => iri)], {
+      cwd: ROOT,
+      env: process.env,
+    });
     expect(run.code, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(out.wrapper_xml).toEqual(software);
@@ -91,5 +106,10 @@ describe.skipIf(!installed)('the Python SPARQL clients', () => {
     expect(out.store_ask).toBe(true);
     expect(out.store_construct).toEqual(software);
     expect(out.graph_construct).toEqual(software);
+    // Graph().parse(<record IRI>) gets RDF (RDF/XML, first in rdflib's Accept), the same triples as the Turtle.
+    expect(out.records).toEqual(
+      software.map(([, name]) => ({ triples: expect.any(Number), same_as_turtle: true, names: [name] })),
+    );
+    for (const record of out.records as { triples: number }[]) expect(record.triples).toBeGreaterThan(5);
   });
 });

@@ -98,6 +98,8 @@ describe('Signposting on the API reads of records', () => {
     expect(await of('software')).toEqual([
       ...basics(software),
       `alternate <${software}.md> text/markdown`,
+      `linkset <${software}.linkset> application/linkset+json`,
+      `linkset <${software}.linkset> application/linkset`,
       `type <${SCHEMA('SoftwareApplication')}>`,
       `type <${SCHEMA('SoftwareSourceCode')}>`,
       `type <${REG('Software')}>`,

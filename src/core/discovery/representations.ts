@@ -8,6 +8,7 @@ import { Writer } from 'n3';
 import { NotFoundError } from '../errors.js';
 import { GRAPHS, PREFIXES, RDF as RDF_NS, XSD } from '../ns.js';
 import type { Json, JsonObject } from '../records/mapper.js';
+import { serialiseGraph } from '../store/graph/graph-formats.js';
 import { canonicalText, factory, parseNQuads, quadToLine, type Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
 import { versionOf } from '../stored/record-version.js';
@@ -27,13 +28,15 @@ export const RECORD_KINDS: Readonly<
 ) as Record<RecordKind, { readonly segment: string; readonly cls: string; readonly listing: string }>;
 
 /** RDF serialisations a record is offered in. */
-export type RdfFormat = 'turtle' | 'jsonld' | 'nquads';
+export type RdfFormat = 'turtle' | 'jsonld' | 'nquads' | 'ntriples' | 'rdfxml';
 
 /** The exact Content-Type of each RDF serialisation. */
 export const RDF_CONTENT_TYPES: Readonly<Record<RdfFormat, string>> = {
   turtle: 'text/turtle; charset=utf-8',
   jsonld: 'application/ld+json',
   nquads: 'application/n-quads',
+  ntriples: 'application/n-triples',
+  rdfxml: 'application/rdf+xml',
 };
 
 /** One record as stored: its IRI, kind and quads (record node first, then its fragments and agents). */
@@ -80,16 +83,19 @@ export async function readRecordQuads(core: Core, kind: RecordKind, id: string):
 }
 
 /** Serialises a record in one RDF format; returns the body and its exact Content-Type. */
-export function renderRecord(
+export async function renderRecord(
   record: RecordQuads,
   format: RdfFormat,
-): { readonly contentType: string; readonly body: string } {
+): Promise<{ readonly contentType: string; readonly body: string }> {
   const body =
     format === 'turtle'
       ? recordTurtle(record.quads)
       : format === 'jsonld'
         ? JSON.stringify(recordJsonLd(record.quads), null, 2)
-        : recordNQuads(record.quads);
+        : format === 'nquads'
+          ? recordNQuads(record.quads)
+          : // The triples of the record, written by oxigraph (RDF/XML for clients such as rdflib that ask for it first).
+            await serialiseGraph(recordTurtle(record.quads), format);
   return { contentType: RDF_CONTENT_TYPES[format], body };
 }
 

@@ -22,9 +22,19 @@ const ITEM_NODES = [REG('download'), DCAT('distribution')];
 const PARENTS = [DCT('isVersionOf'), REG('instanceOf')];
 const AUTHORS = [DCT('publisher'), DCT('creator')];
 
+/** The two serialisations of a linkset (RFC 9264). */
+export const LINKSET_JSON = 'application/linkset+json';
+export const LINKSET_TEXT = 'application/linkset';
+
+/** The metadata documents of a record, each named by `describedby` and answering with `describes`. */
+const METADATA_DOCUMENTS: readonly (readonly [extension: string, type: string])[] = [
+  ['ttl', 'text/turtle'],
+  ['jsonld', 'application/ld+json'],
+];
+
 /**
  * The Signposting links of a record: `cite-as` (its IRI), `describedby` (its Turtle and JSON-LD), `alternate`
- * (its Markdown page), `type` (its classes and artifact type), `license`, `author` (publisher and creators),
+ * (its Markdown page), `linkset` (the same links as a linkset, FAIR Signposting level 2), `type` (its classes and artifact type), `license`, `author` (publisher and creators),
  * `item` (code repository, endpoint, downloads and distributions whose bytes exist) and `collection` (the
  * record it belongs to, else the API list of its kind).
  */
@@ -36,9 +46,14 @@ export function signpostingLinks(baseIri: string, record: RecordQuads): Signpost
       .map((quad) => quad.object.value);
   const links: SignpostLink[] = [
     { href: iri, rel: 'cite-as' },
-    { href: `${iri}.ttl`, rel: 'describedby', type: 'text/turtle' },
-    { href: `${iri}.jsonld`, rel: 'describedby', type: 'application/ld+json' },
+    ...METADATA_DOCUMENTS.map(([extension, type]) => ({
+      href: `${iri}.${extension}`,
+      rel: 'describedby',
+      type,
+    })),
     { href: `${iri}.md`, rel: 'alternate', type: 'text/markdown' },
+    { href: `${iri}.linkset`, rel: 'linkset', type: LINKSET_JSON },
+    { href: `${iri}.linkset`, rel: 'linkset', type: LINKSET_TEXT },
   ];
   for (const type of [...objects(iri, RDF('type')), ...objects(iri, DCT('conformsTo'))])
     links.push({ href: type, rel: 'type' });
@@ -88,4 +103,48 @@ function dedupe(links: SignpostLink[]): SignpostLink[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The link a metadata document of a record carries back to what it describes (FAIR Signposting: `describes` on a
+ * metadata resource), for a document served at one of the record's extensions.
+ */
+export function describesLink(iri: string): SignpostLink {
+  return { href: iri, rel: 'describes', type: 'text/html' };
+}
+
+/** One anchored set of links: the record's own, then each metadata document's `describes` link back. */
+function linksetContexts(iri: string, links: readonly SignpostLink[]): [string, SignpostLink[]][] {
+  return [
+    [iri, links.filter((link) => link.rel !== 'linkset')],
+    ...METADATA_DOCUMENTS.map(([extension]): [string, SignpostLink[]] => [
+      `${iri}.${extension}`,
+      [describesLink(iri)],
+    ]),
+  ];
+}
+
+/** A record's links as an `application/linkset+json` document (RFC 9264 section 4.2). */
+export function linksetJson(iri: string, links: readonly SignpostLink[]): string {
+  const linkset = linksetContexts(iri, links).map(([anchor, anchored]) => {
+    const context: Record<string, unknown> = { anchor };
+    for (const link of anchored) {
+      const target = link.type === undefined ? { href: link.href } : { href: link.href, type: link.type };
+      const targets = (context[link.rel] ??= []) as unknown[];
+      targets.push(target);
+    }
+    return context;
+  });
+  return `${JSON.stringify({ linkset }, null, 2)}\n`;
+}
+
+/** A record's links as an `application/linkset` document (RFC 9264 section 4.1): one anchored link a line. */
+export function linksetText(iri: string, links: readonly SignpostLink[]): string {
+  const lines = linksetContexts(iri, links).flatMap(([anchor, anchored]) =>
+    anchored.map(
+      (link) =>
+        `<${link.href}>; rel="${link.rel}"${link.type === undefined ? '' : `; type="${link.type}"`}; anchor="${anchor}"`,
+    ),
+  );
+  return `${lines.join(',\n')}\n`;
 }

@@ -11,8 +11,17 @@ import {
   type RecordQuads,
   type StoredRecordQuads,
 } from '../../core/discovery/representations.js';
-import { entityTag } from '../../core/stored/record-version.js';
-import { linkHeader, signpostingLinks } from '../../core/discovery/signposting.js';
+import { entityTag, versionOf } from '../../core/stored/record-version.js';
+import {
+  describesLink,
+  linkHeader,
+  LINKSET_JSON,
+  LINKSET_TEXT,
+  linksetJson,
+  linksetText,
+  signpostingLinks,
+  type SignpostLink,
+} from '../../core/discovery/signposting.js';
 import { getSoftware } from '../../core/catalogue/software.js';
 import type { AppEnv } from '../env.js';
 import { preferred } from '../accept.js';
@@ -22,7 +31,7 @@ import type { WebPage } from '../web.js';
 import { DEREFERENCEABLE } from '../../core/records/kind-registry.js';
 import { contentNameQuads, contentNames } from '../../core/records/content-id.js';
 import { MARKDOWN_CONTENT_TYPE, markdownTag, recordMarkdown } from '../../core/discovery/markdown.js';
-import { REG } from '../../core/ns.js';
+import { DCT, REG } from '../../core/ns.js';
 
 /** Reads the API JSON of one record by id (the body `GET /api/v1/<kind>/<id>` returns). */
 export type RecordReader = (core: Core, id: string) => Promise<JsonObject>;
@@ -30,23 +39,30 @@ export type RecordReader = (core: Core, id: string) => Promise<JsonObject>;
 export type RecordReaders = Partial<Record<RecordKind, RecordReader>>;
 
 /** Representations a record IRI offers. */
-type Form = RdfFormat | 'json' | 'markdown' | 'html';
+type Form = RdfFormat | 'json' | 'markdown' | 'linkset' | 'html';
 
 /** Media types of each form; on equal quality the first form listed wins, so `*\/*` gets Turtle. */
 const MEDIA_TYPES: readonly (readonly [Form, readonly string[]])[] = [
-  ['turtle', ['text/turtle']],
+  // Turtle is N3 too: an N3 client (rdflib names `text/rdf+n3`) reads it.
+  ['turtle', ['text/turtle', 'text/n3', 'text/rdf+n3']],
   ['jsonld', ['application/ld+json']],
   ['nquads', ['application/n-quads']],
+  ['ntriples', ['application/n-triples']],
+  ['rdfxml', ['application/rdf+xml']],
   ['json', ['application/json']],
   ['markdown', ['text/markdown']],
+  ['linkset', [LINKSET_JSON, LINKSET_TEXT]],
   ['html', ['text/html', 'application/xhtml+xml']],
 ];
 const EXTENSIONS: Readonly<Record<string, Form>> = {
   ttl: 'turtle',
   jsonld: 'jsonld',
   nq: 'nquads',
+  nt: 'ntriples',
+  rdf: 'rdfxml',
   json: 'json',
   md: 'markdown',
+  linkset: 'linkset',
   html: 'html',
 };
 /** The extension that marks each RDF form's entity tag (as in the record IRI's own extensions). */
@@ -54,6 +70,8 @@ const FORM_EXTENSIONS: Readonly<Record<RdfFormat, string>> = {
   turtle: 'ttl',
   jsonld: 'jsonld',
   nquads: 'nq',
+  ntriples: 'nt',
+  rdfxml: 'rdf',
 };
 /** The paths each kind's IRIs (and their aliases) are served at, as each kind declares them. */
 const PATHS: readonly (readonly [RecordKind, readonly string[]])[] = [...DEREFERENCEABLE].map(
@@ -130,18 +148,32 @@ async function mintedRecord(
  * for another name of an item's bytes, and `cite-as` stays the record's IRI.
  */
 function linkOf(core: Core, record: RecordQuads): string {
+  return linkHeader(linksOf(core, record));
+}
+
+function linksOf(core: Core, record: RecordQuads): SignpostLink[] {
   const names = contentNames(record.iri, record.quads).flatMap((node) => node.names);
   const rel = REG('contentName');
-  return linkHeader([
+  return [
     ...signpostingLinks(core.config.baseIri, record),
     ...[...new Set(names)].map((href) => ({ href, rel })),
-  ]);
+  ];
+}
+
+/** When the record last changed (its `dct:modified`), as an HTTP date; undefined when it does not say. */
+function lastModified(record: RecordQuads): string | undefined {
+  const modified = record.quads.find(
+    (quad) => quad.subject.value === record.iri && quad.predicate.value === DCT('modified'),
+  )?.object.value;
+  const time = modified === undefined ? NaN : Date.parse(modified);
+  return Number.isNaN(time) ? undefined : new Date(time).toUTCString();
 }
 
 /**
  * Record IRIs (`{base}/software/<id>`, `/release/<id>`, `/instance/<id>` and `/instances/<id>`, `/type/<slug>`,
  * `/run/<id>`, `/artifact/<id>`) dereference by Accept (q-values honoured) or by extension
- * (`.ttl .jsonld .nq .json .md .html`), with `Vary: Accept` and FAIR Signposting `Link` headers. Browsers get the
+ * (`.ttl .jsonld .nq .nt .rdf .json .md .html`), with `Vary: Accept`, FAIR Signposting `Link` headers and
+ * `Last-Modified` (the record's `dct:modified`). Browsers get the
  * web page, which shows the record (status 404 when there is no such record; the page says so).
  */
 export function recordRoutes(
@@ -172,16 +204,21 @@ async function dereference(
     const form = extension ?? negotiate(c.req.header('accept'));
     if (form === 'html') return await recordPage(c, installed(web), kind, id);
     const record = await readRecordQuads(core, kind, id);
-    link = linkOf(core, record);
-    if (form === 'markdown') return markdownOf(c, record, await reader(core, id), link);
+    const links = linksOf(core, record);
+    if (form === 'linkset') return linksetOf(c, record, links);
+    // A document named by its extension is a metadata document of the record: it says what it describes.
+    link = linkHeader(extension === undefined ? links : [...links, describesLink(record.iri)]);
+    const modified = lastModified(record);
+    const dated: Record<string, string> = modified === undefined ? {} : { 'last-modified': modified };
+    if (form === 'markdown') return markdownOf(c, record, await reader(core, id), link, dated);
     const etag = entityTag(record.version, form === 'json' ? undefined : FORM_EXTENSIONS[form]);
-    const headers: Record<string, string> = { vary: 'Accept', link, etag };
+    const headers: Record<string, string> = { vary: 'Accept', link, etag, ...dated };
     if (form === 'json') return c.json(await reader(core, id), 200, headers);
     // An RDF form is the stored record and nothing else, so its tag vouches for every byte: a match is a 304.
     if (notModified(c, etag)) return c.body(null, 304, headers);
     // The content names are derived from the stored quads alone, so the tag of the stored record still holds.
     const named = { ...record, quads: [...record.quads, ...contentNameQuads(record.iri, record.quads)] };
-    const { contentType, body } = renderRecord(named, form);
+    const { contentType, body } = await renderRecord(named, form);
     return c.body(body, 200, { ...headers, 'content-type': contentType });
   } catch (error) {
     const response = problemResponse(error, c.get('requestId'), core.log, c.req.path);
@@ -196,13 +233,40 @@ async function dereference(
  * version and the page's bytes (which also show counts derived from other records), so a match is a 304 only
  * when the page is byte for byte the one the client holds.
  */
-function markdownOf(c: Context<AppEnv>, record: StoredRecordQuads, json: JsonObject, link: string): Response {
+function markdownOf(
+  c: Context<AppEnv>,
+  record: StoredRecordQuads,
+  json: JsonObject,
+  link: string,
+  dated: Record<string, string>,
+): Response {
   const body = recordMarkdown(record.kind, json, { baseIri: c.get('core').config.baseIri });
   const etag = markdownTag(record.version, body);
-  const headers: Record<string, string> = { vary: 'Accept', link, etag };
+  const headers: Record<string, string> = { vary: 'Accept', link, etag, ...dated };
   if (notModified(c, etag)) return c.body(null, 304, headers);
   return c.body(body, 200, { ...headers, 'content-type': MARKDOWN_CONTENT_TYPE });
 }
+
+/**
+ * The record's links as a linkset (RFC 9264; FAIR Signposting level 2): `application/linkset+json` unless the
+ * Accept header prefers `application/linkset`. Its tag covers its bytes, so a match is a 304.
+ */
+function linksetOf(c: Context<AppEnv>, record: StoredRecordQuads, links: readonly SignpostLink[]): Response {
+  const text = preferred(c.req.header('accept'), LINKSET_FORMS) === 'text';
+  const body = text ? linksetText(record.iri, links) : linksetJson(record.iri, links);
+  const etag = entityTag(
+    `${record.version}.${versionOf(body).slice(0, 16)}`,
+    text ? 'linkset' : 'linkset.json',
+  );
+  const headers: Record<string, string> = { vary: 'Accept', etag };
+  if (notModified(c, etag)) return c.body(null, 304, headers);
+  return c.body(body, 200, { ...headers, 'content-type': text ? LINKSET_TEXT : LINKSET_JSON });
+}
+
+const LINKSET_FORMS: readonly (readonly ['json' | 'text', readonly string[]])[] = [
+  ['json', [LINKSET_JSON, 'application/json']],
+  ['text', [LINKSET_TEXT]],
+];
 
 function splitExtension(segment: string): { id: string; extension?: Form } {
   const dot = segment.lastIndexOf('.');
@@ -229,7 +293,7 @@ async function recordPage(c: Context<AppEnv>, web: WebPage, kind: RecordKind, id
 function installed(web: WebPage | undefined): WebPage {
   if (web?.installed !== true) {
     throw new NotAcceptableError(
-      'this registry serves no web page; ask for text/turtle, application/ld+json, application/n-quads, application/json or text/markdown',
+      'this registry serves no web page; ask for text/turtle, application/ld+json, application/n-quads, application/n-triples, application/rdf+xml, application/json or text/markdown',
     );
   }
   return web;
@@ -240,7 +304,7 @@ function negotiate(accept: string | undefined): Form {
   const form = preferred(accept, MEDIA_TYPES);
   if (form === undefined) {
     throw new NotAcceptableError(
-      'a record is available as text/turtle, application/ld+json, application/n-quads, application/json, text/markdown or text/html',
+      'a record is available as text/turtle, application/ld+json, application/n-quads, application/n-triples, application/rdf+xml, application/json, text/markdown or text/html',
     );
   }
   return form;

@@ -1,8 +1,9 @@
-"""Queries a registry's /sparql with the Python clients data people use, and prints what each understood as JSON.
+"""Reads a registry with the Python clients data people use, and prints what each understood as JSON.
 
-Usage: python3 sparql_clients.py <endpoint URL>
+Usage: python3 sparql_clients.py <endpoint URL> [<record IRI>...]
 Reads SELECT, ASK and CONSTRUCT answers through SPARQLWrapper (its default XML, and JSON, CSV, TSV) and through
-rdflib's SPARQLStore, each with the Accept header the library itself sends.
+rdflib's SPARQLStore, and each record IRI with rdflib's Graph().parse, each with the Accept header the library
+itself sends.
 """
 import csv
 import io
@@ -37,8 +38,22 @@ def names_of(graph):
     return sorted([str(s), str(o)] for s, _, o in graph.triples((None, NAME, None)))
 
 
-def main(endpoint):
+def main(endpoint, records):
     out = {}
+    # rdflib dereferencing record IRIs, as `Graph().parse(iri)` does: by its default Accept, and asking for Turtle.
+    out["records"] = []
+    for iri in records:
+        parsed = Graph()
+        parsed.parse(iri)
+        turtle = Graph()
+        turtle.parse(iri, format="turtle")
+        out["records"].append(
+            {
+                "triples": len(parsed),
+                "same_as_turtle": len(parsed) == len(turtle) and all(t in turtle for t in parsed),
+                "names": [str(o) for o in parsed.objects(URIRef(iri), NAME)],
+            }
+        )
     # SPARQLWrapper's default: SPARQL XML results, read with minidom.
     document = wrapper(endpoint, SELECT)
     rows = []
@@ -67,4 +82,4 @@ def main(endpoint):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2:])
