@@ -271,6 +271,39 @@ describe('GET /api/v1/runs/{id}/ro-crate', () => {
   });
 });
 
+describe('a crate sent back to the registry that exported it', () => {
+  it('adds nothing when its deployment sends it, and is refused from another deployment', async () => {
+    const exported = (await crate(`/api/v1/runs/${idOf(useRun)}/ro-crate`)).body;
+    const post = async (bearer: string) => {
+      const response = await app.request('/api/v1/ro-crate', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/ld+json' },
+        body: JSON.stringify(exported),
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const runsBefore = (await crate('/api/v1/runs')).body.total;
+    const back = await post(token);
+    expect(back.status).toBe(200);
+    expect(back.body.runs).toEqual([
+      { action: useRun, run: useRun, created: false, used: [inputArtifact], generated: [outputArtifact] },
+    ]);
+    expect((await crate('/api/v1/runs')).body.total).toBe(runsBefore);
+    const stranger = await created('/api/v1/instances', {
+      software: software.id,
+      release: release.id,
+      label: 'other.example.org',
+      operator: { kind: 'person', name: 'Josiah Carberry', identifier: OPERATOR },
+    });
+    const strangerToken = (await created(`/api/v1/instances/${stranger.id}/tokens`, {})).token;
+    const refused = await post(strangerToken);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.map((error: any) => error.message)).toContain(
+      `"${useRun}" is a run of another deployment`,
+    );
+  });
+});
+
 describe('GET /api/v1/artifacts/{id}/ro-crate', () => {
   it('holds one CreateAction per run around the artifact, as far as the depth asked', async () => {
     const near = byId((await crate(`/api/v1/artifacts/${idOf(outputArtifact)}/ro-crate?depth=1`)).body);

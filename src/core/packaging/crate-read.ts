@@ -24,6 +24,8 @@ interface Entity {
 export interface CrateAction {
   /** The action's `@id`: the run's key. */
   readonly id: string;
+  /** Where the action sits in the crate, as a refusal names it. */
+  readonly field: string;
   readonly run: JsonObject;
   readonly used: JsonObject[];
   readonly generated: JsonObject[];
@@ -237,6 +239,7 @@ class CrateReader {
     const generated = this.dataList(entity, 'result');
     return {
       id: entity.id,
+      field: this.field(entity),
       run,
       used,
       generated,

@@ -10,6 +10,7 @@ import { requireAuthenticated, requireDeploymentScope } from '../access/policy.j
 import { ValidationError, type FieldError } from '../errors.js';
 import { isObject } from '../records/json.js';
 import type { JsonObject } from '../records/mapper.js';
+import { RUN } from '../records/activity-specs.js';
 import { INSTANCE, RELEASE, SOFTWARE } from '../records/specs.js';
 import { readStored } from '../stored/records.js';
 import type { Act } from '../stored/write-path.js';
@@ -49,7 +50,10 @@ export async function importCrate(core: Core, act: Act, document: unknown): Prom
   const needs = new Set(crate.actions.flatMap((action) => roles(action).map((part) => part.role)));
   for (const role of needs)
     requireDeploymentScope(principal, role === 'produced' ? 'advertise:produce' : 'advertise:consume');
-  const errors = await checkAgainstDeployment(core, instance, crate.actions);
+  const errors = [
+    ...(await checkAgainstDeployment(core, instance, crate.actions)),
+    ...(await keyRunsOfThisRegistry(core, instance, crate.actions)),
+  ];
   if (errors.length > 0) throw refusal(errors);
   // Every action is checked before any is written, so a crate is recorded whole or not at all.
   for (const action of crate.actions)
@@ -152,4 +156,33 @@ function softwareName(software: JsonObject | undefined, iri: string | undefined)
 /** An address as compared: without a trailing slash, scheme and host in lower case. */
 function comparable(address: string): string {
   return address.replace(/\/+$/, '').replace(/^[a-z]+:\/\/[^/]+/i, (head) => head.toLowerCase());
+}
+
+/**
+ * An action whose `@id` is a run of this registry (a crate this registry exported, sent back) adds to that run:
+ * it is found by the key it was advertised under. Only the deployment that ran it may, and only when it has a key.
+ */
+async function keyRunsOfThisRegistry(
+  core: Core,
+  instance: string,
+  actions: CrateAction[],
+): Promise<FieldError[]> {
+  const errors: FieldError[] = [];
+  const prefix = `${core.config.baseIri}/${RUN.path}/`;
+  for (const action of actions) {
+    if (!action.id.startsWith(prefix)) continue;
+    const stored = (await readStored(core, RUN, action.id))?.json;
+    const field = action.field;
+    if (stored === undefined)
+      errors.push({ field, message: `"${action.id}" names a run of this registry that it does not hold` });
+    else if (stored.instance !== instance)
+      errors.push({ field, message: `"${action.id}" is a run of another deployment` });
+    else if (typeof stored.external_key !== 'string')
+      errors.push({
+        field,
+        message: `"${action.id}" was advertised without a key, so a crate cannot add to it`,
+      });
+    else action.run.external_key = stored.external_key;
+  }
+  return errors;
 }
