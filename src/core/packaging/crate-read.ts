@@ -6,19 +6,13 @@
  * profiles it conforms to describe the package, not the runs, and are not recorded.
  */
 import { createHash } from 'node:crypto';
-import { BadRequestError, type FieldError } from '../errors.js';
+import { BadRequestError } from '../errors.js';
 import { isObject } from '../records/json.js';
 import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js';
 import { ABORTED, str } from './crate-entities.js';
-import { ACTION_STATUSES, RO_CRATE, RUN_PROFILES, spdxLicense } from './terms.js';
-
-/** One entity of the crate, with where it sits in `@graph`. */
-interface Entity {
-  readonly at: number;
-  readonly id: string;
-  readonly types: readonly string[];
-  readonly node: JsonObject;
-}
+import { CrateContext, RefusedCrateError, refId, refIds, text, type Entity } from './crate-context.js';
+import { AGENT_MEMBERS, readArtifact } from './crate-data.js';
+import { ACTION_STATUSES, RO_CRATE, RUN_PROFILES } from './terms.js';
 
 /** One `CreateAction` as the run and artifacts an advertisement records. */
 export interface CrateAction {
@@ -68,43 +62,6 @@ const ACTION_MEMBERS = new Set([
   'object',
   'result',
 ]);
-const DATA_TYPES = new Set(['File', 'MediaObject', 'Dataset', 'CreativeWork']);
-const DATA_MEMBERS = new Set([
-  '@id',
-  '@type',
-  'name',
-  'description',
-  'encodingFormat',
-  'contentSize',
-  'contentUrl',
-  'sha256',
-  'license',
-  'version',
-  'keywords',
-  'datePublished',
-  'url',
-  'creator',
-  'author',
-  'isBasedOn',
-  'conformsTo',
-  'distribution',
-]);
-const DOWNLOAD_MEMBERS = new Set([
-  '@id',
-  '@type',
-  'name',
-  'contentUrl',
-  'url',
-  'encodingFormat',
-  'contentSize',
-  'sha256',
-]);
-const AGENT_TYPES: Readonly<Record<string, string>> = {
-  Person: 'person',
-  Organization: 'organization',
-  SoftwareApplication: 'software',
-};
-const AGENT_MEMBERS = new Set(['@id', '@type', 'name', 'url', 'email']);
 const INSTRUMENT_TYPES = new Set([
   'SoftwareApplication',
   'SoftwareSourceCode',
@@ -132,17 +89,15 @@ export function readCrate(document: unknown, baseIri: string): ReadCrate {
   return reader.read();
 }
 
-class CrateReader {
-  private readonly errors: FieldError[] = [];
-  private readonly entities = new Map<string, Entity>();
-  /** Entities a run's record accounts for, and those that only package the crate. */
-  private readonly accounted = new Set<string>();
+class CrateReader extends CrateContext {
   private crateKey = '';
 
   constructor(
     private readonly document: unknown,
     private readonly baseIri: string,
-  ) {}
+  ) {
+    super();
+  }
 
   read(): ReadCrate {
     const graph = this.structure();
@@ -293,7 +248,7 @@ class CrateReader {
         out.push({ iri: id });
         continue;
       }
-      out.push(this.artifact(entity));
+      out.push(readArtifact(this, entity, this.crateKey));
     }
     return out;
   }
@@ -302,136 +257,6 @@ class CrateReader {
   private accountNested(entity: Entity): void {
     for (const key of ['creator', 'author', 'distribution'])
       for (const id of refIds(entity.node[key])) this.accounted.add(id);
-  }
-
-  /** A data entity as an artifact: its key is its `@id` (within this crate when the `@id` is relative). */
-  private artifact(entity: Entity): JsonObject {
-    if (!entity.types.some((type) => DATA_TYPES.has(type)))
-      this.refuse(
-        this.field(entity, '@type'),
-        `is ${entity.types.join(', ') || 'untyped'}; a run's object or result is recorded as a File, Dataset or CreativeWork`,
-      );
-    this.onlyMembers(entity, DATA_MEMBERS);
-    const node = entity.node;
-    const out: JsonObject = {
-      external_key: isAbsoluteIri(entity.id) ? entity.id : `ro-crate:${this.crateKey}:${entity.id}`,
-    };
-    this.copyText(entity, 'name', out, 'title');
-    this.copyText(entity, 'description', out, 'description');
-    this.copyText(entity, 'version', out, 'version');
-    this.copyTime(entity, 'datePublished', out, 'issued');
-    const license = this.iriMember(entity, 'license');
-    if (license !== undefined) out.license = spdxLicense(license);
-    const landing = this.iriMember(entity, 'url');
-    if (landing !== undefined) out.landing_page = landing;
-    const keywords = node.keywords;
-    if (keywords !== undefined) {
-      const list = typeof keywords === 'string' ? keywords.split(',').map((word) => word.trim()) : keywords;
-      if (Array.isArray(list) && list.every((word) => typeof word === 'string')) out.keywords = list;
-      else this.refuse(this.field(entity, 'keywords'), 'must be text or a list of texts');
-    }
-    const types = this.formats(entity);
-    if (types.conformsTo !== undefined) out.conforms_to = types.conformsTo;
-    const creators = [...this.agents(entity, 'creator'), ...this.agents(entity, 'author')];
-    if (creators.length > 0) out.creators = creators;
-    const derived = node.isBasedOn === undefined ? [] : this.refsOf(entity, 'isBasedOn', node.isBasedOn);
-    for (const id of derived)
-      if (!isAbsoluteIri(id)) this.refuse(this.field(entity, 'isBasedOn'), `"${id}" is not an absolute IRI`);
-    if (derived.length > 0) out.was_derived_from = derived.filter(isAbsoluteIri);
-    const distributions: JsonObject[] = [];
-    const own = this.distribution(entity, types.mediaType);
-    if (own !== undefined) distributions.push(own);
-    if (node.distribution !== undefined)
-      for (const id of this.refsOf(entity, 'distribution', node.distribution)) {
-        const download = this.entities.get(id);
-        if (download === undefined) {
-          this.refuse(this.field(entity, 'distribution'), `names "${id}", which the crate does not describe`);
-          continue;
-        }
-        this.accounted.add(id);
-        this.onlyMembers(download, DOWNLOAD_MEMBERS);
-        const item = this.distribution(download, text(download.node.encodingFormat));
-        if (item !== undefined) distributions.push(item);
-      }
-    if (distributions.length > 0) out.distributions = distributions;
-    return out;
-  }
-
-  /** `encodingFormat`: a media type as text, or a format IRI (the artifact's type when `conformsTo` is absent). */
-  private formats(entity: Entity): { mediaType: string | undefined; conformsTo: string | undefined } {
-    const values = entity.node.encodingFormat === undefined ? [] : asList(entity.node.encodingFormat);
-    const mediaTypes = values.filter((value): value is string => typeof value === 'string');
-    const formats = values.map(refId).filter((value): value is string => value !== undefined);
-    const declared =
-      entity.node.conformsTo === undefined ? [] : this.refsOf(entity, 'conformsTo', entity.node.conformsTo);
-    if (mediaTypes.length > 1)
-      this.refuse(
-        this.field(entity, 'encodingFormat'),
-        'names more than one media type; a distribution has one',
-      );
-    const types = [...declared, ...formats];
-    if (new Set(types).size > 1)
-      this.refuse(
-        this.field(entity, declared.length > 0 ? 'conformsTo' : 'encodingFormat'),
-        'names more than one type; an artifact has one',
-      );
-    return { mediaType: mediaTypes[0], conformsTo: types[0] };
-  }
-
-  /** The distribution a `File` or `DataDownload` describes, when it says anything of the bytes. */
-  private distribution(entity: Entity, mediaType: string | undefined): JsonObject | undefined {
-    const node = entity.node;
-    const out: JsonObject = {};
-    const url = this.iriMember(entity, 'contentUrl');
-    if (url !== undefined) out.download_url = url;
-    if (entity.types.includes('DataDownload')) {
-      const access = this.iriMember(entity, 'url');
-      if (access !== undefined) out.access_url = access;
-      this.copyText(entity, 'name', out, 'title');
-    }
-    if (mediaType !== undefined) out.media_type = mediaType;
-    if (node.contentSize !== undefined) {
-      const size =
-        typeof node.contentSize === 'number' ? node.contentSize : Number(text(node.contentSize) ?? NaN);
-      if (Number.isSafeInteger(size) && size >= 0) out.byte_size = size;
-      else this.refuse(this.field(entity, 'contentSize'), 'must be a whole number of bytes');
-    }
-    const digest = text(node.sha256);
-    if (node.sha256 !== undefined && digest === undefined)
-      this.refuse(this.field(entity, 'sha256'), 'must be text');
-    if (digest !== undefined) out.checksum = { algorithm: 'sha256', value: digest };
-    if (Object.keys(out).length === 0) return undefined;
-    if (out.download_url === undefined && out.access_url === undefined) out.availability = 'metadata-only';
-    return out;
-  }
-
-  /** The agents a member names, as the registry records agents. */
-  private agents(entity: Entity, member: string): JsonObject[] {
-    const value = entity.node[member];
-    if (value === undefined) return [];
-    return this.refsOf(entity, member, value).flatMap((id) => {
-      const agent = this.entities.get(id);
-      if (agent === undefined) {
-        if (isAbsoluteIri(id)) return [{ identifier: id }];
-        this.refuse(this.field(entity, member), `names "${id}", which the crate does not describe`);
-        return [];
-      }
-      this.accounted.add(id);
-      this.onlyMembers(agent, AGENT_MEMBERS);
-      const kind = agent.types.map((type) => AGENT_TYPES[type]).find((value) => value !== undefined);
-      if (kind === undefined)
-        this.refuse(this.field(agent, '@type'), 'an agent is a Person, Organization or SoftwareApplication');
-      const homepage = this.iriMember(agent, 'url');
-      return [
-        {
-          ...(isAbsoluteIri(id) ? { identifier: id } : {}),
-          ...(kind === undefined ? {} : { kind }),
-          ...(text(agent.node.name) === undefined ? {} : { name: str(agent.node.name) }),
-          ...(homepage === undefined ? {} : { homepage }),
-          ...(text(agent.node.email) === undefined ? {} : { email: str(agent.node.email) }),
-        },
-      ];
-    });
   }
 
   private instrument(action: Entity, value: Json | undefined): CrateInstrument | undefined {
@@ -481,73 +306,6 @@ class CrateReader {
     }
     return { field: this.field(action, 'agent'), id };
   }
-
-  /** The `@id`s a member refers to; a value that is not a reference is refused. */
-  private refsOf(entity: Entity, member: string, value: Json): string[] {
-    const ids: string[] = [];
-    for (const item of asList(value)) {
-      const id = refId(item);
-      if (id === undefined) this.refuse(this.field(entity, member), 'must refer to entities as {"@id": …}');
-      else ids.push(id);
-    }
-    return ids;
-  }
-
-  private iriMember(entity: Entity, member: string): string | undefined {
-    const value = entity.node[member];
-    if (value === undefined) return undefined;
-    const iri = refId(value) ?? text(value);
-    if (iri === undefined || !isAbsoluteIri(iri)) {
-      this.refuse(this.field(entity, member), 'must be an absolute IRI');
-      return undefined;
-    }
-    return iri;
-  }
-
-  private copyText(entity: Entity, member: string, out: JsonObject, field: string): void {
-    const value = entity.node[member];
-    if (value === undefined) return;
-    if (typeof value === 'string') out[field] = value;
-    else this.refuse(this.field(entity, member), 'must be text');
-  }
-
-  private copyTime(entity: Entity, member: string, out: JsonObject, field: string): void {
-    const value = entity.node[member];
-    if (value === undefined) return;
-    if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) && Number.isFinite(Date.parse(value)))
-      out[field] = value;
-    else this.refuse(this.field(entity, member), 'must be an ISO 8601 date and time');
-  }
-
-  private onlyMembers(entity: Entity, allowed: ReadonlySet<string>): void {
-    for (const key of Object.keys(entity.node))
-      if (!allowed.has(key))
-        this.refuse(this.field(entity, key), 'is a statement the registry cannot record');
-  }
-
-  /** Names an entity (and a property of it) the way a refusal does: its place in `@graph` and its `@id`. */
-  private field(entity: Entity, member?: string): string {
-    return `@graph[${entity.at}]${member === undefined ? '' : `.${member}`}`;
-  }
-
-  private refuse(field: string, why: string): void {
-    const entity = /^@graph\[(\d+)\]/.exec(field);
-    const id =
-      entity === null
-        ? undefined
-        : [...this.entities.values()].find((item) => item.at === Number(entity[1]))?.id;
-    const member = field.includes('.') ? field.slice(field.indexOf('.') + 1) : undefined;
-    const subject =
-      id === undefined ? field : `entity "${id}"${member === undefined ? '' : ` property ${member}`}`;
-    this.errors.push({ field, message: `${subject} ${why}` });
-  }
-}
-
-/** A crate that says something the registry cannot record (422), with every such statement. */
-export class RefusedCrateError extends Error {
-  constructor(readonly errors: readonly FieldError[]) {
-    super(errors.map((error) => error.message).join('; '));
-  }
 }
 
 /** Actions ordered so that one that generated an artifact comes before those that used it. */
@@ -569,26 +327,4 @@ function ordered(actions: CrateAction[]): CrateAction[] {
   };
   for (const action of actions) visit(action, new Set());
   return out;
-}
-
-function asList(value: Json): Json[] {
-  return Array.isArray(value) ? value : [value];
-}
-
-function refId(value: Json | undefined): string | undefined {
-  return isObject(value) && typeof value['@id'] === 'string' && Object.keys(value).length === 1
-    ? value['@id']
-    : undefined;
-}
-
-function refIds(value: Json | undefined): string[] {
-  return value === undefined
-    ? []
-    : asList(value)
-        .map(refId)
-        .filter((id): id is string => id !== undefined);
-}
-
-function text(value: Json | undefined): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }

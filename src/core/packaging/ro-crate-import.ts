@@ -16,7 +16,8 @@ import { readStored } from '../stored/records.js';
 import type { Act } from '../stored/write-path.js';
 import type { Core } from '../core.js';
 import { advertiseRun, type AdvertisedPart } from '../provenance/advertise.js';
-import { readCrate, RefusedCrateError, type CrateAction } from './crate-read.js';
+import { RefusedCrateError } from './crate-context.js';
+import { readCrate, type CrateAction } from './crate-read.js';
 
 /** What one `CreateAction` became. */
 export interface ImportedAction {
