@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { writeZip } from '../../src/core/packaging/zip.js';
@@ -62,6 +63,37 @@ async function read(app: App, path: string) {
 }
 
 const idOf = (iri: string) => iri.slice(iri.lastIndexOf('/') + 1);
+
+/** A ZIP archive of one deflated file, as archivers commonly write it. */
+function deflatedZip(name: string, data: Buffer): Buffer {
+  const packed = zlib.deflateRawSync(data);
+  const file = Buffer.from(name, 'utf8');
+  const header = (size: number) => Buffer.alloc(size);
+  const local = header(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(zlib.crc32(data), 14);
+  local.writeUInt32LE(packed.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(file.length, 26);
+  const central = header(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(zlib.crc32(data), 16);
+  central.writeUInt32LE(packed.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(file.length, 28);
+  const end = header(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + file.length, 12);
+  end.writeUInt32LE(local.length + file.length + packed.length, 16);
+  return Buffer.concat([local, file, packed, central, file, end]);
+}
 const totals = async (app: App) => ({
   runs: (await read(app, '/api/v1/runs')).total,
   artifacts: (await read(app, '/api/v1/artifacts')).total,
@@ -136,6 +168,37 @@ describe('POST /api/v1/ro-crate', () => {
     expect(zipped.status).toBe(200);
     expect(zipped.body.runs).toEqual(first.body.runs);
     expect(await totals(app)).toEqual(before);
+  });
+
+  it('reads a deflated archive holding the crate in a folder, and refuses one that expands past the body limit', async () => {
+    const { app, token } = imagemagick;
+    const first = await send(app, token, EXAMPLE1);
+    const folder = await send(
+      app,
+      token,
+      deflatedZip('pictures/ro-crate-metadata.json', Buffer.from(JSON.stringify(EXAMPLE1))),
+      'application/zip',
+    );
+    expect(folder.status).toBe(200);
+    expect(folder.body.runs).toEqual(first.body.runs);
+    const padded = `${JSON.stringify(EXAMPLE1).slice(0, -1)}${' '.repeat(3 * 1024 * 1024)}}`;
+    const bomb = await send(
+      app,
+      token,
+      deflatedZip('ro-crate-metadata.json', Buffer.from(padded)),
+      'application/zip',
+    );
+    expect(bomb.status).toBe(413);
+    const none = await send(
+      app,
+      token,
+      deflatedZip('README.md', Buffer.from('# no crate')),
+      'application/zip',
+    );
+    expect(none.status).toBe(400);
+    expect(none.body.detail).toContain('ro-crate-metadata.json');
+    const broken = await send(app, token, Buffer.from('PK not really'), 'application/zip');
+    expect(broken.status).toBe(400);
   });
 
   it('refuses the Workflow Run Crate example, naming each statement it cannot record, and writes nothing', async () => {
