@@ -112,6 +112,31 @@ const QUERY_PARAMETERS: Readonly<Record<string, readonly Schema[]>> = {
       ],
     ]),
   ),
+  ...Object.fromEntries(
+    ['runs', 'artifacts'].map((kind) => [
+      `get /api/v1/${kind}/{id}/ro-crate`,
+      [
+        {
+          name: 'format',
+          in: 'query',
+          description:
+            "json: the crate's ro-crate-metadata.json as application/ld+json (the default, also chosen by Accept); zip: an application/zip archive holding it and ro-crate-preview.html",
+          schema: { type: 'string', enum: ['json', 'zip'] },
+        },
+        ...(kind === 'artifacts'
+          ? [
+              {
+                name: 'depth',
+                in: 'query',
+                description:
+                  'how many generations of lineage the crate follows each way, as the lineage API bounds it',
+                schema: { type: 'string' },
+              },
+            ]
+          : []),
+      ],
+    ]),
+  ),
   'get /api/v1/identify': [
     {
       name: 'id',
