@@ -75,7 +75,6 @@ describe('GET /api/v1/software/{id}/codemeta.json', () => {
       softwareHelp: 'https://shacl.example.org/docs',
       publisher: { type: 'Organization', id: 'https://ror.org/00example0', name: 'Example Lab' },
       maintainer: expect.objectContaining({ type: 'Person', name: 'Ada Lovelace', email: 'ada@example.org' }),
-      author: [{ type: 'Organization', id: 'https://ror.org/00example0', name: 'Example Lab' }],
       dateCreated: software.created,
       dateModified: software.modified,
     });

@@ -84,8 +84,6 @@ export function codeMetaOf({ software, release }: SoftwareAndRelease): JsonObjec
       releaseNotes: text(release?.changelog),
       publisher,
       maintainer,
-      // The registry records no authors; the publisher is credited as the author, as a citation needs one.
-      author: publisher === undefined ? undefined : [publisher],
       isPartOf: release === undefined ? undefined : text(software.iri),
       dateCreated: text(release?.created) ?? text(software.created),
       dateModified: text(release?.modified) ?? text(software.modified),
