@@ -13,11 +13,15 @@ const BOUND = new WeakSet<object>();
 
 /**
  * Registers the gauges read at each scrape: the store's size and record counts, the peers, uptime, the index's
- * readiness, the delivery queue and the start-up count of stranded records. Their names are part of the contract.
+ * readiness, the delivery queue and the start-up count of stranded records (their names are part of the
+ * contract), and the Node runtime's metrics.
  */
 export function bindStatusGauges(core: Core): void {
   if (BOUND.has(core)) return;
   BOUND.add(core);
+  // The runtime's metrics start with the first scrape: a core nobody scrapes (a command, a test) keeps no
+  // event-loop monitor or garbage-collection observer running.
+  coreMetrics(core).collectRuntime();
   const registers = [coreMetrics(core).registry];
   new Gauge({
     name: 'reg_triples',

@@ -22,7 +22,6 @@ function accessLogOn(core: Core): boolean {
  */
 export function observeRequests(core: Core): MiddlewareHandler<AppEnv> {
   const metrics = coreMetrics(core);
-  metrics.collectRuntime();
   void ensureTracing(core);
   const logging = accessLogOn(core);
   const tracer = trace.getTracer('reg');
