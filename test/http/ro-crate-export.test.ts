@@ -158,6 +158,16 @@ describe('GET /api/v1/runs/{id}/ro-crate', () => {
       new Set([inputArtifact, outputArtifact]),
     );
     expect(rootEntity.mainEntity).toBeUndefined();
+    expect(rootEntity.name).toBe('Run convert');
+    expect(rootEntity.description).toContain('http://registry.test');
+    expect(rootEntity.datePublished).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // The profile the root conforms to is a CreativeWork entity of the crate, as the profile requires.
+    expect(entities.get('https://w3id.org/ro/wfrun/process/0.6')).toEqual({
+      '@id': 'https://w3id.org/ro/wfrun/process/0.6',
+      '@type': 'CreativeWork',
+      name: 'Process Run Crate',
+      version: '0.6',
+    });
     expect(entities.get(useRun)).toEqual({
       '@id': useRun,
       '@type': 'CreateAction',
