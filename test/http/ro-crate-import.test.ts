@@ -236,8 +236,8 @@ describe('POST /api/v1/ro-crate', () => {
       },
     ]);
     delete action.error;
-    const tool = changed['@graph'].find((entity: any) => entity['@type'] === 'SoftwareApplication');
-    tool.softwareVersion = '7.0.0';
+    const software = changed['@graph'].find((entity: any) => entity['@type'] === 'SoftwareApplication');
+    software.softwareVersion = '7.0.0';
     const version = await send(app, token, changed);
     expect(version.status).toBe(422);
     expect(version.body.errors[0].message).toContain('version 7.0.0');

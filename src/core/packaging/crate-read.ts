@@ -266,7 +266,7 @@ class CrateReader extends CrateContext {
     if (more.length > 0)
       this.refuse(
         this.field(action, 'instrument'),
-        'names more than one tool; a run is recorded against one deployment',
+        'names more than one piece of software; a run is recorded against one deployment',
       );
     const field = this.field(action, 'instrument');
     const entity = this.entities.get(id);
