@@ -97,22 +97,23 @@ function traceOutgoingCalls(suppressed: (active: Context) => boolean): void {
       if (typeof given !== 'object' || given === null || given instanceof URL || suppressed(context.active()))
         return original.apply(this, args);
       const options = given as RequestOptions;
-      const method = options.method ?? 'GET';
-      const port = options.port === undefined || options.port === null ? '' : `:${String(options.port)}`;
-      const protocol = options.protocol ?? (module === https ? 'https:' : 'http:');
-      const span = startClientSpan(
-        method,
-        new URL(
-          `${protocol}//${options.hostname ?? options.host ?? 'localhost'}${port}${options.path ?? '/'}`,
-        ),
-      );
+      const target = targetOf(options, module === https ? 'https:' : 'http:');
+      // Headers given as a flat list are left as they are: the call is still made, without a span.
+      if (target === undefined || Array.isArray(options.headers)) return original.apply(this, args);
+      const span = startClientSpan(options.method ?? 'GET', target);
       const carrier: Record<string, string> = {};
       propagation.inject(trace.setSpan(context.active(), span), carrier);
       args[0] = {
         ...options,
-        headers: { ...(options.headers as Record<string, string> | undefined), ...carrier },
+        headers: { ...options.headers, ...carrier },
       };
-      const request = original.apply(this, args);
+      let request: ClientRequest;
+      try {
+        request = original.apply(this, args);
+      } catch (error) {
+        span.end();
+        throw error;
+      }
       request.once('response', (response: IncomingMessage) => {
         span.setAttribute('http.response.status_code', response.statusCode ?? 0);
         if ((response.statusCode ?? 0) >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -124,5 +125,17 @@ function traceOutgoingCalls(suppressed: (active: Context) => boolean): void {
       return request;
     };
     module.request = traced;
+  }
+}
+
+/** The URL a request's options name, or undefined when they name none that parses. */
+function targetOf(options: RequestOptions, scheme: string): URL | undefined {
+  const host = options.hostname ?? options.host ?? 'localhost';
+  const port = options.port === undefined || options.port === null ? '' : `:${String(options.port)}`;
+  const bracketed = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  try {
+    return new URL(`${options.protocol ?? scheme}//${bracketed}${port}${options.path ?? '/'}`);
+  } catch {
+    return undefined;
   }
 }
