@@ -4,6 +4,7 @@ import { ForgeScheduler } from '../core/workers/forge-scheduler.js';
 import { startFederationWorkers } from '../core/workers/federation-workers.js';
 import { WebhookWorker } from '../core/workers/webhook-worker.js';
 import { startServer } from '../http/server.js';
+import { stopTracing } from '../http/observe/tracing.js';
 import { RegCommand } from '../cli/base-command.js';
 
 /** The result of a serve run, printed under --json when the server stops. */
@@ -68,6 +69,8 @@ Every REG_* setting is read from the environment; see reg-config(1).`;
     await forgeSync.stop();
     await federation.stop();
     await server.close();
+    // The spans of the last moments are sent before the process ends (nothing to do when tracing is off).
+    await stopTracing();
     log.info('stopped');
     return { url: server.url, stopped_by: signal };
   }

@@ -168,6 +168,8 @@ export interface Config {
   readonly rateLimits: RateLimitSettings;
   /** Web origins whose pages may call with a credential or write (`REG_CORS_ORIGINS`). */
   readonly corsOrigins: readonly string[];
+  /** One JSON line per request in the log (`REG_ACCESS_LOG`). */
+  readonly accessLog: boolean;
   /** OAuth scopes the protected-resource metadata names; empty: the member is left out. */
   readonly mcpScopes: readonly string[];
   readonly secrets: Secrets;
@@ -370,6 +372,7 @@ export function readConfig(
     rateLimits: rateLimitSettings(need),
     corsOrigins: need<string[]>('REG_CORS_ORIGINS'),
     mcpScopes: need<string[]>('REG_MCP_SCOPES'),
+    accessLog: need<boolean>('REG_ACCESS_LOG'),
     secrets,
     unknownVariables: Object.keys(env)
       .filter((name) => name.startsWith('REG_') && !known.has(name))

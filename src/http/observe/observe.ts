@@ -12,7 +12,7 @@ const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** Whether each request is logged (`REG_ACCESS_LOG`, on unless set to false). */
 function accessLogOn(core: Core): boolean {
-  return (core.config as { readonly accessLog?: boolean }).accessLog ?? true;
+  return core.config.accessLog;
 }
 
 /**
