@@ -75,7 +75,7 @@ describe('access log', () => {
   it('is silent when switched off', async () => {
     const quiet: Line[] = [];
     const off = await openCore(
-      { ...testConfig(), accessLog: false } as ReturnType<typeof testConfig>,
+      { ...testConfig(), accessLog: false },
       createLogger('debug', (line) => quiet.push(JSON.parse(line) as Line)),
     );
     try {
