@@ -22,6 +22,7 @@ import {
 import { describeSparqlService } from '../../core/discovery/sparql-service.js';
 import type { QueryDataset } from '../../core/store/graph/types.js';
 import { preferred } from '../accept.js';
+import { notModified } from '../record-conditions.js';
 import { CallerGate, callerOf } from '../../core/discovery/sparql-callers.js';
 import { clientAddress } from '../client-address.js';
 import type { AppEnv } from '../env.js';
@@ -152,7 +153,8 @@ async function answer(
   // Read before the query runs: an answer that saw a later commit is only ever sent under an older tag, and that
   // tag no longer matches once the later commit is counted.
   const tag = answerTag(boot, core.graph.generation, principal.authenticated, format, request);
-  if (matchesTag(c.req.header('if-none-match'), tag)) {
+  // If-None-Match compares weakly: the tag's opaque part is what a listed tag must name.
+  if (notModified(c, tag.replace(/^W\//, ''))) {
     c.header('etag', tag);
     return c.body(null, 304);
   }
@@ -202,11 +204,4 @@ function answerTag(
   ])
     hash.update(`${part}\0`);
   return `W/"${hash.digest('base64url').slice(0, 27)}"`;
-}
-
-/** Whether an `If-None-Match` header names this tag (weak comparison, as for GET). */
-function matchesTag(header: string | undefined, tag: string): boolean {
-  if (header === undefined) return false;
-  const opaque = (value: string): string => value.trim().replace(/^W\//, '');
-  return header.split(',').some((value) => value.trim() === '*' || opaque(value) === opaque(tag));
 }
