@@ -12,11 +12,17 @@ import { originOf } from '../stored/records.js';
 import { sparqlIri } from './sparql-text.js';
 import { describeTerms } from './terms.js';
 import { typeIri } from '../catalogue/types.js';
+import { matchByBasis } from '../insight/basis-matches.js';
+import { matchBasis, type BasisMatches } from '../insight/observed-matches.js';
 
 /** Query parameters of `GET /api/v1/capabilities`; each may repeat and hold comma-separated values. */
 export interface CapabilityParams {
   readonly produces?: readonly string[] | undefined;
   readonly consumes?: readonly string[] | undefined;
+  /** `declared` (the default), `observed` (what runs did) or `both`. */
+  readonly basis?: string | undefined;
+  /** An artifact whose types are asked as `consumes`; the answer adds who already consumed it. */
+  readonly artifact?: string | undefined;
 }
 
 /**
@@ -66,11 +72,20 @@ function typesOf(core: Core, values: readonly string[] | undefined, what: string
 /**
  * `GET /api/v1/capabilities`: records whose declared capability produces every type in `produces` and consumes
  * every type in `consumes` (full type IRIs, or slugs of types minted here); at least one is required. Withdrawn
- * records are left out; cached peer records are included, with their origin.
+ * records are left out; cached peer records are included, with their origin. With `basis` observed or both, or
+ * with `artifact`, matches also come from what runs actually produced and consumed.
  */
-export async function matchCapabilities(core: Core, params: CapabilityParams): Promise<CapabilityMatches> {
+export async function matchCapabilities(
+  core: Core,
+  params: CapabilityParams,
+): Promise<CapabilityMatches | BasisMatches> {
   const produces = typesOf(core, params.produces, 'produces');
   const consumes = typesOf(core, params.consumes, 'consumes');
+  const basis = matchBasis(params.basis);
+  if (basis !== 'declared' || (params.artifact !== undefined && params.artifact !== ''))
+    return matchByBasis(core, basis, params.artifact, { produces, consumes }, (p, c) =>
+      memoised(core, `capabilities ${JSON.stringify([p, c])}`, () => match(core, p, c)),
+    );
   if (produces.length === 0 && consumes.length === 0)
     throw new BadRequestError(
       'give produces or consumes: artifact type IRIs, or slugs of types minted here',

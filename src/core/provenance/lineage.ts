@@ -512,6 +512,32 @@ export async function lineage(core: Core, id: string, options: LineageOptions): 
   });
 }
 
+/**
+ * What came from several artifacts at once, followed down to `depth` generations with the same budgets, pages and
+ * cursors as `lineage`. `key` names the walk for its cursors (it is the answer's `root`); the caller has checked
+ * that the roots may be read.
+ */
+export async function lineageDownFrom(
+  core: Core,
+  key: string,
+  roots: readonly string[],
+  options: LineageOptions,
+): Promise<Lineage> {
+  const down = { ...options, direction: 'down' as const };
+  if (down.cursor !== undefined) return continueLineage(core, key, down);
+  const walk: Walk = {
+    depths: new Map(roots.map((root) => [root, 0])),
+    runs: new Set(),
+    expanded: { up: new Set(), down: new Set(roots) },
+    level: 1,
+    frontiers: { up: [], down: [...roots] },
+    slice: 0,
+    rowOffset: 0,
+    next: { up: [], down: [] },
+  };
+  return walkPage(core, key, walk, down, new Set(roots));
+}
+
 /** The next page of a partial answer. */
 async function continueLineage(core: Core, root: string, options: LineageOptions): Promise<Lineage> {
   const pending = pendingOf(core);

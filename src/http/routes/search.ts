@@ -36,6 +36,8 @@ export function searchRoutes(): Mounts {
       await matchCapabilities(c.get('core'), {
         produces: c.req.queries('produces'),
         consumes: c.req.queries('consumes'),
+        basis: c.req.query('basis'),
+        artifact: c.req.query('artifact'),
       }),
     ),
   );

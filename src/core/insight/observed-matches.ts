@@ -1,0 +1,242 @@
+/**
+ * Matchmaking on observed capability: which deployments (and their software) actually produced or consumed
+ * artifacts of given types, beside or instead of which declared that they do; and, for one artifact, what can
+ * consume it and which deployments already did.
+ */
+import { BadRequestError } from '../errors.js';
+import { DCT, GRAPHS, PROV, RDFS, REG, SCHEMA } from '../ns.js';
+import { ARTIFACT } from '../records/activity-specs.js';
+import { idOf } from '../records/ids.js';
+import { valuesBlock } from '../provenance/runs.js';
+import { iriOf, originOf, requireReadable } from '../stored/records.js';
+import type { Core } from '../core.js';
+import type { CapabilityMatch } from '../discovery/capabilities.js';
+import type { ByWay, CapabilityWay, ObservedType } from './observed.js';
+
+/** What matchmaking answers from: declarations (the default), what runs did, or both. */
+export type MatchBasis = 'declared' | 'observed' | 'both';
+
+const BASES: readonly MatchBasis[] = ['declared', 'observed', 'both'];
+
+/** The most matches returned, as for declared matchmaking. */
+const LIMIT = 200;
+
+/** Reads `basis` (default declared); anything else is a 400 naming it. */
+export function matchBasis(value: string | undefined): MatchBasis {
+  if (value === undefined || value === '') return 'declared';
+  if ((BASES as readonly string[]).includes(value)) return value as MatchBasis;
+  const message = `basis must be one of ${BASES.join(', ')}, got "${value}"`;
+  throw new BadRequestError(message, { errors: [{ field: 'basis', message }] });
+}
+
+/** A match found on what runs did: the asked types each way, as observed. */
+export interface ObservedMatch {
+  readonly iri: string;
+  readonly id: string;
+  readonly entity_type: 'software' | 'instance';
+  readonly name: string;
+  readonly software?: string;
+  readonly observed: ByWay<ObservedType>;
+  readonly origin: Record<string, unknown>;
+}
+
+/** One match of a basis-aware answer: found by declaration, by observation, or by both. */
+export type BasisMatch =
+  | (CapabilityMatch & { readonly basis: MatchBasis; readonly observed?: ByWay<ObservedType> })
+  | (ObservedMatch & { readonly basis: MatchBasis });
+
+/** A deployment whose runs used an artifact. */
+export interface Consumer {
+  readonly instance: string;
+  readonly name: string;
+  readonly software?: string;
+  readonly runs: number;
+  readonly last_used_at?: string;
+}
+
+/** The answer of `GET /api/v1/capabilities` with `basis` observed or both, or with `artifact`. */
+export interface BasisMatches {
+  readonly basis: MatchBasis;
+  readonly items: BasisMatch[];
+  readonly total: number;
+  readonly truncated: boolean;
+  /** With `artifact`: the artifact, its types (asked as `consumes`) and the deployments that already used it. */
+  readonly artifact?: string;
+  readonly artifact_types?: string[];
+  readonly consumed_by?: Consumer[];
+}
+
+interface Observation {
+  readonly instance: string;
+  readonly software?: string;
+  readonly type: ObservedType;
+}
+
+/** Per deployment, what its runs met of `types` one way. */
+async function observations(
+  core: Core,
+  types: readonly string[],
+  way: CapabilityWay,
+): Promise<Observation[]> {
+  if (types.length === 0) return [];
+  const met =
+    way === 'produces'
+      ? `GRAPH ?g { ${valuesBlock('t', types)} ?a <${DCT('conformsTo')}> ?t . ?a <${PROV('wasGeneratedBy')}> ?r }`
+      : `GRAPH ?g { ${valuesBlock('t', types)} ?a <${DCT('conformsTo')}> ?t } GRAPH <${GRAPHS.local}> { ?r <${PROV('used')}> ?a }`;
+  const rows = await core.graph.select(
+    `SELECT ?i ?t (SAMPLE(?s) AS ?sw) (COUNT(DISTINCT ?a) AS ?n) (COUNT(DISTINCT ?r) AS ?runs) (MAX(?when) AS ?last)
+     WHERE { ${met} GRAPH <${GRAPHS.local}> { ?r <${PROV('wasAssociatedWith')}> ?i
+         FILTER NOT EXISTS { ?i <${REG('tombstoned')}> true } }
+       OPTIONAL { GRAPH <${GRAPHS.local}> { ?i <${REG('instanceOf')}> ?s } }
+       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${PROV('startedAtTime')}> ?started } }
+       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${DCT('created')}> ?created } }
+       BIND(COALESCE(?started, ?created) AS ?when) } GROUP BY ?i ?t LIMIT ${LIMIT * types.length * 4}`,
+  );
+  return rows.flatMap((row) => {
+    const [instance, type] = [row.i?.value, row.t?.value];
+    if (instance === undefined || type === undefined) return [];
+    return [
+      {
+        instance,
+        ...(row.sw === undefined ? {} : { software: row.sw.value }),
+        type: {
+          type,
+          artifacts: Number(row.n?.value ?? 0),
+          runs: Number(row.runs?.value ?? 0),
+          ...(row.last === undefined ? {} : { last_seen: row.last.value }),
+        },
+      },
+    ];
+  });
+}
+
+/** Adds one observation of a type to what a record met, summing a software's deployments. */
+function add(
+  into: Map<string, ByWay<ObservedType>>,
+  iri: string,
+  way: CapabilityWay,
+  seen: ObservedType,
+): void {
+  const met = into.get(iri) ?? { produces: [], consumes: [] };
+  into.set(iri, met);
+  const held = met[way].findIndex((type) => type.type === seen.type);
+  if (held < 0) {
+    met[way].push(seen);
+    return;
+  }
+  const before = met[way][held]!;
+  const last = [before.last_seen, seen.last_seen]
+    .filter((t) => t !== undefined)
+    .sort()
+    .pop();
+  met[way][held] = {
+    type: seen.type,
+    artifacts: before.artifacts + seen.artifacts,
+    runs: before.runs + seen.runs,
+    ...(last === undefined ? {} : { last_seen: last }),
+  };
+}
+
+/** Names of deployments (label) and software (name), in one query. */
+async function namesOf(core: Core, iris: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (iris.length === 0) return names;
+  const rows = await core.graph.select(
+    `SELECT ?x (SAMPLE(?n) AS ?name) WHERE { GRAPH <${GRAPHS.local}> { ${valuesBlock('x', iris)}
+       ?x <${SCHEMA('name')}>|<${RDFS('label')}> ?n } } GROUP BY ?x`,
+  );
+  for (const row of rows)
+    if (row.x !== undefined && row.name !== undefined) names.set(row.x.value, row.name.value);
+  return names;
+}
+
+/**
+ * Deployments, and software across their deployments, whose runs met every type asked each way, software first;
+ * at most two hundred.
+ */
+export async function observedMatches(
+  core: Core,
+  produces: string[],
+  consumes: string[],
+): Promise<ObservedMatch[]> {
+  const met = new Map<string, ByWay<ObservedType>>();
+  const softwareOf = new Map<string, string>();
+  for (const [way, types] of [
+    ['produces', produces],
+    ['consumes', consumes],
+  ] as const)
+    for (const seen of await observations(core, types, way)) {
+      add(met, seen.instance, way, seen.type);
+      if (seen.software !== undefined) {
+        softwareOf.set(seen.instance, seen.software);
+        add(met, seen.software, way, seen.type);
+      }
+    }
+  const software = new Set(softwareOf.values());
+  const complete = [...met].filter(
+    ([, ways]) =>
+      produces.every((t) => ways.produces.some((o) => o.type === t)) &&
+      consumes.every((t) => ways.consumes.some((o) => o.type === t)),
+  );
+  const names = await namesOf(
+    core,
+    complete.map(([iri]) => iri),
+  );
+  return complete
+    .map(([iri, observed]): ObservedMatch => {
+      const owner = softwareOf.get(iri);
+      return {
+        iri,
+        id: idOf(iri),
+        entity_type: software.has(iri) ? 'software' : 'instance',
+        name: names.get(iri) ?? idOf(iri),
+        ...(owner === undefined || software.has(iri) ? {} : { software: owner }),
+        observed,
+        origin: originOf(GRAPHS.local),
+      };
+    })
+    .sort((a, b) =>
+      a.entity_type === b.entity_type ? a.iri.localeCompare(b.iri) : a.entity_type === 'software' ? -1 : 1,
+    )
+    .slice(0, LIMIT + 1);
+}
+
+/** An artifact's types and the deployments whose runs used it. */
+export async function artifactUse(
+  core: Core,
+  id: string,
+): Promise<{ iri: string; types: string[]; consumers: Consumer[] }> {
+  const iri = iriOf(core, 'artifact', id);
+  const stored = await requireReadable(core, ARTIFACT, iri);
+  const type = stored.json.conforms_to;
+  const rows = await core.graph.select(
+    `SELECT ?i (SAMPLE(?s) AS ?sw) (COUNT(DISTINCT ?r) AS ?runs) (MAX(?when) AS ?last) WHERE {
+       GRAPH <${GRAPHS.local}> { ${valuesBlock('a', [iri])} ?r <${PROV('used')}> ?a . ?r <${PROV('wasAssociatedWith')}> ?i }
+       OPTIONAL { GRAPH <${GRAPHS.local}> { ?i <${REG('instanceOf')}> ?s } }
+       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${PROV('startedAtTime')}> ?started } }
+       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${DCT('created')}> ?created } }
+       BIND(COALESCE(?started, ?created) AS ?when) } GROUP BY ?i LIMIT ${LIMIT}`,
+  );
+  const names = await namesOf(
+    core,
+    rows.flatMap((row) => (row.i === undefined ? [] : [row.i.value])),
+  );
+  const consumers = rows.flatMap((row): Consumer[] => {
+    const instance = row.i?.value;
+    if (instance === undefined) return [];
+    return [
+      {
+        instance,
+        name: names.get(instance) ?? idOf(instance),
+        ...(row.sw === undefined ? {} : { software: row.sw.value }),
+        runs: Number(row.runs?.value ?? 0),
+        ...(row.last === undefined ? {} : { last_used_at: row.last.value }),
+      },
+    ];
+  });
+  return {
+    iri,
+    types: typeof type === 'string' ? [type] : [],
+    consumers: consumers.sort((a, b) => a.instance.localeCompare(b.instance)),
+  };
+}
