@@ -27,6 +27,7 @@ import { peerRoutes } from './routes/peers.js';
 import { probeRoutes, wellKnownRoutes } from './routes/ops.js';
 import { problemRoutes } from './routes/problems.js';
 import { instanceRoutes } from './routes/instances.js';
+import { impactRoutes } from './routes/impact.js';
 import { llmsTxtRoutes } from './routes/llms.js';
 import { MCP_PATH, mcpChallenge, mcpRoutes } from './routes/mcp.js';
 import { recordRoutes, signpostedReads } from './routes/records.js';
@@ -133,6 +134,7 @@ export function createApp(core: Core, options: AppOptions = {}): Hono<AppEnv> {
     subscriptionRoutes(),
     whoamiRoutes(),
     peerRoutes(),
+    impactRoutes(),
     mcpRoutes(core, app),
   );
   // Record IRIs ({base}/software/<id>, ...) dereference last, after every API path.
