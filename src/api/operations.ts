@@ -160,6 +160,22 @@ export const SUBSCRIPTION = {
     unacked_count: COUNT,
     delivery_mode: { type: 'string', enum: ['pull', 'webhook'] },
     pull_url: TEXT,
+    format: {
+      type: 'string',
+      enum: ['reg', 'cloudevents', 'cdevents'],
+      description:
+        "the webhook body: the registry's own event, a CloudEvents 1.0 event (structured mode) or a CDEvents artifact.published event",
+    },
+    signature: {
+      type: 'string',
+      enum: ['reg', 'standard-webhooks'],
+      description: 'how webhook deliveries are signed: x-reg-signature, or the Standard Webhooks headers',
+    },
+    previous_secret_until: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'until when the secret replaced by the last rotation still signs beside the new one',
+    },
   },
   required: [
     'id',
@@ -186,6 +202,9 @@ export const SUBSCRIPTION = {
     'unacked_count',
     'delivery_mode',
     'pull_url',
+    'format',
+    'signature',
+    'previous_secret_until',
   ],
 } as const;
 
@@ -314,6 +333,78 @@ export const ACK_RESULT = {
   required: ['cursor', 'remaining'],
 } as const;
 
+/** One attempt to deliver a webhook, as the delivery log keeps it. */
+export const DELIVERY_ATTEMPT = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', description: 'increases with every attempt; page with before=' },
+    delivery_id: TEXT,
+    delivery_seq: COUNT,
+    artifact_iri: TEXT,
+    attempt: { type: 'integer', description: 'the attempt number of the delivery (x-reg-attempt)' },
+    at: TIME,
+    status_code: {
+      type: ['integer', 'null'],
+      description: "the receiver's HTTP status; null when none came",
+    },
+    duration_ms: COUNT,
+    response: { type: ['string', 'null'], description: "the first 2 KB of the receiver's answer" },
+    error: MAYBE_TEXT,
+    retry_at: { ...MAYBE_TIME, description: 'when the delivery is tried again after this attempt' },
+    delivery_status: { type: 'string', enum: ['pending', 'failed', 'dead', 'delivered'] },
+  },
+  required: [
+    'id',
+    'delivery_id',
+    'delivery_seq',
+    'artifact_iri',
+    'attempt',
+    'at',
+    'status_code',
+    'duration_ms',
+    'response',
+    'error',
+    'retry_at',
+    'delivery_status',
+  ],
+} as const;
+
+/** A page of a subscription's delivery log, newest attempt first. */
+export const DELIVERY_LOG = {
+  type: 'object',
+  properties: {
+    subscription_id: TEXT,
+    items: { type: 'array', items: DELIVERY_ATTEMPT },
+    total: { type: 'integer', description: 'attempts the log holds for this subscription' },
+    next_before: {
+      type: ['integer', 'null'],
+      description: 'pass as before= for the next (older) page; null on the last page',
+    },
+    retention_seconds: {
+      type: 'integer',
+      description: 'how long delivered and dead deliveries and their attempts are kept',
+    },
+  },
+  required: ['subscription_id', 'items', 'total', 'next_before', 'retention_seconds'],
+} as const;
+
+/** The answer to a secret rotation: the new secret, shown this once, and the end of the overlap. */
+export const SECRET_ROTATED = {
+  type: 'object',
+  properties: {
+    subscription: SUBSCRIPTION,
+    secret: { type: 'string', description: 'the new webhook secret, shown in this answer only' },
+    shown_once: { const: true },
+    previous_secret_until: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'until when the replaced secret still signs beside the new one; null when it stopped at once',
+    },
+  },
+  required: ['subscription', 'secret', 'shown_once', 'previous_secret_until'],
+} as const;
+
 /** A peer registry. */
 export const PEER = {
   type: 'object',
@@ -396,6 +487,9 @@ export type Delivery = FromSchema<typeof DELIVERY>;
 export type SubscriptionDetail = FromSchema<typeof SUBSCRIPTION_DETAIL>;
 export type DeliveryPage = FromSchema<typeof DELIVERY_PAGE>;
 export type AckResult = FromSchema<typeof ACK_RESULT>;
+export type DeliveryAttempt = FromSchema<typeof DELIVERY_ATTEMPT>;
+export type DeliveryLog = FromSchema<typeof DELIVERY_LOG>;
+export type SecretRotated = FromSchema<typeof SECRET_ROTATED>;
 export type Peer = FromSchema<typeof PEER>;
 export type PeerList = FromSchema<typeof PEER_LIST>;
 export type PeerPreview = FromSchema<typeof PEER_PREVIEW>;

@@ -5,8 +5,11 @@ import {
   ADVERTISE_ANSWER,
   CAPABILITY_MATCHES,
   CONTENT_IDENTITY,
+  DELIVERY,
+  DELIVERY_LOG,
   DELIVERY_PAGE,
   MINTED_TOKEN,
+  SECRET_ROTATED,
   PEER_LIST,
   PEER_PREVIEW,
   SUBSCRIPTION_DETAIL,
@@ -37,6 +40,7 @@ import {
   type RecordKind,
 } from '../core/records/kind-registry.js';
 import { routePath } from './allowed-methods.js';
+import { DEPLOYMENTS_VIEW, EVENT_ANSWER, HISTORY_PAGE } from './routes/deployment-events.js';
 import type { AppEnv } from './env.js';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), or any other object of the description. */
@@ -91,13 +95,33 @@ const ANSWERS: Readonly<Record<string, Schema>> = {
   'patch /api/v1/subscriptions/{id}': ref('SubscriptionWritten'),
   'get /api/v1/subscriptions/{id}/deliveries': ref('DeliveryPage'),
   'post /api/v1/subscriptions/{id}/deliveries/ack': ref('AckResult'),
+  'get /api/v1/subscriptions/{id}/log': ref('DeliveryLog'),
+  'post /api/v1/subscriptions/{id}/deliveries/{delivery}/redeliver': ref('Delivery'),
+  'post /api/v1/subscriptions/{id}/secret': ref('SecretRotated'),
   'get /api/v1/peers': ref('PeerList'),
   'post /api/v1/peers': { anyOf: [ref('AddedPeer'), ref('PeerPreview')] },
   'get /api/v1/identify': ref('ContentIdentity'),
+  'post /api/v1/deployment-events': EVENT_ANSWER,
+  'get /api/v1/instances/{id}/history': HISTORY_PAGE,
+  'get /api/v1/software/{id}/deployments': DEPLOYMENTS_VIEW,
 };
 
 /** Query parameters of single operations, by method and path. */
 const QUERY_PARAMETERS: Readonly<Record<string, readonly Schema[]>> = {
+  'get /api/v1/subscriptions/{id}/log': [
+    {
+      name: 'limit',
+      in: 'query',
+      description: 'attempts per page, newest first (default 50, at most 500)',
+      schema: { type: 'integer', minimum: 1 },
+    },
+    {
+      name: 'before',
+      in: 'query',
+      description: 'only attempts older than this attempt id (the next_before of the previous page)',
+      schema: { type: 'integer', minimum: 1 },
+    },
+  ],
   ...Object.fromEntries(
     ['produced', 'consumed'].map((role) => [
       `post /api/v1/advertise/${role}`,
@@ -137,6 +161,29 @@ const QUERY_PARAMETERS: Readonly<Record<string, readonly Schema[]>> = {
       ],
     ]),
   ),
+  'post /api/v1/deployment-events': [
+    {
+      name: 'instance',
+      in: 'query',
+      description:
+        "for a curator: the deployment (id or IRI) the event is about; a deployment's own credential needs none",
+      schema: { type: 'string' },
+    },
+  ],
+  'get /api/v1/instances/{id}/history': [
+    {
+      name: 'limit',
+      in: 'query',
+      description: 'entries per page, newest first (default 50, at most 500)',
+      schema: { type: 'integer', minimum: 1 },
+    },
+    {
+      name: 'cursor',
+      in: 'query',
+      description: 'the next_cursor of the previous page',
+      schema: { type: 'string' },
+    },
+  ],
   'get /api/v1/identify': [
     {
       name: 'id',
@@ -245,6 +292,9 @@ export function openApiDocument(app: Hono<AppEnv>, baseIri: string, version: str
     SubscriptionDetail: SUBSCRIPTION_DETAIL,
     DeliveryPage: DELIVERY_PAGE,
     AckResult: ACK_RESULT,
+    Delivery: DELIVERY,
+    DeliveryLog: DELIVERY_LOG,
+    SecretRotated: SECRET_ROTATED,
     PeerList: PEER_LIST,
     AddedPeer: ADDED_PEER,
     PeerPreview: PEER_PREVIEW,

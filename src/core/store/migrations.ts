@@ -433,6 +433,37 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (artifact, attestation)
       ) WITHOUT ROWID;`,
   },
+  {
+    id: 18,
+    name: 'webhook payload formats and signature schemes, secret rotation, and the log of delivery attempts',
+    // A rotated secret keeps signing beside the new one until previous_secret_until. A redelivery re-arms a
+    // delivery with a fresh retry budget counted from budget_start. Each attempt is kept in delivery_attempt
+    // (removed with its delivery); finished deliveries are pruned by the age of their last attempt.
+    sql: `
+      ALTER TABLE subscription ADD COLUMN format TEXT NOT NULL DEFAULT 'reg'
+        CHECK (format IN ('reg', 'cloudevents', 'cdevents'));
+      ALTER TABLE subscription ADD COLUMN signature TEXT NOT NULL DEFAULT 'reg'
+        CHECK (signature IN ('reg', 'standard-webhooks'));
+      ALTER TABLE subscription ADD COLUMN previous_secret TEXT;
+      ALTER TABLE subscription ADD COLUMN previous_secret_until TEXT;
+      ALTER TABLE delivery ADD COLUMN budget_start INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX delivery_finished ON delivery (coalesce(last_attempt_at, delivered_at, matched_at))
+        WHERE status IN ('delivered', 'dead');
+      CREATE TABLE delivery_attempt (
+        id INTEGER PRIMARY KEY,
+        delivery_seq INTEGER NOT NULL REFERENCES delivery (seq) ON DELETE CASCADE,
+        subscription_id TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        status INTEGER,
+        duration_ms INTEGER NOT NULL,
+        response TEXT,
+        error TEXT,
+        retry_at TEXT
+      );
+      CREATE INDEX delivery_attempt_subscription ON delivery_attempt (subscription_id, id);
+      CREATE INDEX delivery_attempt_delivery ON delivery_attempt (delivery_seq);`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */

@@ -3,6 +3,13 @@ import { BadRequestError } from '../errors.js';
 import { approveTarget, TargetRefusedError, type Resolver } from '../net/outbound-target.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
+import {
+  PAYLOAD_FORMATS,
+  SIGNATURE_SCHEMES,
+  type PayloadFormat,
+  type SignatureScheme,
+} from './delivery-log-store.js';
+import { generateStandardSecret, isStandardSecret } from './webhook-signature.js';
 
 /** Checks of the members of subscription requests; each refusal is a 400 naming the field. */
 
@@ -86,4 +93,44 @@ export function editedSecret(
   if (secret !== null && webhook === null)
     throw new BadRequestError('a pull-only subscription has no secret: set webhook_url first');
   return secret;
+}
+
+/** A secret for the scheme: the caller's (checked) or a new one. */
+export function schemeSecret(scheme: SignatureScheme, given: unknown, field = 'secret'): string {
+  if (given === undefined || given === null)
+    return scheme === 'standard-webhooks' ? generateStandardSecret() : generateSecret();
+  if (scheme === 'standard-webhooks') {
+    if (typeof given !== 'string' || !isStandardSecret(given)) {
+      const message = `${field} must be whsec_ followed by the base64 of 24 to 64 bytes (the Standard Webhooks form)`;
+      throw new BadRequestError(message, { errors: [{ field, message }] });
+    }
+    return given;
+  }
+  return secretOf(given);
+}
+
+/** A payload format as sent (`format`), or undefined when absent. */
+export function formatOf(value: unknown): PayloadFormat | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (PAYLOAD_FORMATS as readonly string[]).includes(value))
+    return value as PayloadFormat;
+  const message = `format must be one of ${PAYLOAD_FORMATS.join(', ')}`;
+  throw new BadRequestError(message, { errors: [{ field: 'format', message }] });
+}
+
+/** A signature scheme as sent (`signature`), or undefined when absent. */
+export function signatureOf(value: unknown): SignatureScheme | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (SIGNATURE_SCHEMES as readonly string[]).includes(value))
+    return value as SignatureScheme;
+  const message = `signature must be one of ${SIGNATURE_SCHEMES.join(', ')}`;
+  throw new BadRequestError(message, { errors: [{ field: 'signature', message }] });
+}
+
+/** Refuses a secret the Standard Webhooks scheme cannot sign with. */
+export function requireSchemeSecret(scheme: SignatureScheme, secret: string | null): void {
+  if (scheme !== 'standard-webhooks' || secret === null || isStandardSecret(secret)) return;
+  const message =
+    'signature standard-webhooks needs a secret of the form whsec_ and the base64 of 24 to 64 bytes: send rotate_secret: true or such a webhook_secret';
+  throw new BadRequestError(message, { errors: [{ field: 'signature', message }] });
 }

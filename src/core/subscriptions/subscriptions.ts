@@ -28,14 +28,17 @@ import type { Act } from '../stored/write-path.js';
 import { managedSubscription, requireSubscriptionManager } from './subscription-access.js';
 import { presentDelivery } from './subscription-deliveries.js';
 import { parseFilter, type SubscriptionFilter } from './subscription-filter.js';
+import { clearPreviousSecret, schemeOf, setScheme } from './delivery-log-store.js';
 import {
   approvedWebhook,
   editedSecret,
-  generateSecret,
+  formatOf,
   isClearing,
   labelOf,
   refuseUnknown,
-  secretOf,
+  requireSchemeSecret,
+  schemeSecret,
+  signatureOf,
 } from './subscription-input.js';
 import type {
   Subscription,
@@ -53,13 +56,15 @@ export interface SubscriptionOptions {
   readonly resolve?: Resolver | undefined;
 }
 
-const CREATE_FIELDS = ['label', 'filter', 'webhook_url', 'webhook_secret'];
+const CREATE_FIELDS = ['label', 'filter', 'webhook_url', 'webhook_secret', 'format', 'signature'];
 const PATCH_FIELDS = [...CREATE_FIELDS, 'rotate_secret', 'enabled', 'resume'];
 const RECENT = 20;
 
 /** The API form of a subscription row. */
 export function presentSubscription(core: Core, row: SubscriptionRow): SubscriptionOut {
   const counts = countDeliveries(core.db, row.id, row.cursor_seq);
+  const scheme = schemeOf(core.db, row.id);
+  const overlapEnd = scheme?.previous_secret_until ?? null;
   return {
     id: row.id,
     instance_iri: row.instance_iri,
@@ -85,6 +90,9 @@ export function presentSubscription(core: Core, row: SubscriptionRow): Subscript
     unacked_count: counts.unacked,
     delivery_mode: row.webhook_url === null ? 'pull' : 'webhook',
     pull_url: `${core.config.baseIri}/api/v1/subscriptions/${row.id}/deliveries`,
+    format: scheme?.format ?? 'reg',
+    signature: scheme?.signature ?? 'reg',
+    previous_secret_until: overlapEnd !== null && Date.parse(overlapEnd) > Date.now() ? overlapEnd : null,
   };
 }
 
@@ -109,17 +117,14 @@ export async function createSubscription(
   refuseUnknown(input, CREATE_FIELDS);
   const label = labelOf(input.label);
   const filter = parseFilter(core.config.baseIri, input.filter);
+  const format = formatOf(input.format) ?? 'reg';
+  const signature = signatureOf(input.signature) ?? 'reg';
   const webhook = isClearing(input.webhook_url ?? null)
     ? null
     : await approvedWebhook(core, input.webhook_url, options.resolve);
   if (webhook === null && input.webhook_secret !== undefined && input.webhook_secret !== null)
     throw new BadRequestError('webhook_secret needs a webhook_url: a pull-only subscription is not signed');
-  const secret =
-    webhook === null
-      ? null
-      : input.webhook_secret === undefined || input.webhook_secret === null
-        ? generateSecret()
-        : secretOf(input.webhook_secret);
+  const secret = webhook === null ? null : schemeSecret(signature, input.webhook_secret, 'webhook_secret');
   const at = act.now;
   const row: SubscriptionRow = {
     id: uuidv7(),
@@ -149,6 +154,7 @@ export async function createSubscription(
       });
     }
     insertSubscription(core.db, row);
+    setScheme(core.db, row.id, { format, signature });
     audit(
       core,
       act,
@@ -246,6 +252,12 @@ export async function editSubscription(
   }
   const webhook = change.webhook_url === undefined ? row.webhook_url : change.webhook_url;
   const secret = editedSecret(input, webhook, row.webhook_secret);
+  const format = formatOf(input.format);
+  const signature = signatureOf(input.signature);
+  requireSchemeSecret(
+    signature ?? schemeOf(core.db, row.id)?.signature ?? 'reg',
+    webhook === null ? null : (secret ?? row.webhook_secret),
+  );
   if (webhook === null) change.webhook_secret = null;
   else if (secret !== null) change.webhook_secret = secret;
   const resume = input.resume === true;
@@ -258,6 +270,12 @@ export async function editSubscription(
   const changed = Object.keys(input).filter((key) => input[key] !== undefined);
   core.db.transaction(() => {
     updateSubscription(core.db, row.id, change);
+    setScheme(core.db, row.id, {
+      ...(format === undefined ? {} : { format }),
+      ...(signature === undefined ? {} : { signature }),
+    });
+    // A secret set by an edit replaces the old one at once; only a rotation keeps it signing for a while.
+    if (change.webhook_secret !== undefined) clearPreviousSecret(core.db, row.id);
     reschedule(core, row.id, resume, at);
     const detail = `subscription ${row.id}: ${changed.join(', ') || 'nothing'}`;
     audit(core, act, 'subscription.update', row, detail);

@@ -7,13 +7,16 @@ import {
   listSubscriptions,
 } from '../../core/subscriptions/subscriptions.js';
 import { acknowledgeCursor, pullDeliveries } from '../../core/subscriptions/subscription-deliveries.js';
+import { getDeliveryLog, redeliver } from '../../core/subscriptions/delivery-log.js';
+import { rotateSecret } from '../../core/subscriptions/secret-rotation.js';
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
 import { readJson, readOptionalJson } from '../body.js';
 
 /**
  * `/api/v1/instances/{id}/subscriptions` and `/api/v1/subscriptions/{sid}`: subscribe a deployment to matching
- * artifacts, read and edit its subscriptions, and pull or acknowledge their deliveries.
+ * artifacts, read and edit its subscriptions, pull or acknowledge their deliveries, read the log of webhook
+ * attempts, redeliver one delivery and rotate the webhook secret.
  */
 export function subscriptionRoutes(): Mounts {
   const instances = new Hono<AppEnv>();
@@ -48,6 +51,20 @@ export function subscriptionRoutes(): Mounts {
   );
   subscriptions.post('/:id/deliveries/ack', async (c) =>
     c.json(acknowledgeCursor(c.get('core'), c.get('act'), c.req.param('id'), await readJson(c))),
+  );
+  subscriptions.get('/:id/log', (c) =>
+    c.json(
+      getDeliveryLog(c.get('core'), c.get('principal'), c.req.param('id'), {
+        limit: c.req.query('limit'),
+        before: c.req.query('before'),
+      }),
+    ),
+  );
+  subscriptions.post('/:id/deliveries/:delivery/redeliver', (c) =>
+    c.json(redeliver(c.get('core'), c.get('act'), c.req.param('id'), c.req.param('delivery')), 202),
+  );
+  subscriptions.post('/:id/secret', async (c) =>
+    c.json(rotateSecret(c.get('core'), c.get('act'), c.req.param('id'), await readOptionalJson(c))),
   );
   return [
     ['/api/v1/instances', instances],
