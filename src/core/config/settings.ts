@@ -541,6 +541,13 @@ export const SETTINGS: readonly SettingSpec[] = [
     summary: 'allow private, loopback and link-local webhook targets',
   },
   {
+    name: 'REG_DELIVERY_RETENTION',
+    kind: 'duration',
+    fallback: '7d',
+    summary:
+      'how long delivered and dead webhook deliveries, with their attempts in the delivery log, are kept after their last attempt',
+  },
+  {
     name: 'REG_ATTESTATION_KEYS',
     kind: 'path',
     summary:
