@@ -42,6 +42,12 @@ import {
 import { routePath } from './allowed-methods.js';
 import { DEPLOYMENTS_VIEW, EVENT_ANSWER, HISTORY_PAGE } from './routes/deployment-events.js';
 import type { AppEnv } from './env.js';
+import {
+  BASIS_MATCHES_ANSWER,
+  IMPACT_ANSWER,
+  IMPACT_QUERY_PARAMETERS,
+  OBSERVED_CAPABILITY_ANSWER,
+} from './routes/impact.js';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), or any other object of the description. */
 type Schema = Record<string, unknown>;
@@ -81,7 +87,10 @@ const ANSWERS: Readonly<Record<string, Schema>> = {
   'get /api/v1/graph': ref('Graph'),
   'post /api/v1/advertise/produced': ref('AdvertiseAnswer'),
   'post /api/v1/advertise/consumed': ref('AdvertiseAnswer'),
-  'get /api/v1/capabilities': ref('CapabilityMatches'),
+  'get /api/v1/capabilities': { anyOf: [ref('CapabilityMatches'), BASIS_MATCHES_ANSWER] },
+  'get /api/v1/impact': IMPACT_ANSWER,
+  'get /api/v1/software/{id}/observed-capability': OBSERVED_CAPABILITY_ANSWER,
+  'get /api/v1/instances/{id}/observed-capability': OBSERVED_CAPABILITY_ANSWER,
   'get /api/v1/vocab/search': listPage(ref('VocabHit')),
   'get /.well-known/reg-registry': ref('RegistryDescription'),
   'get /api/v1/whoami': ref('Whoami'),
@@ -108,6 +117,7 @@ const ANSWERS: Readonly<Record<string, Schema>> = {
 
 /** Query parameters of single operations, by method and path. */
 const QUERY_PARAMETERS: Readonly<Record<string, readonly Schema[]>> = {
+  ...IMPACT_QUERY_PARAMETERS,
   'get /api/v1/subscriptions/{id}/log': [
     {
       name: 'limit',
