@@ -21,6 +21,7 @@ import { adminRoutes } from './routes/admin.js';
 import { advertiseRoutes } from './routes/advertise.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { attestationRoutes } from './routes/attestations.js';
+import { deploymentEventRoutes } from './routes/deployment-events.js';
 import { openLineageRoutes } from './routes/openlineage.js';
 import { packagingRoutes } from './routes/packaging.js';
 import { peerRoutes } from './routes/peers.js';
@@ -130,6 +131,7 @@ export function createApp(core: Core, options: AppOptions = {}): Hono<AppEnv> {
     openLineageRoutes(),
     packagingRoutes(),
     attestationRoutes(),
+    deploymentEventRoutes(),
     tokenRoutes(),
     subscriptionRoutes(),
     whoamiRoutes(),

@@ -11,6 +11,7 @@ import { getInstance, instanceRules } from './instances.js';
 import { createRecord, patchRecord, readStored, requireObject, requireStored } from '../stored/records.js';
 import type { Act } from '../stored/write-path.js';
 import { sparqlString } from '../discovery/sparql-text.js';
+import { announcedFields, announcementHistory, recordFirstAnnouncement } from '../deployment/history.js';
 
 /** What a deployment may send when it announces itself. */
 const ANNOUNCED = [
@@ -78,14 +79,19 @@ export async function announceInstance(core: Core, act: Act, body: unknown): Pro
   const existing = await announcedRecord(core, principal, instanceKey, keyed);
   if (existing !== undefined) {
     const stored = await requireStored(core, INSTANCE, existing);
-    await patchRecord(
-      core,
-      INSTANCE,
-      stored,
-      fields,
-      { last_seen_at: now },
-      { act, action: 'instance.announce', codeRules: instanceRules(core, stored.iri, stored.json) },
-    );
+    const announced = { last_seen_at: now, ...announcedFields(input) };
+    // A changed version is kept in the deployment's history, in the same commit as the edit.
+    const history = announcementHistory(core, act, stored.iri, stored.json, {
+      ...stored.json,
+      ...fields,
+      ...announced,
+    });
+    await patchRecord(core, INSTANCE, stored, fields, announced, {
+      act,
+      action: 'instance.announce',
+      codeRules: instanceRules(core, stored.iri, stored.json),
+      ...(history === undefined ? {} : { inCommit: history }),
+    });
     return { created: false, record: await getInstance(core, existing) };
   }
   const iri = mintIri(core.config.baseIri, INSTANCE.path);
@@ -95,12 +101,14 @@ export async function announceInstance(core: Core, act: Act, body: unknown): Pro
     instance_key: instanceKey,
     last_seen_at: now,
     ...(principal.issuer === null ? {} : { self_registered_issuer: principal.issuer }),
+    ...announcedFields(input),
   };
   await createRecord(core, INSTANCE, iri, { label: instanceKey, ...fields }, registry, {
     act,
     action: 'instance.self-register',
     codeRules: instanceRules(core, iri),
   });
+  recordFirstAnnouncement(core, act, iri, { ...fields, ...announcedFields(input) });
   return { created: true, record: await getInstance(core, iri) };
 }
 

@@ -229,6 +229,7 @@ const INSTANCE_TABLE = {
     { json: 'operator', predicate: SCHEMA('provider'), type: 'agent', fragment: 'operator' },
     { json: 'availability', predicate: REG('availability'), type: 'string', values: AVAILABILITY },
     { json: 'jurisdiction', predicate: REG('jurisdiction'), type: 'string' },
+    { json: 'environment', predicate: REG('environment'), type: 'string' },
     { json: 'oidc_client_id', predicate: REG('oidcClientId'), type: 'string' },
     { json: 'oidc_issuer', predicate: REG('oidcIssuer'), type: 'iri' },
     { json: 'allowed_scopes', predicate: REG('allowedScope'), type: 'string', many: true, values: SCOPES },
@@ -254,6 +255,9 @@ const INSTANCE_TABLE = {
     { json: 'health_checked_at', predicate: REG('healthCheckedAt'), type: 'dateTime', registry: true },
     { json: 'health_detail', predicate: REG('healthDetail'), type: 'string', registry: true },
     { json: 'last_seen_at', predicate: REG('lastSeenAt'), type: 'dateTime', registry: true },
+    { json: 'version', predicate: REG('deployedVersion'), type: 'string', registry: true },
+    { json: 'artifact_id', predicate: REG('deployedArtifact'), type: 'string', registry: true },
+    { json: 'removed_at', predicate: REG('removedAt'), type: 'dateTime', registry: true },
     {
       json: 'home_registry',
       predicate: DCAT('inCatalog'),

@@ -464,6 +464,37 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX delivery_attempt_subscription ON delivery_attempt (subscription_id, id);
       CREATE INDEX delivery_attempt_delivery ON delivery_attempt (delivery_seq);`,
   },
+  {
+    id: 19,
+    name: 'the dated history of each deployment',
+    // One row per deployment event or announcement: what the deployment ran before and after it. `at` is the
+    // event's own time; an event is recognised again by its source and id (CloudEvents), per deployment.
+    sql: `
+      CREATE TABLE deployment_history (
+        id INTEGER PRIMARY KEY,
+        instance TEXT NOT NULL,
+        at TEXT NOT NULL,
+        received_at TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        event_id TEXT,
+        event_source TEXT,
+        sender TEXT NOT NULL,
+        previous_release TEXT,
+        release TEXT,
+        previous_version TEXT,
+        version TEXT,
+        previous_environment TEXT,
+        environment TEXT,
+        previous_running INTEGER NOT NULL,
+        running INTEGER NOT NULL,
+        artifact_id TEXT,
+        changed INTEGER NOT NULL,
+        applied INTEGER NOT NULL,
+        event TEXT,
+        UNIQUE (instance, event_source, event_id)
+      );
+      CREATE INDEX deployment_history_instance ON deployment_history (instance, at, id);`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */

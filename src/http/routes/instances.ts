@@ -17,6 +17,7 @@ import { readJson } from '../body.js';
 import { conditionalEdit } from '../record-conditions.js';
 import { iriOf } from '../../core/stored/records.js';
 import { listQuery } from '../list-query.js';
+import { listInstanceHistory } from '../../core/deployment/history.js';
 
 /** `/api/v1/instances`: register, read, list, edit and withdraw deployments, and declare their capability. */
 export function instanceRoutes(): Mounts {
@@ -57,6 +58,9 @@ export function instanceRoutes(): Mounts {
   );
   instances.get('/:id/artifacts', async (c) =>
     c.json(await listInstanceArtifacts(c.get('core'), c.req.param('id'), pagingOf(c.req.query()))),
+  );
+  instances.get('/:id/history', async (c) =>
+    c.json(await listInstanceHistory(c.get('core'), c.req.param('id'), pagingOf(c.req.query()))),
   );
   return [['/api/v1/instances', instances]];
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { fetchApiDoc } from '../../core/catalogue/api-doc.js';
 import { exportCatalogue } from '../../core/catalogue/export-catalogue.js';
 import { syncSoftware } from '../../core/forge/forge-sync.js';
+import { softwareDeployments } from '../../core/deployment/deployments-view.js';
 import type { AppEnv } from '../env.js';
 import type { Mounts } from '../mounts.js';
 
@@ -27,6 +28,9 @@ export function softwareExtraRoutes(): Mounts {
   );
   software.post('/:id/sync', async (c) =>
     c.json(await syncSoftware(c.get('core'), c.get('act'), c.req.param('id'))),
+  );
+  software.get('/:id/deployments', async (c) =>
+    c.json(await softwareDeployments(c.get('core'), c.req.param('id'))),
   );
   return [['/api/v1/software', software]];
 }
