@@ -6,7 +6,7 @@ export default class SubscribeRedeliver extends ClientCommand {
   static override summary = 'Send one delivery of a webhook subscription again.';
   static override description = `Queues the delivery again for the subscription's webhook: the same event, the same body and the same delivery id (x-reg-delivery, and webhook-id under Standard Webhooks), so a receiver that already processed it can tell. It gets a fresh run of retries, and the next pass of the delivery worker sends it; while the webhook is disabled or suspended it waits for reg subscribe resume.
 
-The delivery ids are in reg subscribe log and reg subscribe pull --json. A delivery of another subscription is not found (exit 4); a pull-only subscription has no webhook to send to (exit 8).`;
+The delivery ids are in reg subscribe log and reg subscribe pull --json. A delivery of another subscription is not found (exit 7); a pull-only subscription has no webhook to send to (exit 8).`;
   static override examples = [
     '<%= config.bin %> <%= command.id %> 0190f5d3-0000-7000-8000-0123456789ab 0190f5d4-1111-7000-8000-0123456789ab',
     '<%= config.bin %> <%= command.id %> nightly-results 0190f5d4-1111-7000-8000-0123456789ab --instance analysis-eu --json',
