@@ -29,6 +29,7 @@ const ReleaseForm = lazy(() => import('./manage/release-form'));
 const InstanceForm = lazy(() => import('./manage/instance-form'));
 const Tokens = lazy(() => import('./manage/tokens'));
 const Subscriptions = lazy(() => import('./manage/subscriptions'));
+const SubscriptionLog = lazy(() => import('./pages/subscription-log'));
 const NotFound = lazy(() => import('./pages/not-found'));
 
 export function App() {
@@ -51,6 +52,7 @@ export function App() {
             <Route path="/instance/:id/edit" component={InstanceForm} />
             <Route path="/instance/:id/tokens" component={Tokens} />
             <Route path="/instance/:id/subscriptions" component={Subscriptions} />
+            <Route path="/subscriptions/:id/log" component={SubscriptionLog} />
             <Route path="/instance/:id" component={InstanceDetail} />
             <Route path="/instances/:id" component={InstanceDetail} />
             <Route path="/runs" component={RunList} />

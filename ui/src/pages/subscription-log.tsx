@@ -1,0 +1,163 @@
+/**
+ * `/subscriptions/:id/log`: the webhook delivery log of one subscription, newest attempt first, with what the
+ * receiver answered, paged towards older attempts, and a way to send one delivery again.
+ */
+import { useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import type { DeliveryAttempt, DeliveryLog, SubscriptionDetail } from '../../../src/api/index.js';
+import { api, idOf, pageOf, useApi } from '../api';
+import { ErrorNotice, Loading, usePageTitle } from '../components/status';
+import { ErrorAlert } from '../manage/error-alert';
+import { problemOf } from '../manage/field-errors';
+import { when } from '../manage/token-table';
+import '../manage/manage.css';
+
+const PAGE = 50;
+
+export default function SubscriptionLogPage() {
+  const { params } = useRoute();
+  const id = params.id ?? '';
+  const detail = useApi<SubscriptionDetail>(`/api/v1/subscriptions/${encodeURIComponent(id)}`);
+  const subscription = detail.data?.subscription;
+  const name =
+    subscription === undefined ? undefined : (subscription.label ?? `Subscription ${subscription.id}`);
+  usePageTitle(`Delivery log${name === undefined ? '' : ` of ${name}`}`);
+  return (
+    <section class="manage wide">
+      <h1>Delivery log{name === undefined ? '' : ` of ${name}`}</h1>
+      {detail.error !== undefined ? (
+        <ErrorNotice error={detail.error} what="This subscription" />
+      ) : subscription === undefined ? (
+        <Loading />
+      ) : (
+        <>
+          <p>
+            <a href={`${pageOf(subscription.instance_iri)}/subscriptions`}>Back to the subscriptions</a>
+          </p>
+          <dl class="whoami">
+            <dt>Webhook</dt>
+            <dd>
+              {subscription.webhook_url === null ? (
+                'None (pull only)'
+              ) : (
+                <code>{subscription.webhook_url}</code>
+              )}
+            </dd>
+            <dt>Body</dt>
+            <dd>{subscription.format}</dd>
+            <dt>Signature</dt>
+            <dd>
+              {subscription.signature}
+              {subscription.previous_secret_until !== null &&
+                ` (the previous secret also signs until ${when(subscription.previous_secret_until)})`}
+            </dd>
+          </dl>
+          <Attempts id={subscription.id} webhook={subscription.webhook_url !== null} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Attempts({ id, webhook }: { id: string; webhook: boolean }) {
+  const [before, setBefore] = useState<number[]>([]);
+  const cursor = before.at(-1);
+  const log = useApi<DeliveryLog>(`/api/v1/subscriptions/${encodeURIComponent(id)}/log`, {
+    limit: String(PAGE),
+    ...(cursor === undefined ? {} : { before: String(cursor) }),
+  });
+  const [message, setMessage] = useState('');
+  const [error, setError] = useState('');
+  const redeliver = async (attempt: DeliveryAttempt) => {
+    setMessage('');
+    setError('');
+    try {
+      await api.post(
+        `/api/v1/subscriptions/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(attempt.delivery_id)}/redeliver`,
+      );
+      setMessage(`Delivery ${attempt.delivery_id} is queued to be sent again.`);
+      log.reload();
+    } catch (failure) {
+      const problem = problemOf(failure);
+      setError(`The delivery was not queued: ${problem.detail ?? problem.title}`);
+    }
+  };
+  if (log.error !== undefined) return <ErrorNotice error={log.error} what="The delivery log" />;
+  if (log.data === undefined) return <Loading />;
+  const { items, total, next_before: older, retention_seconds: retention } = log.data;
+  return (
+    <>
+      <h2>
+        Attempts ({total}, kept {Math.round(retention / 86400)} days after a delivery finishes)
+      </h2>
+      {message !== '' && (
+        <div class="notice" role="status">
+          <p>{message}</p>
+        </div>
+      )}
+      {error !== '' && <ErrorAlert>{error}</ErrorAlert>}
+      {items.length === 0 ? (
+        <p class="status">No webhook attempts {cursor === undefined ? 'yet' : 'before these'}.</p>
+      ) : (
+        <div class="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Attempt</th>
+                <th scope="col">Status</th>
+                <th scope="col">Time</th>
+                <th scope="col">Artifact</th>
+                <th scope="col">Error or answer</th>
+                <th scope="col">Delivery</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((attempt) => (
+                <tr key={attempt.id}>
+                  <td>{when(attempt.at)}</td>
+                  <td>{attempt.attempt}</td>
+                  <td>{attempt.status_code ?? '—'}</td>
+                  <td>{attempt.duration_ms} ms</td>
+                  <td>
+                    <a href={pageOf(attempt.artifact_iri)}>{idOf(attempt.artifact_iri)}</a>
+                  </td>
+                  <td>
+                    {attempt.error ?? '—'}
+                    {attempt.response !== null && (
+                      <details>
+                        <summary>Answer</summary>
+                        <pre>{attempt.response}</pre>
+                      </details>
+                    )}
+                  </td>
+                  <td>
+                    {attempt.delivery_status}
+                    {attempt.retry_at !== null && `, next try ${when(attempt.retry_at)}`}{' '}
+                    {webhook && (
+                      <button type="button" class="secondary" onClick={() => void redeliver(attempt)}>
+                        Send again<span class="visually-hidden"> delivery {attempt.delivery_id}</span>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="toolbar">
+        {before.length > 0 && (
+          <button type="button" class="secondary" onClick={() => setBefore(before.slice(0, -1))}>
+            Newer attempts
+          </button>
+        )}
+        {older !== null && (
+          <button type="button" class="secondary" onClick={() => setBefore([...before, older])}>
+            Older attempts
+          </button>
+        )}
+      </div>
+    </>
+  );
+}
