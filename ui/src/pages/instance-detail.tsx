@@ -5,6 +5,7 @@
 import { useApi, withQuery, type ListPage, type ArtifactJson, type InstanceJson, type RunJson } from '../api';
 import { Availability } from '../components/badges';
 import { RecordPage } from '../components/load-state';
+import { ObservedCapability } from '../components/observed-capability';
 import { ArtifactTable, CapabilityView, Health, MoreLink, RunTable } from '../components/record-sections';
 import {
   AgentView,
@@ -120,6 +121,9 @@ function InstanceView({ instance }: { instance: InstanceJson }) {
 
       <h2>Capability</h2>
       <CapabilityView capability={instance.capability} />
+
+      <h2>Observed capability</h2>
+      <ObservedCapability kind="instances" id={instance.id} />
 
       <h2>Newest runs</h2>
       <RunTable state={runs} empty="This deployment has advertised no runs." />

@@ -13,6 +13,7 @@ import {
 } from '../api';
 import { RecordPage } from '../components/load-state';
 import { Markdown } from '../components/markdown';
+import { ObservedCapability } from '../components/observed-capability';
 import { CapabilityView, DeploymentTable, MoreLink, ReleaseTable } from '../components/record-sections';
 import {
   AgentView,
@@ -72,6 +73,9 @@ function SoftwareView({ software }: { software: SoftwareJson }) {
 
       <h2>Capability</h2>
       <CapabilityView capability={software.capability} />
+
+      <h2>Observed capability</h2>
+      <ObservedCapability kind="software" id={software.id} />
 
       <h2>Releases</h2>
       <ReleaseTable state={releases} />
