@@ -194,6 +194,52 @@ describe('webhook payload formats', () => {
   });
 });
 
+describe('changing the format and the signature scheme', () => {
+  it('switches an existing subscription, keeping a secret the new scheme can use and refusing one it cannot', async () => {
+    const reg = await registry();
+    const hook = await receiver();
+    const { producer, subscriber, sid, created } = await subscribed(reg, hook.url());
+    const path = `/api/v1/subscriptions/${sid}`;
+    // A generated secret (whsec_ and hex) is also valid base64, so it signs under Standard Webhooks unchanged.
+    const switched = await reg.api.call(
+      'PATCH',
+      path,
+      200,
+      { format: 'cdevents', signature: 'standard-webhooks' },
+      subscriber.token,
+    );
+    expect(switched.subscription).toMatchObject({ format: 'cdevents', signature: 'standard-webhooks' });
+    expect(switched.secret).toBeNull();
+    await reg.api.advertise(producer.token, 'produced', 'sw-3', [artifact('Switched')]);
+    const clock = testClock();
+    await new WebhookSender(reg.core, { now: clock.now }).tick();
+    const [request] = hook.received as [Received];
+    vi.useFakeTimers({ now: clock.now() });
+    const verified = new Webhook(created.secret as string).verify(
+      request.body,
+      standardHeaders(request),
+    ) as Json;
+    expect(verified.context.type).toBe('dev.cdevents.artifact.published.0.2.0');
+    vi.useRealTimers();
+    const refused = await reg.api.call(
+      'PATCH',
+      path,
+      400,
+      { webhook_secret: 'a-secret-of-my-own-choosing' },
+      subscriber.token,
+    );
+    expect(refused.errors).toEqual([expect.objectContaining({ field: 'signature' })]);
+    const back = await reg.api.call(
+      'PATCH',
+      path,
+      200,
+      { format: 'reg', signature: 'reg' },
+      subscriber.token,
+    );
+    expect(back.subscription).toMatchObject({ format: 'reg', signature: 'reg' });
+  });
+});
+
 describe('Standard Webhooks signatures', () => {
   it('verifies with the reference verifier, and a replay outside five minutes is refused', async () => {
     const reg = await registry();
