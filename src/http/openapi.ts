@@ -184,7 +184,7 @@ const QUERY_PARAMETERS: Readonly<Record<string, readonly Schema[]>> = {
     {
       name: 'limit',
       in: 'query',
-      description: 'entries per page, newest first (default 50, at most 500)',
+      description: 'entries per page, newest first (default 25, at most 200)',
       schema: { type: 'integer', minimum: 1 },
     },
     {

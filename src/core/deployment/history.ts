@@ -19,8 +19,8 @@ import {
   type HistoryPosition,
 } from './history-store.js';
 
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 500;
+const DEFAULT_LIMIT = 25;
+const MAX_LIMIT = 200;
 
 /** What a deployment record says it runs. */
 export function stateOf(json: JsonObject | undefined): DeploymentState {
