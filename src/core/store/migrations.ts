@@ -495,6 +495,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX deployment_history_instance ON deployment_history (instance, at, id);`,
   },
+  {
+    id: 20,
+    name: 'deliveries found by the artifact they are about',
+    // The impact of an artifact names the subscriptions notified about it and what came from it: a lookup by
+    // artifact that would otherwise read the whole delivery queue.
+    sql: `
+      CREATE INDEX delivery_artifact ON delivery (artifact_iri);`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */
