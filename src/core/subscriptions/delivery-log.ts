@@ -15,7 +15,7 @@ import {
 } from './delivery-log-store.js';
 import { managedSubscription } from './subscription-access.js';
 import { presentDelivery } from './subscription-deliveries.js';
-import { DEFAULT_RETENTION_MS } from './webhook-sender.js';
+import { configuredRetention } from './webhook-sender.js';
 
 /**
  * The delivery log of a subscription (every webhook attempt, newest first) and redelivery of one delivery. The
@@ -71,14 +71,6 @@ export function presentAttempt(row: AttemptRow): DeliveryAttempt {
   };
 }
 
-/** How long finished deliveries are kept, as configured. */
-function retentionMs(core: Core): number {
-  const settings = core.config.subscriptions as typeof core.config.subscriptions & {
-    deliveryRetentionMs?: number;
-  };
-  return settings.deliveryRetentionMs ?? DEFAULT_RETENTION_MS;
-}
-
 /**
  * `GET /api/v1/subscriptions/{sid}/log`: the subscription's webhook attempts, newest first, `limit` at a time
  * (default 50, at most 500), older than the attempt id `before` when given.
@@ -94,7 +86,7 @@ export function getDeliveryLog(core: Core, principal: Principal, id: string, par
     items,
     total: countAttempts(core.db, row.id),
     next_before: rows.length > limit ? (items.at(-1)?.id ?? null) : null,
-    retention_seconds: Math.round(retentionMs(core) / 1000),
+    retention_seconds: Math.round(configuredRetention(core) / 1000),
   };
 }
 

@@ -48,8 +48,8 @@ export function retryAfterMs(value: string | null, now: Date): number | undefine
   return Math.max(date - now.getTime(), 0);
 }
 
-/** The configured retention of finished deliveries. */
-function configuredRetention(core: Core): number {
+/** The configured retention of finished deliveries (`REG_DELIVERY_RETENTION`). */
+export function configuredRetention(core: Core): number {
   // Read when the configuration carries it (REG_DELIVERY_RETENTION); older configurations have none.
   const settings = core.config.subscriptions as SubscriptionSettings & { deliveryRetentionMs?: number };
   return settings.deliveryRetentionMs ?? DEFAULT_RETENTION_MS;
