@@ -6,6 +6,7 @@ import { useApi, withQuery, type ListPage, type ArtifactJson, type InstanceJson,
 import { Availability } from '../components/badges';
 import { RecordPage } from '../components/load-state';
 import { ObservedCapability } from '../components/observed-capability';
+import { DeploymentHistory } from '../components/deployment-history';
 import { ArtifactTable, CapabilityView, Health, MoreLink, RunTable } from '../components/record-sections';
 import {
   AgentView,
@@ -124,6 +125,9 @@ function InstanceView({ instance }: { instance: InstanceJson }) {
 
       <h2>Observed capability</h2>
       <ObservedCapability kind="instances" id={instance.id} />
+
+      <h2>History</h2>
+      <DeploymentHistory id={instance.id} />
 
       <h2>Newest runs</h2>
       <RunTable state={runs} empty="This deployment has advertised no runs." />

@@ -15,6 +15,7 @@ import { RecordPage } from '../components/load-state';
 import { Markdown } from '../components/markdown';
 import { ObservedCapability } from '../components/observed-capability';
 import { CapabilityView, DeploymentTable, MoreLink, ReleaseTable } from '../components/record-sections';
+import { DeploymentOverview } from '../components/deployment-overview';
 import {
   AgentView,
   ExternalLink,
@@ -79,6 +80,9 @@ function SoftwareView({ software }: { software: SoftwareJson }) {
 
       <h2>Releases</h2>
       <ReleaseTable state={releases} />
+
+      <h2>What runs where</h2>
+      <DeploymentOverview id={software.id} />
 
       <h2>Deployments</h2>
       <DeploymentTable state={deployments} empty="No deployments of this software are registered." />
