@@ -24,6 +24,10 @@ let r2: Json;
 let later: string;
 let laterRun: string;
 let subscription: string;
+/** A time after the first step was recorded and before the second. */
+let betweenSteps: string;
+let foreignRun: string;
+const FOREIGN = 'https://elsewhere.example.org/artifact/raw-7';
 
 async function step(token: string, key: string, input: string, title: string) {
   await api.advertise(token, 'consumed', key, [{ iri: input }]);
@@ -68,6 +72,9 @@ beforeAll(async () => {
     }),
   );
   const s1 = await step(one.token, 'k1', a0.iri, 'A1');
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  betweenSteps = new Date().toISOString();
+  await new Promise((resolve) => setTimeout(resolve, 5));
   const s2 = await step(two.token, 'k2', s1.artifact, 'A2');
   const s3 = await step(one.token, 'k3', s2.artifact, 'A3');
   a = [a0.iri, s1.artifact, s2.artifact, s3.artifact];
@@ -75,6 +82,7 @@ beforeAll(async () => {
   const made = await api.advertise(one.token, 'produced', 'k4', [artifact('Later')]);
   later = made.artifacts[0];
   laterRun = made.run;
+  foreignRun = (await api.advertise(two.token, 'consumed', 'k5', [{ iri: FOREIGN }])).run;
   await api.call('PATCH', `/api/v1/instances/${two.instance.id}`, 200, { release: r2.iri });
 });
 afterAll(async () => core.close());
@@ -159,12 +167,32 @@ describe('GET /api/v1/impact', () => {
           .filter((run: Json) => run.direct)
           .map((run: Json) => run.iri)
           .sort(),
-      ).toEqual([...runs, laterRun].sort());
+      ).toEqual([...runs, laterRun, foreignRun].sort());
       expect(body.artifacts.map((x: Json) => x.iri)).toEqual(expect.arrayContaining([...a.slice(1), later]));
       expect(body.edges).toContainEqual({ from: runs[0], to: r1.iri, predicate: 'used' });
       const still = Object.fromEntries((body.deployments as Json[]).map((d) => [d.iri, d.still_on_release]));
       expect(still).toEqual({ [one.instance.iri]: true, [two.instance.iri]: false });
     }
+  });
+
+  it('answers as recorded at a time with as_of', async () => {
+    const body = await api.expectStatus(
+      await impactOf(`of=${encodeURIComponent(a[0]!)}&as_of=${encodeURIComponent(betweenSteps)}`),
+      200,
+    );
+    expect(body.as_of).toBe(betweenSteps);
+    expect(body.runs.map((run: Json) => run.iri)).toEqual([runs[0]]);
+    expect(body.artifacts.map((x: Json) => x.iri)).toEqual([a[0], a[1]]);
+  });
+
+  it('follows an artifact of another registry that a run here used', async () => {
+    const body = await api.expectStatus(await impactOf(`of=${encodeURIComponent(FOREIGN)}`), 200);
+    expect(body.subject).toEqual({ kind: 'artifact', artifacts: [FOREIGN], releases: [] });
+    expect(body.runs.map((run: Json) => [run.iri, run.direct])).toEqual([[foreignRun, true]]);
+    expect(body.artifacts[0]).toMatchObject({ iri: FOREIGN, unresolved: true });
+    expect(body.deployments.map((d: Json) => [d.iri, d.still_on_release])).toEqual([
+      [two.instance.iri, false],
+    ]);
   });
 
   it('shows subscriptions only to those who may manage them', async () => {
