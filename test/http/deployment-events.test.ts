@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { listAudit } from '../../src/core/store/audit.js';
@@ -402,6 +403,55 @@ describe('POST /api/v1/deployment-events', () => {
     const releases = await api.call('GET', `/api/v1/software/${software.id}/releases`, 200);
     expect(releases.items.map((release: Json) => release.version).sort()).toEqual(['1.0.0', '2.0.0']);
     expect((await instanceOf(instance)).environment).toBeUndefined();
+  });
+});
+
+describe('deployment events from other senders and transports', () => {
+  it('applies an event of a software token to the deployment it registered, read from a gzip body', async () => {
+    const { software, r2 } = await softwareWithReleases('self-registered shop');
+    const minted = await api.call('POST', `/api/v1/software/${software.id}/tokens`, 201, {
+      scopes: ['register:instance'],
+    });
+    const token = minted.token as string;
+    const announced = await api.call('PUT', '/api/v1/instances/self', 201, { label: 'node' }, token);
+    const event = cdevent('service.deployed', { environment: { id: 'edge' }, artifactId: image(DIGEST_2) });
+    const response = await app.request('/api/v1/deployment-events', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
+      body: gzipSync(JSON.stringify(event)),
+    });
+    const answer = await api.expectStatus(response, 201);
+    expect(answer.instance).toBe(announced.iri);
+    expect(await instanceOf(announced)).toMatchObject({
+      release: r2.iri,
+      environment: 'edge',
+      version: '2.0.0',
+    });
+  });
+
+  it('applies one of two copies of an event sent at once; the other is answered as a replay', async () => {
+    const { software } = await softwareWithReleases('concurrent shop');
+    const { instance, token } = await api.deployment(software, 'shop concurrent');
+    const event = cdevent('service.deployed', { environment: { id: 'prod' }, artifactId: image(DIGEST_1) });
+    const answers = await Promise.all([send(event, token), send(event, token, 'structured')]);
+    expect(answers.map((response) => response.status).sort()).toEqual([200, 201]);
+    expect((await history(instance)).total).toBe(1);
+  });
+
+  it("refuses a credential that manages its deployment's subscriptions only", async () => {
+    const { software } = await softwareWithReleases('subscriber shop');
+    const { instance } = await api.deployment(software, 'shop subscriber');
+    const minted = await api.call('POST', `/api/v1/instances/${instance.id}/tokens`, 201, {
+      scopes: ['subscribe:artifacts'],
+    });
+    const event = cdevent('service.deployed', { environment: { id: 'prod' }, artifactId: image(DIGEST_1) });
+    const refused = await post(event, minted.token as string, 403);
+    expect(refused.code).toBe('forbidden');
+    expect((await history(instance)).total).toBe(0);
   });
 });
 
