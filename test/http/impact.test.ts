@@ -195,6 +195,37 @@ describe('GET /api/v1/impact', () => {
     ]);
   });
 
+  it('names the deployments whose history shows they ran the release, and when they moved off it', async () => {
+    const software = await api.call('POST', '/api/v1/software', 201, { name: 'announcer' });
+    const v1 = await api.call('POST', `/api/v1/software/${software.id}/releases`, 201, { version: '1.0' });
+    await api.call('POST', `/api/v1/software/${software.id}/releases`, 201, { version: '2.0' });
+    const { token } = await api.call('POST', `/api/v1/software/${software.id}/tokens`, 201, {});
+    const first = await api.call(
+      'PUT',
+      '/api/v1/instances/self',
+      201,
+      { instance_key: 'node', version: '1.0' },
+      token,
+    );
+    expect(first.release).toBe(v1.iri);
+    const running = await api.expectStatus(await impactOf(`of=${encodeURIComponent(v1.iri)}`), 200);
+    expect(running.deployments).toEqual([
+      expect.objectContaining({
+        iri: first.iri,
+        still_on_release: true,
+        runs: 0,
+        on_release_since: expect.any(String),
+      }),
+    ]);
+    expect(running.deployments[0].left_release_at).toBeUndefined();
+    await api.call('PUT', '/api/v1/instances/self', 200, { instance_key: 'node', version: '2.0' }, token);
+    const moved = await api.expectStatus(await impactOf(`of=${encodeURIComponent(v1.iri)}`), 200);
+    expect(moved.deployments).toEqual([
+      expect.objectContaining({ iri: first.iri, still_on_release: false, release_version: '2.0' }),
+    ]);
+    expect(moved.deployments[0].left_release_at >= moved.deployments[0].on_release_since).toBe(true);
+  });
+
   it('shows subscriptions only to those who may manage them', async () => {
     const anonymous = await api.expectStatus(await impactOf(`of=${encodeURIComponent(a[0]!)}`, null), 200);
     expect(anonymous.subscriptions_scope).toBe('none');

@@ -9,6 +9,7 @@ import { NotFoundError } from '../errors.js';
 import { valuesBlock } from '../provenance/runs.js';
 import { idOf } from '../records/ids.js';
 import type { Core } from '../core.js';
+import { releaseStays } from './impact-history.js';
 import type { RunFacts } from './impact-runs.js';
 
 /** Artifacts listed per deployment under `produced_since` (the count covers them all). */
@@ -39,6 +40,9 @@ export interface ImpactDeployment {
   readonly last_run_at?: string;
   /** Artifacts its runs generated since `first_used_at` (or ever, for a deployment that runs the release). */
   readonly produced_since: { readonly count: number; readonly artifacts: string[] };
+  /** For a release question, from the deployment's history: when it last moved onto the release, and off it. */
+  readonly on_release_since?: string;
+  readonly left_release_at?: string;
   readonly tombstoned?: true;
 }
 
@@ -90,10 +94,10 @@ async function runningNow(core: Core, releases: readonly string[]): Promise<stri
 }
 
 /**
- * The deployments that performed `runs` (and, for a release question, that run one of `releases` now), earliest
- * first use first. `releases` are the releases asked about; for an artifact question it is empty and a
- * deployment's own runs say which release used the artifact. Those running a release now are added when
- * `withRunning` (the first page of an answer).
+ * The deployments that performed `runs`, earliest first use first. `releases` are the releases asked about; for
+ * an artifact question it is empty and a deployment's own runs say which release used the artifact. With
+ * `withRunning` (the first page of an answer) those that run one of `releases` now, or ran one as their history
+ * records, are added.
  */
 export async function impactDeployments(
   core: Core,
@@ -115,7 +119,8 @@ export async function impactDeployments(
     if (facts.at !== undefined && (entry.first === undefined || facts.at < entry.first))
       entry.first = facts.at;
   }
-  if (withRunning) for (const iri of await runningNow(core, releases)) involve(iri);
+  const stays = releaseStays(core, releases);
+  if (withRunning) for (const iri of [...(await runningNow(core, releases)), ...stays.keys()]) involve(iri);
   const asked = new Set(releases);
   const deployments: ImpactDeployment[] = [];
   for (const [iri, entry] of involved) {
@@ -140,6 +145,11 @@ export async function impactDeployments(
       ...optional('first_used_at', entry.first),
       ...optional('last_run_at', text(record.last_run_at)),
       produced_since: await producedSince(core, iri, entry.first),
+      ...optional('on_release_since', stays.get(iri)?.since),
+      ...optional(
+        'left_release_at',
+        release !== undefined && asked.has(release) ? undefined : stays.get(iri)?.left_at,
+      ),
       ...(record.tombstoned === true ? { tombstoned: true as const } : {}),
     });
   }
