@@ -24,6 +24,7 @@ interface ImpactDeployment {
   readonly runs: number;
   readonly first_used_at?: string;
   readonly produced_since: { readonly count: number; readonly artifacts: string[] };
+  readonly left_release_at?: string;
 }
 
 /** One subscription of an impact answer. */
@@ -130,7 +131,7 @@ function renderImpact(answer: ImpactJson, width: number): string {
         ? ''
         : d.still_on_release
           ? ', still on the release'
-          : ', moved off the release';
+          : `, moved off the release${d.left_release_at === undefined ? '' : ` at ${d.left_release_at}`}`;
     lines.push(
       `  ${d.label ?? d.iri} <${d.iri}>: health ${d.health}, runs ${now}${still}; ${d.runs} runs, first ${d.first_used_at ?? 'unknown'}; produced since: ${d.produced_since.count}`,
     );

@@ -145,6 +145,8 @@ export const IMPACT_ANSWER = {
           first_used_at: TEXT,
           last_run_at: TEXT,
           produced_since: { type: 'object', properties: { count: COUNT, artifacts: TEXTS } },
+          on_release_since: TEXT,
+          left_release_at: TEXT,
           tombstoned: { type: 'boolean' },
         },
       },
