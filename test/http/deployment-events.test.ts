@@ -398,6 +398,9 @@ describe('POST /api/v1/deployment-events', () => {
       body: JSON.stringify({ specversion: '1.0', id: 'x', source: '/s', type: event.context.type }),
     });
     await expectField(noData, 'data');
+    // A rollback naming no artifact needs an earlier release in the history; this deployment has none.
+    const rollback = await post(cdevent('service.rolledback', { environment: { id: 'prod' } }), token, 409);
+    expect(rollback.errors[0].field).toBe('subject.content.artifactId');
     // Nothing was half-written: no history, no release for 9.9.9, the record untouched.
     expect((await history(instance)).total).toBe(0);
     const releases = await api.call('GET', `/api/v1/software/${software.id}/releases`, 200);

@@ -135,7 +135,16 @@ function rolledBackState(
   if (earlier === undefined)
     throw new ConflictError(
       'subject.content.artifactId: the history holds no earlier release to roll back to; name the artifact that runs now',
-      { errors: [{ field: 'subject.content.artifactId', message: 'no earlier release in the history' }] },
+      {
+        errors: [
+          {
+            field: 'subject.content.artifactId',
+            message:
+              'subject.content.artifactId: missing, and the history holds no earlier release to roll back to',
+          },
+        ],
+        extra: { field: 'subject.content.artifactId' },
+      },
     );
   const release = earlier.current.release;
   return {
