@@ -11,13 +11,14 @@ import { idOf } from '../records/ids.js';
 import {
   lineageDownFrom,
   lineageOptions,
+  type Lineage,
   type LineageEdge,
   type LineageOptions,
   type LineageParams,
 } from '../provenance/lineage.js';
 import { impactDeployments, type ImpactDeployment } from './impact-deployments.js';
 import { notifiedSubscriptions, type NotifiedScope, type NotifiedSubscription } from './impact-notified.js';
-import { releaseRuns, runFacts } from './impact-runs.js';
+import { releaseRuns, runFacts, type RunFacts } from './impact-runs.js';
 import { impactSubject, type ImpactSubject } from './impact-subject.js';
 
 /** The deepest impact followed, and the default: six generations. */
@@ -91,11 +92,73 @@ export function impactOptions(params: ImpactParams): LineageOptions {
   return lineageOptions({ ...given, depth, direction: 'down', collapse: 'false' });
 }
 
+/** Where a node sits: the artifacts named are the subject (0); a release's runs shift the walk one down. */
+type DepthOf = (iri: string, depth: number) => number;
+
+/** The runs of a page: a release's own runs first (depth 1), then those the walk met, each once. */
+function presentRuns(
+  walked: Lineage,
+  releaseRuns: Iterable<string>,
+  facts: ReadonlyMap<string, RunFacts>,
+  depthOf: DepthOf,
+): ImpactRun[] {
+  const titles = new Map(walked.nodes.map((node) => [node.iri, node.title]));
+  const depths = new Map<string, number>([...releaseRuns].map((run) => [run, 1]));
+  for (const node of walked.nodes)
+    if (node.entity_type === 'run' && !depths.has(node.iri))
+      depths.set(node.iri, depthOf(node.iri, node.depth));
+  const runs = [...depths].map(([iri, depth]): ImpactRun => {
+    const fact = facts.get(iri) ?? {};
+    const title = titles.get(iri) ?? fact.label;
+    return {
+      iri,
+      id: idOf(iri),
+      ...(title === undefined ? {} : { title }),
+      depth,
+      direct: depth === 1,
+      ...(fact.instance === undefined ? {} : { instance: fact.instance }),
+      ...(fact.release === undefined ? {} : { release: fact.release }),
+      ...(fact.at === undefined ? {} : { started_at: fact.at }),
+      ...(fact.status === undefined ? {} : { status: fact.status }),
+    };
+  });
+  return runs.sort((a, b) => a.depth - b.depth || a.iri.localeCompare(b.iri));
+}
+
+/** The artifacts of a page (the subject and what was made from it), nearest first. */
+function presentArtifacts(walked: Lineage, depthOf: DepthOf): ImpactArtifact[] {
+  return walked.nodes
+    .filter((node) => node.entity_type !== 'run')
+    .map((node) => ({
+      iri: node.iri,
+      entity_type: node.entity_type,
+      ...(node.title === undefined ? {} : { title: node.title }),
+      depth: depthOf(node.iri, node.depth),
+      origin: node.origin,
+      ...(node.unresolved === true ? { unresolved: true as const } : {}),
+    }))
+    .sort((a, b) => a.depth - b.depth || a.iri.localeCompare(b.iri));
+}
+
+/** The edges from a release's runs: each used the release and generated its outputs. */
+function releaseEdges(
+  releases: readonly string[],
+  generated: ReadonlyMap<string, string[]>,
+  facts: ReadonlyMap<string, RunFacts>,
+): LineageEdge[] {
+  return [...generated].flatMap(([run, made]) => [
+    ...releases
+      .filter((release) => facts.get(run)?.release === release)
+      .map((release) => ({ from: run, to: release, predicate: 'used' as const })),
+    ...made.map((artifact) => ({ from: run, to: artifact, predicate: 'generated' as const })),
+  ]);
+}
+
 /**
  * `GET /api/v1/impact?of=…`: what `of` (an artifact or release by IRI or id, a content identifier or an image
  * digest) affected. A release's own runs are the first generation. Each page lists the runs and artifacts it adds,
  * the deployments of its runs and the subscriptions notified about its artifacts; the subscriptions shown are
- * those the caller may manage.
+ * those the caller may manage. The budgets bound the walk; describing what it met comes after.
  */
 export async function impact(
   core: Core,
@@ -114,58 +177,17 @@ export async function impact(
   const roots = [...new Set([...subject.artifacts, ...outputs])].sort();
   const walked = await lineageDownFrom(core, key, roots, { ...options, depth: options.depth - shift });
   const named = new Set(subject.artifacts);
-  const depthOf = (iri: string, depth: number) => (named.has(iri) ? 0 : depth + shift);
-  const runIris = [
-    ...fromReleases.generated.keys(),
-    ...walked.nodes.filter((node) => node.entity_type === 'run').map((node) => node.iri),
-  ];
-  const facts = await runFacts(core, [...new Set(runIris)]);
-  const titles = new Map(walked.nodes.map((node) => [node.iri, node.title]));
-  const depths = new Map<string, number>([...fromReleases.generated.keys()].map((run) => [run, 1]));
-  for (const node of walked.nodes)
-    if (node.entity_type === 'run' && !depths.has(node.iri))
-      depths.set(node.iri, depthOf(node.iri, node.depth));
-  const runs: ImpactRun[] = [...depths].map(([iri, depth]) => {
-    const fact = facts.get(iri) ?? {};
-    const title = titles.get(iri) ?? fact.label;
-    return {
-      iri,
-      id: idOf(iri),
-      ...(title === undefined ? {} : { title }),
-      depth,
-      direct: depth === 1,
-      ...(fact.instance === undefined ? {} : { instance: fact.instance }),
-      ...(fact.release === undefined ? {} : { release: fact.release }),
-      ...(fact.at === undefined ? {} : { started_at: fact.at }),
-      ...(fact.status === undefined ? {} : { status: fact.status }),
-    };
-  });
-  const artifacts: ImpactArtifact[] = walked.nodes
-    .filter((node) => node.entity_type !== 'run')
-    .map((node) => ({
-      iri: node.iri,
-      entity_type: node.entity_type,
-      ...(node.title === undefined ? {} : { title: node.title }),
-      depth: depthOf(node.iri, node.depth),
-      origin: node.origin,
-      ...(node.unresolved === true ? { unresolved: true as const } : {}),
-    }));
-  const edges: LineageEdge[] = [
-    ...[...fromReleases.generated].flatMap(([run, made]) => [
-      ...subject.releases
-        .filter((release) => facts.get(run)?.release === release)
-        .map((release) => ({ from: run, to: release, predicate: 'used' as const })),
-      ...made.map((artifact) => ({ from: run, to: artifact, predicate: 'generated' as const })),
-    ]),
-    ...walked.edges,
-  ];
+  const depthOf: DepthOf = (iri, depth) => (named.has(iri) ? 0 : depth + shift);
+  const walkedRuns = walked.nodes.filter((node) => node.entity_type === 'run').map((node) => node.iri);
+  const facts = await runFacts(core, [...new Set([...fromReleases.generated.keys(), ...walkedRuns])]);
+  const runs = presentRuns(walked, fromReleases.generated.keys(), facts, depthOf);
+  const artifacts = presentArtifacts(walked, depthOf);
   const deployments = await impactDeployments(core, facts, subject.releases, first);
   const notified = notifiedSubscriptions(
     core,
     principal,
     artifacts.map((artifact) => artifact.iri),
   );
-  const partial = walked.partial;
   return {
     of: of ?? '',
     subject,
@@ -178,14 +200,14 @@ export async function impact(
       deployments_still_on_release: deployments.filter((d) => d.still_on_release === true).length,
       subscriptions: notified.subscriptions.length,
     },
-    runs: runs.sort((a, b) => a.depth - b.depth || a.iri.localeCompare(b.iri)),
-    artifacts: artifacts.sort((a, b) => a.depth - b.depth || a.iri.localeCompare(b.iri)),
-    edges,
+    runs,
+    artifacts,
+    edges: [...releaseEdges(subject.releases, fromReleases.generated, facts), ...walked.edges],
     deployments,
     subscriptions: notified.subscriptions,
     subscriptions_scope: notified.scope,
-    partial,
-    truncated: partial,
+    partial: walked.partial,
+    truncated: walked.partial,
     ...(walked.cursor === undefined ? {} : { cursor: walked.cursor }),
     ...(fromReleases.more ? { more_release_runs: true as const } : {}),
     ...(options.asOf === undefined ? {} : { as_of: options.asOf }),
