@@ -9,7 +9,7 @@ import { NotFoundError } from '../errors.js';
 import { valuesBlock } from '../provenance/runs.js';
 import { idOf } from '../records/ids.js';
 import type { Core } from '../core.js';
-import { releaseStays } from './impact-history.js';
+import { releaseStays, type ReleaseStay } from './impact-history.js';
 import type { RunFacts } from './impact-runs.js';
 
 /** Artifacts listed per deployment under `produced_since` (the count covers them all). */
@@ -93,6 +93,55 @@ async function runningNow(core: Core, releases: readonly string[]): Promise<stri
   return rows.flatMap((row) => (row.i === undefined ? [] : [row.i.value]));
 }
 
+/** The deployments that performed `runs`, each with its runs among them, their releases and the earliest. */
+function involvement(runs: ReadonlyMap<string, RunFacts>): Map<string, Involvement> {
+  const involved = new Map<string, Involvement>();
+  for (const [run, facts] of runs) {
+    if (facts.instance === undefined) continue;
+    const entry = involved.get(facts.instance) ?? { runs: [], releases: new Set<string>() };
+    involved.set(facts.instance, entry);
+    entry.runs.push(run);
+    if (facts.release !== undefined) entry.releases.add(facts.release);
+    if (facts.at !== undefined && (entry.first === undefined || facts.at < entry.first))
+      entry.first = facts.at;
+  }
+  return involved;
+}
+
+/** One deployment as an impact answer shows it, from its record and its part in the answer. */
+async function present(
+  core: Core,
+  iri: string,
+  entry: Involvement,
+  asked: ReadonlySet<string>,
+  stay: ReleaseStay | undefined,
+): Promise<ImpactDeployment> {
+  const record = await recordOf(core, iri);
+  const release = text(record.release);
+  const inQuestion = asked.size > 0 ? asked : entry.releases;
+  const onIt = release !== undefined && inQuestion.has(release);
+  return {
+    iri,
+    id: idOf(iri),
+    ...optional('label', text(record.label)),
+    ...optional('software', text(record.software)),
+    ...optional('software_name', text(record.software_name)),
+    health: text(record.health) ?? 'unknown',
+    ...optional('health_checked_at', text(record.health_checked_at)),
+    ...optional('release', release),
+    ...optional('release_version', text(record.release_version)),
+    releases_involved: [...inQuestion].sort(),
+    ...(inQuestion.size === 0 ? {} : { still_on_release: onIt }),
+    runs: entry.runs.length,
+    ...optional('first_used_at', entry.first),
+    ...optional('last_run_at', text(record.last_run_at)),
+    produced_since: await producedSince(core, iri, entry.first),
+    ...optional('on_release_since', stay?.since),
+    ...optional('left_release_at', onIt ? undefined : stay?.left_at),
+    ...(record.tombstoned === true ? { tombstoned: true as const } : {}),
+  };
+}
+
 /**
  * The deployments that performed `runs`, earliest first use first. `releases` are the releases asked about; for
  * an artifact question it is empty and a deployment's own runs say which release used the artifact. With
@@ -105,54 +154,15 @@ export async function impactDeployments(
   releases: readonly string[],
   withRunning: boolean,
 ): Promise<ImpactDeployment[]> {
-  const involved = new Map<string, Involvement>();
-  const involve = (iri: string): Involvement => {
-    const known = involved.get(iri) ?? { runs: [], releases: new Set<string>() };
-    involved.set(iri, known);
-    return known;
-  };
-  for (const [run, facts] of runs) {
-    if (facts.instance === undefined) continue;
-    const entry = involve(facts.instance);
-    entry.runs.push(run);
-    if (facts.release !== undefined) entry.releases.add(facts.release);
-    if (facts.at !== undefined && (entry.first === undefined || facts.at < entry.first))
-      entry.first = facts.at;
-  }
+  const involved = involvement(runs);
   const stays = releaseStays(core, releases);
-  if (withRunning) for (const iri of [...(await runningNow(core, releases)), ...stays.keys()]) involve(iri);
+  if (withRunning)
+    for (const iri of [...(await runningNow(core, releases)), ...stays.keys()])
+      if (!involved.has(iri)) involved.set(iri, { runs: [], releases: new Set() });
   const asked = new Set(releases);
   const deployments: ImpactDeployment[] = [];
-  for (const [iri, entry] of involved) {
-    const record = await recordOf(core, iri);
-    const release = text(record.release);
-    const inQuestion = asked.size > 0 ? asked : entry.releases;
-    deployments.push({
-      iri,
-      id: idOf(iri),
-      ...optional('label', text(record.label)),
-      ...optional('software', text(record.software)),
-      ...optional('software_name', text(record.software_name)),
-      health: text(record.health) ?? 'unknown',
-      ...optional('health_checked_at', text(record.health_checked_at)),
-      ...optional('release', release),
-      ...optional('release_version', text(record.release_version)),
-      releases_involved: asked.size > 0 ? [...asked] : [...entry.releases].sort(),
-      ...(inQuestion.size === 0
-        ? {}
-        : { still_on_release: release !== undefined && inQuestion.has(release) }),
-      runs: entry.runs.length,
-      ...optional('first_used_at', entry.first),
-      ...optional('last_run_at', text(record.last_run_at)),
-      produced_since: await producedSince(core, iri, entry.first),
-      ...optional('on_release_since', stays.get(iri)?.since),
-      ...optional(
-        'left_release_at',
-        release !== undefined && asked.has(release) ? undefined : stays.get(iri)?.left_at,
-      ),
-      ...(record.tombstoned === true ? { tombstoned: true as const } : {}),
-    });
-  }
+  for (const [iri, entry] of involved)
+    deployments.push(await present(core, iri, entry, asked, stays.get(iri)));
   return deployments.sort(
     (a, b) => (a.first_used_at ?? '').localeCompare(b.first_used_at ?? '') || a.iri.localeCompare(b.iri),
   );
