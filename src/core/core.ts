@@ -113,6 +113,7 @@ function externalClient(config: Config): SparqlClient {
     queryEndpoint: config.graph.queryEndpoint,
     updateEndpoint: config.graph.updateEndpoint,
     timeoutMs: config.graph.timeoutMs,
+    log: config.graph.log,
     credential:
       sparqlBearerToken !== undefined
         ? { kind: 'bearer', token: sparqlBearerToken }

@@ -4,7 +4,8 @@
  * after that test; one started in a `beforeAll` lives until the end of its file (see external-store-hooks.ts).
  */
 import { inject } from 'vitest';
-import { externalStoreEnv, startVirtuosoSync, type VirtuosoServer } from './virtuoso.js';
+import { strictSparqlFailures } from './strict-sparql.js';
+import { externalStoreEnv, sparqlLogOf, startVirtuosoSync, type VirtuosoServer } from './virtuoso.js';
 
 const stores = new Map<string, { server: VirtuosoServer; perTest: boolean }>();
 let inTest = false;
@@ -61,8 +62,18 @@ export async function leaveFile(): Promise<void> {
   await dispose(() => true);
 }
 
+/**
+ * Stops the chosen servers, then fails when a registry sent one of them a query or update that is not SPARQL 1.1
+ * (test/support/strict-sparql.ts): the test, or the file, that caused it fails with the requests named.
+ */
 async function dispose(which: (entry: [string, { server: VirtuosoServer; perTest: boolean }]) => boolean) {
   const chosen = [...stores.entries()].filter(which);
   for (const [dir] of chosen) stores.delete(dir);
+  const failures = chosen.flatMap(([, entry]) => strictSparqlFailures(sparqlLogOf(entry.server)));
   await Promise.all(chosen.map(([, entry]) => entry.server.dispose()));
+  if (failures.length > 0) {
+    throw new Error(
+      `${failures.length} request(s) to the graph store were not SPARQL 1.1:\n${failures.slice(0, 5).join('\n')}`,
+    );
+  }
 }

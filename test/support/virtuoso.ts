@@ -205,7 +205,13 @@ export function externalStoreEnv(server: VirtuosoServer): Record<string, string>
     REG_SPARQL_ENDPOINT: server.sparqlAuthUrl,
     REG_SPARQL_USERNAME: VIRTUOSO_USER,
     REG_SPARQL_PASSWORD: VIRTUOSO_PASSWORD,
+    REG_SPARQL_LOG: sparqlLogOf(server),
   };
+}
+
+/** The file a registry on `server` appends every query and update it sends to (REG_SPARQL_LOG). */
+export function sparqlLogOf(server: VirtuosoServer): string {
+  return path.join(server.dir, 'registry-sparql.log');
 }
 
 /**

@@ -173,6 +173,12 @@ export const SETTINGS: readonly SettingSpec[] = [
   { name: 'REG_SPARQL_USERNAME', kind: 'string', summary: 'username for the external endpoint' },
   { name: 'REG_SPARQL_PASSWORD', kind: 'secret', summary: 'password for the external endpoint' },
   {
+    name: 'REG_SPARQL_LOG',
+    kind: 'path',
+    summary:
+      'file to which every query and update sent to the external endpoint is appended, one JSON line each (for diagnosis; absent: none)',
+  },
+  {
     name: 'REG_SPARQL_TIMEOUT',
     kind: 'duration',
     fallback: '60s',

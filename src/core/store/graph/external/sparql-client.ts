@@ -3,6 +3,7 @@
  * updates as form-encoded POST, one time limit per request, and every failure turned into an error that names the
  * endpoint (never its credentials) instead of an empty result.
  */
+import fs from 'node:fs';
 import { BadRequestError, RegError, UnavailableError } from '../../../errors.js';
 import {
   CONNECT_TIMEOUT_MS,
@@ -23,6 +24,8 @@ export interface SparqlClientOptions {
   readonly credential: EndpointCredential;
   /** Time limit of one request (`REG_SPARQL_TIMEOUT`). */
   readonly timeoutMs: number;
+  /** File each request is appended to, one JSON line each (`REG_SPARQL_LOG`). */
+  readonly log?: string | undefined;
 }
 
 /** A SPARQL JSON results document. */
@@ -120,14 +123,32 @@ export class SparqlClient {
     if (timing !== undefined && this.virtuoso) params.push(['timeout', String(timing.timeoutMs)]);
     const encoded = new URLSearchParams(params).toString();
     const base = this.options.queryEndpoint;
-    const response =
+    return await this.logged('query', query, () =>
       encoded.length <= MAX_GET_QUERY
-        ? await this.send(
+        ? this.send(
             { auth: this.auth, kind: 'query', method: 'GET', accept, timing },
             `${base}${base.includes('?') ? '&' : '?'}${encoded}`,
           )
-        : await this.send({ auth: this.auth, kind: 'query', method: 'POST', accept, timing }, base, encoded);
-    return response;
+        : this.send({ auth: this.auth, kind: 'query', method: 'POST', accept, timing }, base, encoded),
+    );
+  }
+
+  /** Sends one request and, when `REG_SPARQL_LOG` names a file, appends what was sent and how it ended to it. */
+  private async logged<T>(kind: 'query' | 'update', text: string, send: () => Promise<T>): Promise<T> {
+    const file = this.options.log;
+    if (file === undefined) return await send();
+    const at = new Date().toISOString();
+    const started = performance.now();
+    const line = (outcome: { error?: string }) =>
+      `${JSON.stringify({ at, kind, ms: Math.round((performance.now() - started) * 10) / 10, ...outcome, text })}\n`;
+    try {
+      const answer = await send();
+      fs.appendFileSync(file, line({}));
+      return answer;
+    } catch (error) {
+      fs.appendFileSync(file, line({ error: (error as Error).message }));
+      throw error;
+    }
   }
 
   /** Runs a query whose answer is SPARQL JSON results. */
@@ -177,10 +198,12 @@ export class SparqlClient {
   async update(update: string): Promise<void> {
     this.sent.updates++;
     const url = this.options.updateEndpoint;
-    await this.send(
-      { auth: this.updateAuth, kind: 'update', method: 'POST', accept: '*/*' },
-      url,
-      new URLSearchParams({ update }).toString(),
+    await this.logged('update', update, () =>
+      this.send(
+        { auth: this.updateAuth, kind: 'update', method: 'POST', accept: '*/*' },
+        url,
+        new URLSearchParams({ update }).toString(),
+      ),
     );
   }
 

@@ -1,0 +1,57 @@
+/**
+ * The SPARQL the registry sends to an external graph store, checked against the SPARQL 1.1 grammar: every query
+ * and update a registry on a test's Virtuoso issued (its REG_SPARQL_LOG) is parsed by sparqljs, a strict SPARQL 1.1
+ * parser with no extensions switched on, so vendor syntax (Virtuoso's DEFINE, bif:, pragmas, SPARQL-star, …)
+ * fails the test that caused it.
+ */
+import fs from 'node:fs';
+import sparqljs from 'sparqljs';
+
+/** One line of a REG_SPARQL_LOG file. */
+export interface LoggedRequest {
+  readonly at: string;
+  readonly kind: 'query' | 'update';
+  readonly ms: number;
+  readonly error?: string;
+  readonly text: string;
+}
+
+/** The requests a REG_SPARQL_LOG file holds, oldest first; none when the file does not exist. */
+export function readSparqlLog(file: string): LoggedRequest[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as LoggedRequest);
+}
+
+/** What is wrong with a request's text as SPARQL 1.1, or undefined when it parses as the kind it was sent as. */
+export function nonStandard(request: Pick<LoggedRequest, 'kind' | 'text'>): string | undefined {
+  let parsed: sparqljs.SparqlQuery;
+  try {
+    parsed = new sparqljs.Parser().parse(request.text);
+  } catch (error) {
+    return (error as Error).message.split('\n')[0];
+  }
+  const kind = parsed.type === 'update' ? 'update' : 'query';
+  return kind === request.kind
+    ? undefined
+    : `sent as ${article(request.kind)} but parses as ${article(kind)}`;
+}
+
+/**
+ * The requests of a log that are not SPARQL 1.1, each as one line naming the problem and the start of the text.
+ * Queries a caller sent to /sparql are passed on as written; the registry parses them first, so they are standard
+ * too and are checked the same way.
+ */
+export function strictSparqlFailures(file: string): string[] {
+  return readSparqlLog(file).flatMap((request) => {
+    const problem = nonStandard(request);
+    return problem === undefined
+      ? []
+      : [`${request.kind} not SPARQL 1.1 (${problem}): ${request.text.replace(/\s+/g, ' ').slice(0, 300)}`];
+  });
+}
+
+const article = (kind: 'query' | 'update'): string => (kind === 'query' ? 'a query' : 'an update');
