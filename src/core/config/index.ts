@@ -31,6 +31,8 @@ export type GraphBackend =
       readonly updateEndpoint: string;
       readonly credential: 'none' | 'bearer' | 'basic';
       readonly timeoutMs: number;
+      /** File every request to the store is appended to (`REG_SPARQL_LOG`), if any. */
+      readonly log?: string;
     };
 
 /** Secrets, kept apart from the printable configuration. */
@@ -56,6 +58,8 @@ export interface SubscriptionSettings {
   readonly maxPerInstance: number;
   readonly allowHttp: boolean;
   readonly allowPrivateTargets: boolean;
+  /** How long delivered and dead deliveries, with their logged attempts, are kept (`REG_DELIVERY_RETENTION`). */
+  readonly deliveryRetentionMs: number;
 }
 
 /** Settings of peer resolution: the background resolver and every request to a peer. */
@@ -299,6 +303,9 @@ export function readConfig(
                 ? 'basic'
                 : 'none',
           timeoutMs: need<number>('REG_SPARQL_TIMEOUT'),
+          ...(get<string>('REG_SPARQL_LOG') === undefined
+            ? {}
+            : { log: get<string>('REG_SPARQL_LOG') as string }),
         };
   const known = new Set(SETTINGS.map((spec) => spec.name));
   const config: Config = {
@@ -368,6 +375,7 @@ export function readConfig(
       maxPerInstance: need<number>('REG_SUBSCRIPTION_MAX_PER_INSTANCE'),
       allowHttp: need<boolean>('REG_SUBSCRIPTION_ALLOW_HTTP'),
       allowPrivateTargets: need<boolean>('REG_SUBSCRIPTION_ALLOW_PRIVATE_TARGETS'),
+      deliveryRetentionMs: need<number>('REG_DELIVERY_RETENTION'),
     },
     rateLimits: rateLimitSettings(need),
     corsOrigins: need<string[]>('REG_CORS_ORIGINS'),

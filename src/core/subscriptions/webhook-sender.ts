@@ -24,9 +24,6 @@ export interface WebhookSenderOptions {
 /** How much of a receiver's answer is read and kept in the delivery log. */
 export const MAX_RESPONSE_BYTES = 2048;
 
-/** How long finished deliveries are kept when the configuration names no retention. */
-export const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
-
 /** How often (by the sender's clock) finished deliveries past their retention are removed. */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -50,9 +47,7 @@ export function retryAfterMs(value: string | null, now: Date): number | undefine
 
 /** The configured retention of finished deliveries (`REG_DELIVERY_RETENTION`). */
 export function configuredRetention(core: Core): number {
-  // Read when the configuration carries it (REG_DELIVERY_RETENTION); older configurations have none.
-  const settings = core.config.subscriptions as SubscriptionSettings & { deliveryRetentionMs?: number };
-  return settings.deliveryRetentionMs ?? DEFAULT_RETENTION_MS;
+  return core.config.subscriptions.deliveryRetentionMs;
 }
 
 /** Removes delivered and dead deliveries (with their attempts) finished before `now − retention`. */

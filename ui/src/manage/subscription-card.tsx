@@ -115,6 +115,11 @@ export function SubscriptionCard(props: {
             Resume webhook<span class="visually-hidden"> of {name}</span>
           </button>
         )}
+        {typeof s.webhook_url === 'string' && (
+          <a class="button secondary" href={`/subscriptions/${encodeURIComponent(s.id)}/log`}>
+            Delivery log<span class="visually-hidden"> of {name}</span>
+          </a>
+        )}
         <button type="button" class="secondary" onClick={() => props.onDelete(s)}>
           Delete<span class="visually-hidden"> {name}</span>
         </button>
