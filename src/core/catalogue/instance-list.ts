@@ -3,11 +3,11 @@ import type { JsonObject } from '../records/mapper.js';
 import type { ListParams } from '../records/kind-registry.js';
 import { INSTANCE } from '../records/specs.js';
 import type { Core } from '../core.js';
-import { presentInstance } from './instances.js';
+import { prepareInstances, presentInstance } from './instances.js';
 import { filterPatterns } from '../stored/list-filters.js';
 import { listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
-import { readStored } from '../stored/records.js';
+import { readStoredMany, storedKey } from '../stored/records.js';
 
 /** Query parameters of the deployment list (declared with the kind, in `records/kind-registry.ts`). */
 export type InstanceListParams = ListParams<'instance'>;
@@ -26,8 +26,10 @@ async function listInstancesNow(core: Core, params: InstanceListParams): Promise
     registry: params.registry,
   });
   const items: JsonObject[] = [];
+  const records = await readStoredMany(core, INSTANCE, page.items);
+  await prepareInstances(core, [...records.values()]);
   for (const item of page.items) {
-    const stored = await readStored(core, INSTANCE, item.iri, item.graph);
+    const stored = records.get(storedKey(item.iri, item.graph));
     if (stored !== undefined) items.push(await presentInstance(core, stored));
   }
   return {

@@ -17,7 +17,12 @@ import { INSTANCE, RELEASE, SOFTWARE } from '../records/specs.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
-import { countArtifacts, listArtifacts, type ArtifactListParams } from '../provenance/artifact-list.js';
+import {
+  countArtifactsOfInstances,
+  listArtifacts,
+  type ArtifactListParams,
+} from '../provenance/artifact-list.js';
+import type { Binding } from '../store/graph/types.js';
 import { memoised } from '../stored/memoised.js';
 import type { Act } from '../stored/write-path.js';
 import { withinLastDays } from '../discovery/sparql-text.js';
@@ -33,10 +38,11 @@ import {
   requireStored,
   type StoredRecord,
   tombstoneRecord,
+  prefetchReferences,
 } from '../stored/records.js';
 import { readRelated, softwareName } from './releases.js';
 import { listRuns, type RunListParams } from '../provenance/runs.js';
-import { softwareCounts, withEmptyLists } from './software.js';
+import { softwareCounts, softwareCountsOf, withEmptyLists } from './software.js';
 import { presentCapability } from '../discovery/terms.js';
 import { liveTokenCount } from '../access/tokens.js';
 
@@ -169,23 +175,73 @@ async function versionsOf(core: Core, json: JsonObject, graph: string): Promise<
  * it is still loading.
  */
 async function activityOf(core: Core, iri: string): Promise<JsonObject> {
-  if (!core.graph.ready) return { runs_30d: 0, failures_30d: 0, artifact_count: 0 };
-  const ran = `?r <${PROV('wasAssociatedWith')}> <${iri}> ; <${PROV('startedAtTime')}> ?start .`;
-  const [runs] = await core.graph.select(
-    `SELECT (COUNT(DISTINCT ?r) AS ?recent) (COUNT(DISTINCT ?failed) AS ?failures) WHERE { GRAPH <${GRAPHS.local}> { ${ran}
-       ${withinLastDays('?start', 30)}
-       OPTIONAL { ?r <${REG('status')}> ?status FILTER(?status IN ("failed", "aborted")) BIND(?r AS ?failed) } } }`,
+  return (await activitiesOf(core, [iri])).get(iri) ?? {};
+}
+
+/**
+ * `activityOf` for several deployments at once (a list page): three queries whatever their number, each answer kept
+ * until the next write.
+ */
+export async function activitiesOf(core: Core, iris: readonly string[]): Promise<Map<string, JsonObject>> {
+  const out = new Map<string, JsonObject>();
+  if (!core.graph.ready) {
+    for (const iri of iris) out.set(iri, { runs_30d: 0, failures_30d: 0, artifact_count: 0 });
+    return out;
+  }
+  const generation = core.graph.generation;
+  const missing: string[] = [];
+  for (const iri of new Set(iris)) {
+    const cached = core.memo.get<JsonObject>(`instance-activity ${iri}`, generation);
+    if (cached === undefined) missing.push(iri);
+    else out.set(iri, cached);
+  }
+  if (missing.length === 0) return out;
+  const values = `VALUES ?i { ${missing.map((iri) => `<${iri}>`).join(' ')} }`;
+  const ran = `?r <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?start .`;
+  const byI = (rows: Binding[]) => new Map(rows.map((row) => [row.i?.value ?? '', row]));
+  const runs = byI(
+    await core.graph.select(
+      `SELECT ?i (COUNT(DISTINCT ?r) AS ?recent) (COUNT(DISTINCT ?failed) AS ?failures) WHERE { ${values}
+         GRAPH <${GRAPHS.local}> { ${ran} ${withinLastDays('?start', 30)}
+         OPTIONAL { ?r <${REG('status')}> ?status FILTER(?status IN ("failed", "aborted")) BIND(?r AS ?failed) } } }
+       GROUP BY ?i`,
+    ),
   );
-  const [last] = await core.graph.select(
-    `SELECT (MAX(?start) AS ?last) WHERE { GRAPH <${GRAPHS.local}> { ${ran} } }`,
+  const last = byI(
+    await core.graph.select(
+      `SELECT ?i (MAX(?start) AS ?last) WHERE { ${values} GRAPH <${GRAPHS.local}> { ${ran} } } GROUP BY ?i`,
+    ),
   );
-  return {
-    runs_30d: Number(runs?.recent?.value ?? 0),
-    failures_30d: Number(runs?.failures?.value ?? 0),
-    // Exactly what GET /api/v1/instances/{id}/artifacts lists: artifact records, not foreign IRIs a run used.
-    artifact_count: await countArtifacts(core, { instance: iri }),
-    ...(last?.last === undefined ? {} : { last_run_at: last.last.value }),
-  };
+  // Exactly what GET /api/v1/instances/{id}/artifacts lists: artifact records, not foreign IRIs a run used.
+  const artifacts = await countArtifactsOfInstances(core, missing);
+  for (const iri of missing) {
+    const lastRun = last.get(iri)?.last;
+    const activity: JsonObject = {
+      runs_30d: Number(runs.get(iri)?.recent?.value ?? 0),
+      failures_30d: Number(runs.get(iri)?.failures?.value ?? 0),
+      artifact_count: artifacts.get(iri) ?? 0,
+      ...(lastRun === undefined ? {} : { last_run_at: lastRun.value }),
+    };
+    core.memo.set(`instance-activity ${iri}`, generation, activity);
+    out.set(iri, activity);
+  }
+  return out;
+}
+
+/**
+ * Reads together what presenting these deployments needs (their software and release records, the software's counts,
+ * their activity), so a list page costs the same few requests whatever its size.
+ */
+export async function prepareInstances(core: Core, records: readonly StoredRecord[]): Promise<void> {
+  await prefetchReferences(core, records, ['software', 'release']);
+  const software = records.flatMap((record) =>
+    record.graph === GRAPHS.local && typeof record.json.software === 'string' ? [record.json.software] : [],
+  );
+  await softwareCountsOf(core, software);
+  await activitiesOf(
+    core,
+    records.map((record) => record.iri),
+  );
 }
 
 /** The deployment record as the API returns it: stored fields, names and versions, health and activity signals. */

@@ -13,10 +13,13 @@ import {
   createRecord,
   iriOf,
   originOf,
+  prefetchReferences,
   readStored,
+  readStoredMany,
   requireObject,
   requireReadable,
   requireStored,
+  storedKey,
   type StoredRecord,
   tombstoneRecord,
 } from '../stored/records.js';
@@ -92,8 +95,10 @@ async function listReleasesNow(core: Core, iri: string): Promise<JsonObject> {
     RELEASE_LIST_MAX,
   );
   const items: JsonObject[] = [];
+  const records = await readStoredMany(core, RELEASE, page.items);
+  await prefetchReferences(core, records.values(), ['software']);
   for (const item of page.items) {
-    const stored = await readStored(core, RELEASE, item.iri, item.graph);
+    const stored = records.get(storedKey(item.iri, item.graph));
     if (stored !== undefined) items.push(await presentRelease(core, stored));
   }
   return { items, total: page.total };

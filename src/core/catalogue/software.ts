@@ -16,13 +16,15 @@ import {
   iriOf,
   originOf,
   patchRecord,
-  readStored,
+  readStoredMany,
   requireObject,
   requireReadable,
   requireStored,
+  storedKey,
   type StoredRecord,
   tombstoneRecord,
 } from '../stored/records.js';
+import type { Binding } from '../store/graph/types.js';
 import { memoised } from '../stored/memoised.js';
 import type { Act } from '../stored/write-path.js';
 import { sparqlString, withinLastDays } from '../discovery/sparql-text.js';
@@ -39,42 +41,92 @@ export function withEmptyLists(spec: RecordSpec, json: JsonObject): JsonObject {
 
 /** Counts derived from other records: deployments and releases of a software, and its newest release. */
 export async function softwareCounts(core: Core, iri: string): Promise<JsonObject> {
-  if (!core.graph.ready) return {};
-  const key = `software-counts ${iri}`;
-  const cached = core.memo.get<JsonObject>(key, core.graph.generation);
-  if (cached !== undefined) return cached;
-  const live = `FILTER NOT EXISTS { ?x <${REG('tombstoned')}> true }`;
-  const [counts] = await core.graph.select(
-    `SELECT (COUNT(DISTINCT ?i) AS ?instances) (COUNT(DISTINCT ?r) AS ?releases) WHERE { GRAPH <${GRAPHS.local}> {
-       { ?i <${REG('instanceOf')}> <${iri}> . BIND(?i AS ?x) ${live} } UNION
-       { ?r <${DCT('isVersionOf')}> <${iri}> ; a <${REG('Release')}> . BIND(?r AS ?x) ${live} } } }`,
-  );
-  const [latest] = await core.graph.select(
-    `SELECT ?r ?version ?date WHERE { GRAPH <${GRAPHS.local}> { ?r <${DCT('isVersionOf')}> <${iri}> ; a <${REG('Release')}> ;
-       <${SCHEMA('softwareVersion')}> ?version . BIND(?r AS ?x) ${live}
-       OPTIONAL { ?r <${SCHEMA('datePublished')}> ?date } } } ORDER BY DESC(?date) DESC(STR(?r)) LIMIT 1`,
-  );
-  const [runs] = await core.graph.select(
-    `SELECT (COUNT(DISTINCT ?run) AS ?recent) WHERE { GRAPH <${GRAPHS.local}> { ?i <${REG('instanceOf')}> <${iri}> .
-       ?run <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?start .
-       ${withinLastDays('?start', 30)} } }`,
-  );
-  const result: JsonObject = {
-    instance_count: Number(counts?.instances?.value ?? 0),
-    release_count: Number(counts?.releases?.value ?? 0),
-    // Runs of its deployments in the last 30 days (cached until the next write, like the other counts).
-    runs_30d: Number(runs?.recent?.value ?? 0),
-  };
-  if (latest?.r !== undefined) {
-    result.latest_release = {
-      iri: latest.r.value,
-      id: idOf(latest.r.value),
-      version: latest.version?.value ?? '',
-      ...(latest.date === undefined ? {} : { date_published: latest.date.value }),
-    };
+  return (await softwareCountsOf(core, [iri])).get(iri) ?? {};
+}
+
+/**
+ * The counts of `softwareCounts` for several software at once (a list page): four queries whatever their number,
+ * each answer kept until the next write.
+ */
+export async function softwareCountsOf(
+  core: Core,
+  iris: readonly string[],
+): Promise<Map<string, JsonObject>> {
+  const out = new Map<string, JsonObject>();
+  if (!core.graph.ready) return out;
+  const generation = core.graph.generation;
+  const missing: string[] = [];
+  for (const iri of new Set(iris)) {
+    const cached = core.memo.get<JsonObject>(`software-counts ${iri}`, generation);
+    if (cached === undefined) missing.push(iri);
+    else out.set(iri, cached);
   }
-  core.memo.set(key, core.graph.generation, result);
-  return result;
+  if (missing.length === 0) return out;
+  const values = `VALUES ?s { ${missing.map((iri) => `<${iri}>`).join(' ')} }`;
+  const live = `FILTER NOT EXISTS { ?x <${REG('tombstoned')}> true }`;
+  const byS = (rows: Binding[]) => new Map(rows.map((row) => [row.s?.value ?? '', row]));
+  const counts = byS(
+    await core.graph.select(
+      `SELECT ?s (COUNT(DISTINCT ?i) AS ?instances) (COUNT(DISTINCT ?r) AS ?releases) WHERE { ${values}
+         GRAPH <${GRAPHS.local}> {
+           { ?i <${REG('instanceOf')}> ?s . BIND(?i AS ?x) ${live} } UNION
+           { ?r <${DCT('isVersionOf')}> ?s ; a <${REG('Release')}> . BIND(?r AS ?x) ${live} } } } GROUP BY ?s`,
+    ),
+  );
+  // The newest release of each: the greatest of "date, tab, IRI" (no date sorts first), as ordering by date and
+  // then IRI, newest first, would give; its version and date are then read as stored.
+  const newest = byS(
+    await core.graph.select(
+      `SELECT ?s (MAX(CONCAT(COALESCE(STR(?date), ""), "\t", STR(?r))) AS ?best) WHERE { ${values}
+         GRAPH <${GRAPHS.local}> { ?r <${DCT('isVersionOf')}> ?s ; a <${REG('Release')}> ;
+           <${SCHEMA('softwareVersion')}> ?version . BIND(?r AS ?x) ${live}
+           OPTIONAL { ?r <${SCHEMA('datePublished')}> ?date } } } GROUP BY ?s`,
+    ),
+  );
+  const newestOf = new Map(
+    [...newest].flatMap(([s, row]) => {
+      const best = row.best?.value ?? '';
+      const release = best.slice(best.indexOf('\t') + 1);
+      return release === '' ? [] : [[s, release] as const];
+    }),
+  );
+  const releases = new Map<string, Binding>();
+  if (newestOf.size > 0) {
+    const rows = await core.graph.select(
+      `SELECT ?r ?version ?date WHERE { VALUES ?r { ${[...new Set(newestOf.values())].map((r) => `<${r}>`).join(' ')} }
+         GRAPH <${GRAPHS.local}> { ?r <${SCHEMA('softwareVersion')}> ?version .
+           OPTIONAL { ?r <${SCHEMA('datePublished')}> ?date } } }`,
+    );
+    for (const row of rows) if (row.r !== undefined) releases.set(row.r.value, row);
+  }
+  const runs = byS(
+    await core.graph.select(
+      `SELECT ?s (COUNT(DISTINCT ?run) AS ?recent) WHERE { ${values} GRAPH <${GRAPHS.local}> {
+         ?i <${REG('instanceOf')}> ?s . ?run <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?start .
+         ${withinLastDays('?start', 30)} } } GROUP BY ?s`,
+    ),
+  );
+  for (const iri of missing) {
+    const result: JsonObject = {
+      instance_count: Number(counts.get(iri)?.instances?.value ?? 0),
+      release_count: Number(counts.get(iri)?.releases?.value ?? 0),
+      // Runs of its deployments in the last 30 days (cached until the next write, like the other counts).
+      runs_30d: Number(runs.get(iri)?.recent?.value ?? 0),
+    };
+    const release = newestOf.get(iri);
+    const latest = release === undefined ? undefined : releases.get(release);
+    if (release !== undefined && latest !== undefined) {
+      result.latest_release = {
+        iri: release,
+        id: idOf(release),
+        version: latest.version?.value ?? '',
+        ...(latest.date === undefined ? {} : { date_published: latest.date.value }),
+      };
+    }
+    core.memo.set(`software-counts ${iri}`, generation, result);
+    out.set(iri, result);
+  }
+  return out;
 }
 
 /** The software record as the API returns it: stored fields, described terms and derived counts. */
@@ -268,8 +320,14 @@ async function listSoftwareNow(core: Core, params: SoftwareListParams): Promise<
   };
   const page = await listRecords(core, query);
   const items: JsonObject[] = [];
+  // The page's records and their counts are read together, so a page costs the same few requests whatever its size.
+  const records = await readStoredMany(core, SOFTWARE, page.items);
+  await softwareCountsOf(
+    core,
+    [...records.values()].map((stored) => stored.iri),
+  );
   for (const item of page.items) {
-    const stored = await readStored(core, SOFTWARE, item.iri, item.graph);
+    const stored = records.get(storedKey(item.iri, item.graph));
     if (stored !== undefined) items.push(await presentSoftware(core, stored));
   }
   const facets: JsonObject[] = [];

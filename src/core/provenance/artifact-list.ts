@@ -15,9 +15,16 @@ import type { Core } from '../core.js';
 import { presentArtifact } from './artifact-view.js';
 import { contentIdOf } from './identify.js';
 import { filterPatterns, type CustomFilters } from '../stored/list-filters.js';
-import { countRecords, iriPattern, listRecords, pageSize, type ListQuery } from '../stored/listing.js';
+import {
+  countRecords,
+  countRecordsFor,
+  iriPattern,
+  listRecords,
+  pageSize,
+  type ListQuery,
+} from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
-import { iriOf, readStored } from '../stored/records.js';
+import { iriOf, readStoredMany, storedKey } from '../stored/records.js';
 
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
 import { typeIri } from '../catalogue/types.js';
@@ -123,13 +130,23 @@ export async function countArtifacts(
   return query === undefined ? 0 : countRecords(core, query);
 }
 
+/** `countArtifacts` with the `instance` filter, for several deployments at once (one query). */
+export async function countArtifactsOfInstances(
+  core: Core,
+  instances: readonly string[],
+): Promise<Map<string, number>> {
+  const query = { type: ARTIFACT.types[0]!, patterns: [touchedBy('?counted', '', 'i')], registry: undefined };
+  return countRecordsFor(core, query, instances);
+}
+
 async function listArtifactsNow(core: Core, params: ArtifactListParams): Promise<JsonObject> {
   const query = artifactQuery(core, params);
   if (query === undefined) return { items: [], total: 0 };
   const page = await listRecords(core, { ...query, limit: pageSize(params.limit), cursor: params.cursor });
   const items: JsonObject[] = [];
+  const records = await readStoredMany(core, ARTIFACT, page.items);
   for (const item of page.items) {
-    const stored = await readStored(core, ARTIFACT, item.iri, item.graph);
+    const stored = records.get(storedKey(item.iri, item.graph));
     if (stored !== undefined) items.push(await presentArtifact(core, stored));
   }
   return {

@@ -16,7 +16,15 @@ import { listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import { NO_PEER_REASON, peerCovering } from '../federation/peers.js';
 import { findResolveRow } from '../store/peers.js';
-import { iriOf, originOf, readStored, requireReadable, type StoredRecord } from '../stored/records.js';
+import {
+  iriOf,
+  originOf,
+  prefetchReferences,
+  readStoredMany,
+  requireReadable,
+  storedKey,
+  type StoredRecord,
+} from '../stored/records.js';
 import { readRelated, softwareName } from '../catalogue/releases.js';
 
 import { sparqlIri } from '../discovery/sparql-text.js';
@@ -299,8 +307,20 @@ async function listRunsNow(core: Core, params: RunListParams): Promise<JsonObjec
     page.items.map((item) => item.iri),
   );
   const items: JsonObject[] = [];
+  // The page's runs, their deployments and releases, and the deployments' software are read a level at a time,
+  // together, so a page costs the same few requests whatever its size.
+  const records = await readStoredMany(core, RUN, page.items);
+  await prefetchReferences(core, records.values(), ['instance', 'release']);
+  const instances = await readStoredMany(
+    core,
+    INSTANCE,
+    [...records.values()].flatMap((run) =>
+      typeof run.json.instance === 'string' ? [{ iri: run.json.instance, graph: run.graph }] : [],
+    ),
+  );
+  await prefetchReferences(core, instances.values(), ['software']);
   for (const item of page.items) {
-    const stored = await readStored(core, RUN, item.iri, item.graph);
+    const stored = records.get(storedKey(item.iri, item.graph));
     if (stored !== undefined)
       items.push(await summarise(core, stored, counts.get(item.iri) ?? { generated: 0, used: 0 }));
   }

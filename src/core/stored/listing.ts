@@ -113,6 +113,25 @@ export async function countRecords(core: Core, query: Omit<ListQuery, 'limit' | 
   return Number(count?.n?.value ?? 0);
 }
 
+/**
+ * `countRecords` for each of several values of a variable the query's patterns use (`?counted`): one query whatever
+ * their number, a count per value (zero for values nothing matches).
+ */
+export async function countRecordsFor(
+  core: Core,
+  query: Omit<ListQuery, 'limit' | 'cursor'>,
+  values: readonly string[],
+): Promise<Map<string, number>> {
+  const out = new Map(values.map((value) => [value, 0]));
+  if (values.length === 0) return out;
+  const rows = await core.graph.select(
+    `SELECT ?counted (COUNT(DISTINCT ?s) AS ?n) WHERE { VALUES ?counted { ${values.map((value) => sparqlIri(value, 'value')).join(' ')} } ${where(core, query)} } GROUP BY ?counted`,
+  );
+  for (const row of rows)
+    if (row.counted !== undefined) out.set(row.counted.value, Number(row.n?.value ?? 0));
+  return out;
+}
+
 /** Counts the values of `predicate` over the records a list query selects (at most 25 values, most frequent first). */
 export async function facetCounts(
   core: Core,

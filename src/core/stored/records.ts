@@ -46,6 +46,60 @@ export async function readStored(
   return stored;
 }
 
+/**
+ * Several records of one kind, read together (one request to an external store per quad budget, rather than one per
+ * record): what a list page does with the page's items. Records that do not exist, or are of another kind, are
+ * absent from the answer.
+ */
+export async function readStoredMany(
+  core: Core,
+  spec: RecordSpec,
+  items: readonly { readonly iri: string; readonly graph?: string }[],
+): Promise<Map<string, StoredRecord>> {
+  const byGraph = new Map<string, string[]>();
+  for (const { iri, graph = GRAPHS.local } of items) byGraph.set(graph, [...(byGraph.get(graph) ?? []), iri]);
+  const out = new Map<string, StoredRecord>();
+  for (const [graph, iris] of byGraph) {
+    for (const [iri, text] of await core.graph.readRecords(graph, iris)) {
+      const key = `${spec.kind}\n${graph}\n${iri}`;
+      let stored = core.parsed.get<StoredRecord | null>(key, text);
+      if (stored === undefined) {
+        stored = parseStored(spec, iri, graph, text) ?? null;
+        core.parsed.set(key, text, stored);
+      }
+      if (stored !== null) out.set(storedKey(iri, graph), stored);
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads together the records that `records` refer to in `fields` (IRIs, or lists of them), each in the graph of the
+ * record that refers to it, so that presenting the records one by one reads them from memory: an external store
+ * keeps what it read until its next commit.
+ */
+export async function prefetchReferences(
+  core: Core,
+  records: Iterable<StoredRecord>,
+  fields: readonly string[],
+): Promise<void> {
+  const byGraph = new Map<string, Set<string>>();
+  for (const record of records) {
+    const set = byGraph.get(record.graph) ?? new Set<string>();
+    byGraph.set(record.graph, set);
+    for (const field of fields) {
+      const value = record.json[field];
+      for (const iri of Array.isArray(value) ? value : [value]) if (typeof iri === 'string') set.add(iri);
+    }
+  }
+  for (const [graph, iris] of byGraph) if (iris.size > 0) await core.graph.readRecords(graph, [...iris]);
+}
+
+/** The key `readStoredMany` files a record under. */
+export function storedKey(iri: string, graph: string = GRAPHS.local): string {
+  return `${graph}\n${iri}`;
+}
+
 function parseStored(spec: RecordSpec, iri: string, graph: string, text: string): StoredRecord | undefined {
   const index = indexQuads(parseNQuads(text));
   const types = index.get(iri)?.get(RDF('type')) ?? [];

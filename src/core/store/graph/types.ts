@@ -89,6 +89,12 @@ export interface GraphStore {
   /** The canonical N-Quads of one record, from the durable store. */
   readRecord(graph: string, subject: string): Promise<string | undefined>;
   /**
+   * The canonical N-Quads of several records of one graph, read together: a number of requests to the store that
+   * does not grow with how many are asked for (as long as they fit its quad budget). Records that do not exist are
+   * absent from the answer.
+   */
+  readRecords(graph: string, subjects: readonly string[]): Promise<Map<string, string>>;
+  /**
    * Commits record writes and the operational work of the same act (`ops`, run inside the same transaction)
    * atomically, then publishes them to the query view. Returns what `ops` returned.
    */

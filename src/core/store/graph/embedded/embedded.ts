@@ -159,6 +159,15 @@ export class EmbeddedGraphStore implements GraphStore {
     return Promise.resolve(readRecord(this.db, graph, subject)?.nquads);
   }
 
+  readRecords(graph: string, subjects: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const subject of subjects) {
+      const text = readRecord(this.db, graph, subject)?.nquads;
+      if (text !== undefined) out.set(subject, text);
+    }
+    return Promise.resolve(out);
+  }
+
   /**
    * Queues the commit and flushes the queue on the next turn of the event loop: commits that arrive together
    * (concurrent requests) share one transaction and one flush of the log to disk, which runs off this thread while

@@ -20,9 +20,10 @@ export interface ReadRecord {
 
 /**
  * Quads one read asks the server for at most (a record larger than this is read alone): a stock Virtuoso
- * returns no more than 10,000 solutions to a query.
+ * returns no more than 10,000 solutions to a query, and a list page of 200 records of a few dozen quads each
+ * stays within one read.
  */
-const READ_QUADS = 2000;
+const READ_QUADS = 9000;
 
 /** Records in groups whose quads together stay within one read, in the order given. */
 function quadBudgetGroups(records: readonly ExternalRecord[]): ExternalRecord[][] {

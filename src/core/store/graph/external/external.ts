@@ -60,8 +60,8 @@ import type {
   SparqlResponse,
 } from '../types.js';
 
-/** Records whose last read is kept for the commit that may follow it. */
-const RECENT_READS = 256;
+/** Records whose last read is kept until the next commit: for later reads, and for the commit that may follow. */
+const RECENT_READS = 1024;
 
 /** Options of the external store. */
 export interface ExternalOptions {
@@ -144,18 +144,39 @@ export class ExternalGraphStore implements GraphStore {
   }
 
   async readRecord(graph: string, subject: string): Promise<string | undefined> {
-    const record = readExternalRecord(this.db, graph, subject);
-    if (record === undefined) return undefined;
+    return (await this.readRecords(graph, [subject])).get(subject);
+  }
+
+  /**
+   * Records read since the last commit are taken from memory (a list page reads its items together, then presents
+   * them one by one); the others are read from the server together, in as few requests as the quad budget allows.
+   */
+  async readRecords(graph: string, subjects: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const records: ExternalRecord[] = [];
+    for (const subject of new Set(subjects)) {
+      const record = readExternalRecord(this.db, graph, subject);
+      if (record === undefined) continue;
+      const recent = this.recent.get(`${graph}\n${subject}`);
+      if (recent !== undefined && recent.generation === this.commits) out.set(subject, recent.read.text);
+      else records.push(record);
+    }
+    if (records.length === 0) return out;
     const generation = this.commits;
     const idle = !this.committing;
-    const read = (await this.read(graph, [record])).get(subject);
-    // A read made while no commit was under way stays valid until the next commit: the commit that follows a
-    // read (an edit) takes the record's old state from here instead of asking again.
-    if (read !== undefined && idle && !this.committing && generation === this.commits) {
+    const reads = await this.read(graph, records);
+    // A read made while no commit was under way stays valid until the next commit: later reads, and the commit that
+    // follows a read (an edit), take the record's state from here instead of asking again.
+    const keep = idle && !this.committing && generation === this.commits;
+    for (const [subject, read] of reads) {
+      out.set(subject, read.text);
+      if (!keep) continue;
+      const key = `${graph}\n${subject}`;
+      this.recent.delete(key);
       if (this.recent.size >= RECENT_READS) this.recent.delete(this.recent.keys().next().value ?? '');
-      this.recent.set(`${graph}\n${subject}`, { generation, read });
+      this.recent.set(key, { generation, read });
     }
-    return read?.text;
+    return out;
   }
 
   /** Reads records of one graph from the server, recording the server forms of lines it learns. */
