@@ -38,7 +38,10 @@ export interface ImpactDeployment {
   readonly runs: number;
   readonly first_used_at?: string;
   readonly last_run_at?: string;
-  /** Artifacts its runs generated since `first_used_at` (or ever, for a deployment that runs the release). */
+  /**
+   * Artifacts its runs generated since `first_used_at`; for a deployment with no run in the answer, since it moved
+   * onto the release (or ever, when its history does not say).
+   */
   readonly produced_since: { readonly count: number; readonly artifacts: string[] };
   /** For a release question, from the deployment's history: when it last moved onto the release, and off it. */
   readonly on_release_since?: string;
@@ -135,7 +138,7 @@ async function present(
     runs: entry.runs.length,
     ...optional('first_used_at', entry.first),
     ...optional('last_run_at', text(record.last_run_at)),
-    produced_since: await producedSince(core, iri, entry.first),
+    produced_since: await producedSince(core, iri, entry.first ?? stay?.since),
     ...optional('on_release_since', stay?.since),
     ...optional('left_release_at', onIt ? undefined : stay?.left_at),
     ...(record.tombstoned === true ? { tombstoned: true as const } : {}),
