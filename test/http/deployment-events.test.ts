@@ -416,7 +416,8 @@ describe('deployment events from other senders and transports', () => {
       scopes: ['register:instance'],
     });
     const token = minted.token as string;
-    const announced = await api.call('PUT', '/api/v1/instances/self', 201, { label: 'node' }, token);
+    // The announcement is dated on receipt, after the event's own time: the event still applies.
+    const announced = await api.call('PUT', '/api/v1/instances/self', 201, { version: '1.0.0' }, token);
     const event = cdevent('service.deployed', { environment: { id: 'edge' }, artifactId: image(DIGEST_2) });
     const response = await app.request('/api/v1/deployment-events', {
       method: 'POST',
@@ -434,6 +435,10 @@ describe('deployment events from other senders and transports', () => {
       environment: 'edge',
       version: '2.0.0',
     });
+    expect((await history(announced)).items.map((entry: Json) => [entry.type, entry.applied])).toEqual([
+      ['announced', true],
+      ['service.deployed', true],
+    ]);
   });
 
   it('applies one of two copies of an event sent at once; the other is answered as a replay', async () => {

@@ -216,7 +216,7 @@ const fieldsOf = (
 });
 
 /**
- * Applies a deployment event read by `readDeploymentEvent`. An event older than the newest one applied to the
+ * Applies a deployment event read by `readDeploymentEvent`. An event older than the newest event applied to the
  * deployment is kept in its history but changes nothing (`applied: false`); an event that repeats the state is
  * kept with `changed: false`. `instance` is the deployment a curator names.
  */
@@ -234,7 +234,9 @@ export async function applyDeploymentEvent(
     if (stored.tombstoned) throw new TombstonedError(`${iri} is withdrawn; it takes no deployment events`);
     const current = stateOf(stored.json);
     const { next, release } = await outcomeOf(core, act, stored, event, current);
-    const newest = appliedEntries(core.db, iri, 1)[0];
+    // Events are ordered among themselves by their own time; an announcement, dated on receipt, never makes an
+    // event that happened just before it count as late.
+    const newest = appliedEntries(core.db, iri, 1, true)[0];
     const applied = newest === undefined || event.timestamp >= newest.at;
     const changed = applied && differs(current, next);
     const entry: NewHistoryEntry = {

@@ -132,11 +132,20 @@ export function entryOfEvent(
   return row === undefined ? undefined : entryOf(row);
 }
 
-/** The applied entries of a deployment, newest first (at most `limit`). */
-export function appliedEntries(db: Database, instance: string, limit: number): HistoryEntry[] {
+/**
+ * The applied entries of a deployment, newest first (at most `limit`); with `eventsOnly`, those of deployment
+ * events, leaving out announcements.
+ */
+export function appliedEntries(
+  db: Database,
+  instance: string,
+  limit: number,
+  eventsOnly = false,
+): HistoryEntry[] {
   const rows = db
     .prepare(
-      'SELECT * FROM deployment_history WHERE instance = ? AND applied = 1 ORDER BY at DESC, id DESC LIMIT ?',
+      `SELECT * FROM deployment_history WHERE instance = ? AND applied = 1
+       ${eventsOnly ? 'AND event_id IS NOT NULL' : ''} ORDER BY at DESC, id DESC LIMIT ?`,
     )
     .all(instance, limit) as Row[];
   return rows.map(entryOf);
