@@ -7,14 +7,16 @@ import { prepareInstances, presentInstance } from './instances.js';
 import { filterPatterns } from '../stored/list-filters.js';
 import { listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
-import { readStoredMany, storedKey } from '../stored/records.js';
+import { readStoredMany, storedKey, presentingTogether } from '../stored/records.js';
 
 /** Query parameters of the deployment list (declared with the kind, in `records/kind-registry.ts`). */
 export type InstanceListParams = ListParams<'instance'>;
 
 /** Lists deployments newest first, with paging and filters (software, release, health, availability, q, label, registry). */
 export async function listInstances(core: Core, params: InstanceListParams): Promise<JsonObject> {
-  return memoised(core, `instance-list ${JSON.stringify(params)}`, () => listInstancesNow(core, params));
+  return memoised(core, `instance-list ${JSON.stringify(params)}`, () =>
+    presentingTogether(() => listInstancesNow(core, params)),
+  );
 }
 
 async function listInstancesNow(core: Core, params: InstanceListParams): Promise<JsonObject> {

@@ -22,6 +22,7 @@ import {
   storedKey,
   type StoredRecord,
   tombstoneRecord,
+  presentingTogether,
 } from '../stored/records.js';
 import { withEmptyLists } from './software.js';
 import { presentCapability } from '../discovery/terms.js';
@@ -80,7 +81,7 @@ export async function getRelease(core: Core, id: string): Promise<JsonObject> {
 /** Lists the live releases of a software, newest registered first, as `{items, total}` (not paged). */
 export async function listReleases(core: Core, softwareId: string): Promise<JsonObject> {
   const iri = iriOf(core, 'software', softwareId);
-  return memoised(core, `release-list ${iri}`, () => listReleasesNow(core, iri));
+  return memoised(core, `release-list ${iri}`, () => presentingTogether(() => listReleasesNow(core, iri)));
 }
 
 async function listReleasesNow(core: Core, iri: string): Promise<JsonObject> {

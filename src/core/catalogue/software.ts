@@ -23,6 +23,7 @@ import {
   storedKey,
   type StoredRecord,
   tombstoneRecord,
+  presentingTogether,
 } from '../stored/records.js';
 import type { Binding } from '../store/graph/types.js';
 import { memoised } from '../stored/memoised.js';
@@ -307,7 +308,9 @@ function softwareFilters(): CustomFilters<'software'> {
 
 /** Lists software newest first, with paging, filters and facets (licence, kind, topic with labels). */
 export async function listSoftware(core: Core, params: SoftwareListParams): Promise<JsonObject> {
-  return memoised(core, `software-list ${JSON.stringify(params)}`, () => listSoftwareNow(core, params));
+  return memoised(core, `software-list ${JSON.stringify(params)}`, () =>
+    presentingTogether(() => listSoftwareNow(core, params)),
+  );
 }
 
 async function listSoftwareNow(core: Core, params: SoftwareListParams): Promise<JsonObject> {

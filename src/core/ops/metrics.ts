@@ -64,7 +64,7 @@ export class RegistryMetrics {
   });
   readonly commitBatch = new Histogram({
     name: 'reg_commit_batch_size',
-    help: 'Commits sharing one transaction of the embedded store (group commit).',
+    help: 'Commits sharing one transaction (group commit; on the external store, one graph update).',
     buckets: BATCH_BUCKETS,
     registers: [this.registry],
   });

@@ -24,7 +24,7 @@ import {
   type ListQuery,
 } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
-import { iriOf, readStoredMany, storedKey } from '../stored/records.js';
+import { iriOf, readStoredMany, storedKey, presentingTogether } from '../stored/records.js';
 
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
 import { typeIri } from '../catalogue/types.js';
@@ -110,7 +110,9 @@ function artifactFilters(core: Core): CustomFilters<'artifact'> {
  * digest; anything else matches nothing) and `registry`.
  */
 export async function listArtifacts(core: Core, params: ArtifactListParams): Promise<JsonObject> {
-  return memoised(core, `artifact-list ${JSON.stringify(params)}`, () => listArtifactsNow(core, params));
+  return memoised(core, `artifact-list ${JSON.stringify(params)}`, () =>
+    presentingTogether(() => listArtifactsNow(core, params)),
+  );
 }
 
 /** The artifacts a list request selects, over every page; undefined when its filters can match nothing. */

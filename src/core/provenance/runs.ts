@@ -24,6 +24,7 @@ import {
   requireReadable,
   storedKey,
   type StoredRecord,
+  presentingTogether,
 } from '../stored/records.js';
 import { readRelated, softwareName } from '../catalogue/releases.js';
 
@@ -291,7 +292,9 @@ function runFilters(core: Core): CustomFilters<'run'> {
 
 /** Lists runs newest first, with paging and filters (q over label, identifier and key, instance, software, status, registry). */
 export async function listRuns(core: Core, params: RunListParams): Promise<JsonObject> {
-  return memoised(core, `run-list ${JSON.stringify(params)}`, () => listRunsNow(core, params));
+  return memoised(core, `run-list ${JSON.stringify(params)}`, () =>
+    presentingTogether(() => listRunsNow(core, params)),
+  );
 }
 
 async function listRunsNow(core: Core, params: RunListParams): Promise<JsonObject> {

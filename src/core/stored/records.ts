@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { BadRequestError, NotFoundError, TombstonedError } from '../errors.js';
 import { GRAPHS, PEER_GRAPH_PREFIX, RDF } from '../ns.js';
 import { acceptInput, type AcceptOptions } from '../records/input.js';
@@ -34,7 +35,8 @@ export async function readStored(
   iri: string,
   graph: string = GRAPHS.local,
 ): Promise<StoredRecord | undefined> {
-  const text = await core.graph.readRecord(graph, iri);
+  const text =
+    readTogether.getStore()?.get(storedKey(iri, graph)) ?? (await core.graph.readRecord(graph, iri));
   if (text === undefined) return undefined;
   // Parsing is most of a read; a record read again with the same text (a deployment on every request of its
   // token) is served from the memo. The value is frozen, so no caller can change what the next one reads.
@@ -44,6 +46,41 @@ export async function readStored(
   const stored = parseStored(spec, iri, graph, text);
   core.parsed.set(key, text, stored ?? null);
   return stored;
+}
+
+/**
+ * Texts of records read together for the presentation under way (a list page): `readStored` takes them from here
+ * rather than asking the store one record at a time. Scoped to the work passed to `presentingTogether`, so nothing
+ * outlives the request that read it.
+ */
+const readTogether = new AsyncLocalStorage<Map<string, string>>();
+
+/**
+ * Runs `work` (the presentation of a list page) with a scope in which `readStoredMany` and `prefetchReferences`
+ * keep what they read for the `readStored` calls that follow: a page costs the same few requests to the store
+ * whatever its size.
+ */
+export function presentingTogether<T>(work: () => Promise<T>): Promise<T> {
+  return readTogether.run(new Map(), work);
+}
+
+/** Reads records of one graph together, keeping their texts in the scope of `presentingTogether`, if any. */
+async function readTexts(core: Core, graph: string, iris: readonly string[]): Promise<Map<string, string>> {
+  const scope = readTogether.getStore();
+  const out = new Map<string, string>();
+  const unread: string[] = [];
+  for (const iri of new Set(iris)) {
+    const text = scope?.get(storedKey(iri, graph));
+    if (text === undefined) unread.push(iri);
+    else out.set(iri, text);
+  }
+  if (unread.length > 0) {
+    for (const [iri, text] of await core.graph.readRecords(graph, unread)) {
+      out.set(iri, text);
+      scope?.set(storedKey(iri, graph), text);
+    }
+  }
+  return out;
 }
 
 /**
@@ -60,7 +97,7 @@ export async function readStoredMany(
   for (const { iri, graph = GRAPHS.local } of items) byGraph.set(graph, [...(byGraph.get(graph) ?? []), iri]);
   const out = new Map<string, StoredRecord>();
   for (const [graph, iris] of byGraph) {
-    for (const [iri, text] of await core.graph.readRecords(graph, iris)) {
+    for (const [iri, text] of await readTexts(core, graph, iris)) {
       const key = `${spec.kind}\n${graph}\n${iri}`;
       let stored = core.parsed.get<StoredRecord | null>(key, text);
       if (stored === undefined) {
@@ -75,8 +112,8 @@ export async function readStoredMany(
 
 /**
  * Reads together the records that `records` refer to in `fields` (IRIs, or lists of them), each in the graph of the
- * record that refers to it, so that presenting the records one by one reads them from memory: an external store
- * keeps what it read until its next commit.
+ * record that refers to it, so that presenting the records one by one (inside `presentingTogether`) reads them
+ * from memory.
  */
 export async function prefetchReferences(
   core: Core,
@@ -92,7 +129,7 @@ export async function prefetchReferences(
       for (const iri of Array.isArray(value) ? value : [value]) if (typeof iri === 'string') set.add(iri);
     }
   }
-  for (const [graph, iris] of byGraph) if (iris.size > 0) await core.graph.readRecords(graph, [...iris]);
+  for (const [graph, iris] of byGraph) if (iris.size > 0) await readTexts(core, graph, [...iris]);
 }
 
 /** The key `readStoredMany` files a record under. */

@@ -47,7 +47,7 @@ export function writeRecord(
   row: { graph: string; subject: string; nquads: string; kind: string | null },
   now: string,
 ): void {
-  const quadCount = row.nquads.length === 0 ? 0 : row.nquads.split('\n').length - 1;
+  const quadCount = lineCount(row.nquads);
   db.prepare(
     `INSERT INTO record (graph, subject, nquads, quad_count, kind, version, updated_at)
      VALUES (@graph, @subject, @nquads, @quadCount, @kind, 1, @now)
@@ -123,4 +123,11 @@ export function recordsOutside(
     )
     .get(graph, prefix, prefix) as { count: number; example: string | null };
   return row;
+}
+
+/** Lines of a canonical N-Quads text (each ends with a newline), counted without splitting it. */
+function lineCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
 }

@@ -60,8 +60,19 @@ import type {
   SparqlResponse,
 } from '../types.js';
 
-/** Records whose last read is kept until the next commit: for later reads, and for the commit that may follow. */
+/** Records whose last read is kept for the commit that may follow it. */
 const RECENT_READS = 1024;
+
+/** Commits that share one graph update at most (group commit). */
+const MAX_GROUP = 64;
+
+/** A commit waiting its turn. */
+interface PendingCommit {
+  readonly writes: readonly RecordWrite[];
+  readonly ops: () => unknown;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
 
 /** Options of the external store. */
 export interface ExternalOptions {
@@ -80,6 +91,7 @@ export class ExternalGraphStore implements GraphStore {
   private closed = false;
   private commits = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly pending: PendingCommit[] = [];
   private preparing: Promise<string[]> | undefined;
   private searchRebuild: Promise<void> | undefined;
   private committing = false;
@@ -147,26 +159,18 @@ export class ExternalGraphStore implements GraphStore {
     return (await this.readRecords(graph, [subject])).get(subject);
   }
 
-  /**
-   * Records read since the last commit are taken from memory (a list page reads its items together, then presents
-   * them one by one); the others are read from the server together, in as few requests as the quad budget allows.
-   */
+  /** Records are read from the server together, in as few requests as the quad budget allows. */
   async readRecords(graph: string, subjects: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    const records: ExternalRecord[] = [];
-    for (const subject of new Set(subjects)) {
-      const record = readExternalRecord(this.db, graph, subject);
-      if (record === undefined) continue;
-      const recent = this.recent.get(`${graph}\n${subject}`);
-      if (recent !== undefined && recent.generation === this.commits) out.set(subject, recent.read.text);
-      else records.push(record);
-    }
+    const records = [...new Set(subjects)]
+      .map((subject) => readExternalRecord(this.db, graph, subject))
+      .filter((record) => record !== undefined);
     if (records.length === 0) return out;
     const generation = this.commits;
     const idle = !this.committing;
     const reads = await this.read(graph, records);
-    // A read made while no commit was under way stays valid until the next commit: later reads, and the commit that
-    // follows a read (an edit), take the record's state from here instead of asking again.
+    // A read made while no commit was under way stays valid until the next commit: the commit that follows a read
+    // (an edit) takes the record's old state from here instead of asking again.
     const keep = idle && !this.committing && generation === this.commits;
     for (const [subject, read] of reads) {
       out.set(subject, read.text);
@@ -186,10 +190,48 @@ export class ExternalGraphStore implements GraphStore {
     });
   }
 
+  /**
+   * Queues the commit. Commits wait their turn; those that arrived while an earlier one ran go together, as a group:
+   * one planned graph update (one request for most groups) under one undo journal entry, then one transaction of
+   * the operational rows in which each act's work runs in order. Should any act of a group fail, the group's graph
+   * update is undone and its acts are committed again one by one, so that one failed act never fails another.
+   */
   commit<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
-    const run = storeMetrics(this).timeCommit('sparql', () => this.queue.then(() => this.apply(writes, ops)));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return storeMetrics(this).timeCommit(
+      'sparql',
+      () =>
+        new Promise<T>((resolve, reject) => {
+          this.pending.push({ writes, ops, resolve: resolve as (value: unknown) => void, reject });
+          if (this.pending.length === 1) this.queue = this.queue.then(() => this.flush());
+        }),
+    );
+  }
+
+  /** Commits what is queued: alone, or as a group. Never rejects; each act hears its own outcome. */
+  private async flush(): Promise<void> {
+    const group = this.pending.splice(0, MAX_GROUP);
+    if (this.pending.length > 0) this.queue = this.queue.then(() => this.flush());
+    storeMetrics(this).commitBatch.observe(group.length);
+    const alone = async (act: PendingCommit): Promise<void> => {
+      try {
+        act.resolve(await this.apply(act.writes, act.ops));
+      } catch (error) {
+        act.reject(error);
+      }
+    };
+    if (group.length === 1) return alone(group[0] as PendingCommit);
+    let results: unknown[];
+    try {
+      results = await this.apply(
+        group.flatMap((act) => act.writes),
+        () => group.map((act) => act.ops()),
+      );
+    } catch {
+      // Undone (or journalled to be undone before the next commit): each act is tried again on its own.
+      for (const act of group) await alone(act);
+      return;
+    }
+    group.forEach((act, at) => act.resolve(results[at]));
   }
 
   private async apply<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
