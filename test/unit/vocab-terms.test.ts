@@ -15,6 +15,10 @@ const objects = (s: string, p: string) =>
 
 const PROPERTIES = [
   'hasCapability',
+  'environment',
+  'deployedVersion',
+  'deployedArtifact',
+  'removedAt',
   'produces',
   'consumes',
   'runsRelease',

@@ -1,5 +1,5 @@
 /**
- * The dated history of each deployment (migration 19, table `deployment_history`): one row per deployment event
+ * The dated history of each deployment (migration 18, table `deployment_history`): one row per deployment event
  * or announcement, with what the deployment ran before and after it. A row's `at` is the event's own time, so
  * history reads in the order things happened, whatever order the events arrived in.
  */

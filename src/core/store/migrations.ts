@@ -434,7 +434,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;`,
   },
   {
-    id: 18,
+    id: 17,
     name: 'webhook payload formats and signature schemes, secret rotation, and the log of delivery attempts',
     // A rotated secret keeps signing beside the new one until previous_secret_until. A redelivery re-arms a
     // delivery with a fresh retry budget counted from budget_start. Each attempt is kept in delivery_attempt
@@ -465,7 +465,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX delivery_attempt_delivery ON delivery_attempt (delivery_seq);`,
   },
   {
-    id: 19,
+    id: 18,
     name: 'the dated history of each deployment',
     // One row per deployment event or announcement: what the deployment ran before and after it. `at` is the
     // event's own time; an event is recognised again by its source and id (CloudEvents), per deployment.
@@ -496,7 +496,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deployment_history_instance ON deployment_history (instance, at, id);`,
   },
   {
-    id: 20,
+    id: 19,
     name: 'deliveries found by the artifact they are about',
     // The impact of an artifact names the subscriptions notified about it and what came from it: a lookup by
     // artifact that would otherwise read the whole delivery queue.

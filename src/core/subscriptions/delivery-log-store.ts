@@ -3,7 +3,7 @@ import type { DeliveryRow } from '../store/deliveries.js';
 
 /**
  * The operational tables of webhook formats, signature schemes, secret rotation and the delivery log
- * (migration 18): the columns the subscription and delivery tables gained, and the `delivery_attempt` table.
+ * (migration 17): the columns the subscription and delivery tables gained, and the `delivery_attempt` table.
  */
 
 /** The body a subscription's webhook receives. */
