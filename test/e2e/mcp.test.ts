@@ -9,13 +9,17 @@ import { startProvider, type TestProvider } from '../support/oidc.js';
 const BASE = 'http://registry.test';
 
 const READ_TOOLS = [
+  'deployment_history',
   'find_capable_software',
   'get_artifact_lineage',
   'get_record',
+  'impact',
   'list_enumerations',
   'list_records',
+  'observed_capability',
   'registry_info',
   'search_registry',
+  'software_deployments',
   'sparql_query',
   'vocab_resolve',
   'vocab_search',

@@ -13,13 +13,17 @@ let api: ReturnType<typeof apiOf>;
 let deployment: { software: Json; instance: Json; token: string };
 
 const READ_TOOLS = [
+  'deployment_history',
   'find_capable_software',
   'get_artifact_lineage',
   'get_record',
+  'impact',
   'list_enumerations',
   'list_records',
+  'observed_capability',
   'registry_info',
   'search_registry',
+  'software_deployments',
   'sparql_query',
   'vocab_resolve',
   'vocab_search',
@@ -69,7 +73,7 @@ describe('the MCP endpoint in process', () => {
       'instances: the software deployed (id or IRI); artifacts: software one of whose deployments generated, used or registered it; runs: the software of that deployment (id or IRI); releases: the software whose releases to list (id or IRI)',
     );
     const asRoot = await connectMcp({ app }, '2026-07-28', ROOT_TOKEN);
-    expect(await toolNames(asRoot)).toHaveLength(19);
+    expect(await toolNames(asRoot)).toHaveLength(23);
   });
 
   it('connects at every revision it serves', async () => {

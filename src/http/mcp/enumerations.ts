@@ -11,6 +11,7 @@ import {
   SOFTWARE_KINDS,
   SYNC_FIELDS,
 } from '../../core/records/specs.js';
+import { BASIS_MATCHES_ANSWER } from '../routes/impact.js';
 
 /** One set of values: what it is for, and its values (absent for a field that takes free text). */
 export interface Enumeration {
@@ -71,6 +72,20 @@ export function enumerations(): Record<string, Enumeration> {
     delivery_mode: {
       description: "a subscription's `delivery_mode`",
       values: SUBSCRIPTION.properties.delivery_mode.enum,
+    },
+    subscription_format: {
+      description: "a subscription's webhook body (`format` of `create_subscription`)",
+      values: SUBSCRIPTION.properties.format.enum,
+    },
+    subscription_signature: {
+      description:
+        "how a subscription's webhook deliveries are signed (`signature` of `create_subscription`)",
+      values: SUBSCRIPTION.properties.signature.enum,
+    },
+    match_basis: {
+      description:
+        'what `find_capable_software` matches on (its `basis`): declarations, what runs did, or both',
+      values: BASIS_MATCHES_ANSWER.properties.basis.enum,
     },
   };
 }

@@ -3,7 +3,9 @@ import { SEARCH_LIMITS } from '../../core/discovery/search.js';
 import { RESOLVE_MAX, VOCAB_BRANCHES } from '../../core/discovery/vocab-search.js';
 import { LINEAGE_LIMITS } from '../../core/provenance/lineage.js';
 import { SEARCH_KINDS } from '../../core/records/kind-registry.js';
+import { BASIS_MATCHES_ANSWER } from '../routes/impact.js';
 import { mayRead } from './access.js';
+import { queryArguments } from './deployment-tools.js';
 import { enumerations } from './enumerations.js';
 import { refusal, relay, text, texts, type ToolDefinition } from './tool.js';
 
@@ -80,7 +82,7 @@ const listEnumerations: ToolDefinition = {
   name: 'list_enumerations',
   title: 'List allowed values',
   description:
-    'Lists the closed sets of values records and filters use (software kinds, availability, deployment health, run statuses, access protocols, authentication methods, API description formats, the fields a repository sync may manage, credential scopes, vocabulary branches, record kinds, subscription roles), each value with what it means where the registry says so. Use it before writing a record.',
+    'Lists the closed sets of values records and filters use (software kinds, availability, deployment health, run statuses, access protocols, authentication methods, API description formats, the fields a repository sync may manage, credential scopes, vocabulary branches, record kinds, subscription roles, delivery modes, webhook formats and signature schemes, matchmaking bases), each value with what it means where the registry says so. Use it before writing a record.',
   inputSchema: { type: 'object', properties: {} },
   readOnly: true,
   idempotent: true,
@@ -131,11 +133,14 @@ const searchRegistry: ToolDefinition = {
     }),
 };
 
+/** The arguments of matchmaking as the API declares them. */
+const CAPABILITY_ARGUMENTS = queryArguments('get /api/v1/capabilities');
+
 const findCapableSoftware: ToolDefinition = {
   name: 'find_capable_software',
   title: 'Find software by what it produces or consumes',
   description:
-    'Matchmaking: the software (and its deployments) declaring that it produces or consumes the given artifact types, best matches first. Give artifact type IRIs (find them with vocab_search, branch data).',
+    'Matchmaking: the software (and its deployments) that produce or consume the given artifact types, best matches first. Give artifact type IRIs (find them with vocab_search, branch data). By default the match is on what records declare; with basis observed it is on what their runs actually did, and with both on either, each match saying which basis found it. Give `artifact` to ask what can consume that artifact: its types are asked as consumes, and the answer also lists the deployments that already consumed it.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -149,6 +154,15 @@ const findCapableSoftware: ToolDefinition = {
         items: { type: 'string' },
         description: 'artifact type IRIs it should consume',
       },
+      basis: {
+        type: 'string',
+        enum: [...BASIS_MATCHES_ANSWER.properties.basis.enum],
+        description: CAPABILITY_ARGUMENTS.basis?.description ?? 'declared, observed or both',
+      },
+      artifact: {
+        type: 'string',
+        description: CAPABILITY_ARGUMENTS.artifact?.description ?? 'an artifact id or IRI',
+      },
     },
   },
   readOnly: true,
@@ -158,7 +172,12 @@ const findCapableSoftware: ToolDefinition = {
     relay(context, {
       method: 'GET',
       path: '/api/v1/capabilities',
-      query: { produces: texts(context.args, 'produces'), consumes: texts(context.args, 'consumes') },
+      query: {
+        produces: texts(context.args, 'produces'),
+        consumes: texts(context.args, 'consumes'),
+        basis: text(context.args, 'basis'),
+        artifact: text(context.args, 'artifact'),
+      },
     }),
 };
 

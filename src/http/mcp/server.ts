@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Principal } from '../../core/access/principal.js';
 import type { Config } from '../../core/config/index.js';
+import { DEPLOYMENT_TOOLS } from './deployment-tools.js';
 import type { InnerApi } from './inner-api.js';
 import { LIST_TOOLS } from './list-tools.js';
 import { READ_TOOLS } from './read-tools.js';
@@ -17,7 +18,13 @@ import { refusal, type ToolArguments, type ToolDefinition } from './tool.js';
 import { WRITE_TOOLS } from './write-tools.js';
 
 /** Every tool, in the order `tools/list` presents them: reads first, then writes. */
-export const TOOLS: readonly ToolDefinition[] = [...READ_TOOLS, ...LIST_TOOLS, SPARQL_TOOL, ...WRITE_TOOLS];
+export const TOOLS: readonly ToolDefinition[] = [
+  ...READ_TOOLS,
+  ...LIST_TOOLS,
+  ...DEPLOYMENT_TOOLS,
+  SPARQL_TOOL,
+  ...WRITE_TOOLS,
+];
 
 /** The name the server gives itself. */
 export const SERVER_NAME = 'reg';
@@ -47,7 +54,7 @@ export function authInfoOf(caller: McpCaller, token: string | undefined): AuthIn
 }
 
 const INSTRUCTIONS =
-  'This is a registry of software, its releases and deployments (instances), the runs they performed and the artifacts those produced or consumed. Start with registry_info; find records with search_registry or list_records and read one with get_record; find terms (artifact types, topics, licences) with vocab_search before writing them; list_enumerations gives the allowed values of fields. Every call runs with your own credential, so the tools offered are those it may use, and a write names you in the audit log. A refused call comes back as an error result naming the problem.';
+  'This is a registry of software, its releases and deployments (instances), the runs they performed and the artifacts those produced or consumed. Start with registry_info; find records with search_registry or list_records and read one with get_record; find terms (artifact types, topics, licences) with vocab_search before writing them; ask what runs where with software_deployments and deployment_history, and what an artifact, a release or an image digest affected with impact; list_enumerations gives the allowed values of fields. Every call runs with your own credential, so the tools offered are those it may use, and a write names you in the audit log. A refused call comes back as an error result naming the problem.';
 
 /** The tool as `tools/list` describes it. */
 function described(tool: ToolDefinition): Tool {

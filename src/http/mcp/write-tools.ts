@@ -1,4 +1,4 @@
-import { nodeSchema, SUBSCRIPTION_FILTER, type JsonSchema } from '../../api/index.js';
+import { nodeSchema, SUBSCRIPTION, SUBSCRIPTION_FILTER, type JsonSchema } from '../../api/index.js';
 import { ARTIFACT, RUN } from '../../core/records/activity-specs.js';
 import type { NodeSpec } from '../../core/records/schema.js';
 import { CAPABILITY, INSTANCE, RELEASE, SOFTWARE } from '../../core/records/specs.js';
@@ -187,7 +187,7 @@ const createSubscription: ToolDefinition = {
   name: 'create_subscription',
   title: 'Subscribe to new artifacts',
   description:
-    "Subscribes a deployment to artifacts matching a filter (POST /api/v1/instances/<id>/subscriptions): each new match becomes a notification, pulled from the subscription's deliveries or sent to webhook_url (signed with the webhook secret the answer shows once). The deployment defaults to the credential's own. Needs a curator or the deployment's own credential.",
+    "Subscribes a deployment to artifacts matching a filter (POST /api/v1/instances/<id>/subscriptions): each new match becomes a notification, pulled from the subscription's deliveries or sent to webhook_url (signed with the webhook secret the answer shows once). A webhook's body is the registry's own event, a CloudEvents event or a CDEvents artifact.published event (`format`), signed with x-reg-signature or the Standard Webhooks headers (`signature`). The deployment defaults to the credential's own. Needs a curator or the deployment's own credential.",
   inputSchema: {
     type: 'object',
     properties: {
@@ -204,7 +204,18 @@ const createSubscription: ToolDefinition = {
       },
       webhook_secret: {
         type: 'string',
-        description: 'the secret to sign them with (default: one generated)',
+        description:
+          'the secret to sign them with (default: one generated); with signature standard-webhooks, whsec_ and the base64 of 24 to 64 bytes',
+      },
+      format: {
+        type: 'string',
+        enum: [...SUBSCRIPTION.properties.format.enum],
+        description: `${SUBSCRIPTION.properties.format.description} (default reg)`,
+      },
+      signature: {
+        type: 'string',
+        enum: [...SUBSCRIPTION.properties.signature.enum],
+        description: `${SUBSCRIPTION.properties.signature.description} (default reg)`,
       },
     },
   },
