@@ -4,7 +4,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { useApi } from '../api';
+import { idOf, isLocal, useApi } from '../api';
 import { ErrorNotice, Empty, Loading } from './status';
 import { Table } from './table';
 import { RecordLink, When } from './record-bits';
@@ -38,9 +38,17 @@ interface HistoryPage {
 
 const PAGE = 10;
 
+/** The version a state ran: its release, a bare version, or a dash before anything was known. */
 function Version({ state }: { state: DeploymentState }) {
   if (state.release !== null) return <RecordLink iri={state.release} label={state.version ?? undefined} />;
-  return <>{state.version ?? 'unknown'}</>;
+  return <>{state.version ?? '–'}</>;
+}
+
+/** Who sent an entry: the deployment itself, another record of this registry, or a credential's subject. */
+function Sender({ sender, id }: { sender: string; id: string }) {
+  if (!isLocal(sender)) return <code>{sender}</code>;
+  if (idOf(sender) === id) return <>this deployment</>;
+  return <RecordLink iri={sender} />;
 }
 
 /** A before → after cell, or one value when it did not change. */
@@ -117,11 +125,11 @@ export function DeploymentHistory({ id }: { id: string }) {
             heading: 'Running',
             cell: (entry) => (entry.current.running ? 'yes' : <span class="badge badge-error">removed</span>),
           },
-          { heading: 'Sent by', cell: (entry) => <code>{entry.sender}</code> },
+          { heading: 'Sent by', cell: (entry) => <Sender sender={entry.sender} id={id} /> },
         ]}
       />
       <p>
-        {page.total} entries.{' '}
+        {page.total} {page.total === 1 ? 'entry' : 'entries'}.{' '}
         {cursor !== undefined && (
           <button type="button" class="button secondary" onClick={() => setCursor(undefined)}>
             Newest

@@ -4,6 +4,7 @@
  * (`GET /api/v1/software/{id}/deployments`).
  */
 import { useApi } from '../api';
+import { Badge } from './badges';
 import { ErrorNotice, Empty, Loading } from './status';
 import { Table } from './table';
 import { RecordLink, When } from './record-bits';
@@ -36,8 +37,6 @@ interface DeploymentsView {
     readonly environments_with_differing_versions: readonly string[];
   };
 }
-
-const HEALTH_BADGE: Readonly<Record<string, string>> = { up: 'badge-ok', down: 'badge-error' };
 
 /** The section for the software `id`. */
 export function DeploymentOverview({ id }: { id: string }) {
@@ -85,7 +84,7 @@ export function DeploymentOverview({ id }: { id: string }) {
             heading: 'Health',
             cell: (row) =>
               row.running ? (
-                <span class={`badge ${HEALTH_BADGE[row.health] ?? ''}`}>{row.health}</span>
+                <Badge of="health" value={row.health} />
               ) : (
                 <span class="badge badge-error">removed</span>
               ),

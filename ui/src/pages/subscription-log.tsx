@@ -3,16 +3,64 @@
  * receiver answered, paged towards older attempts, and a way to send one delivery again.
  */
 import { useState } from 'preact/hooks';
-import { useRoute } from 'preact-iso';
+import { useLocation, useRoute } from 'preact-iso';
 import type { DeliveryAttempt, DeliveryLog, SubscriptionDetail } from '../../../src/api/index.js';
-import { api, idOf, pageOf, useApi } from '../api';
+import { api, idOf, pageOf, useApi, type ApiError } from '../api';
 import { ErrorNotice, Loading, usePageTitle } from '../components/status';
+import { session } from '../session';
 import { ErrorAlert } from '../manage/error-alert';
 import { problemOf } from '../manage/field-errors';
 import { when } from '../manage/token-table';
 import '../manage/manage.css';
 
 const PAGE = 50;
+
+/** The payload formats and signature schemes in words. */
+const FORMATS: Readonly<Record<string, string>> = {
+  reg: 'the registry’s own JSON',
+  cloudevents: 'CloudEvents, structured mode (org.reg.artifact.advertised)',
+  cdevents: 'CDEvents (artifact.published)',
+};
+const SIGNATURES: Readonly<Record<string, string>> = {
+  reg: 'x-reg-signature (HMAC-SHA256 of the timestamp and the body)',
+  'standard-webhooks': 'Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature)',
+};
+
+/** A retention in the largest whole unit: "7 days", "36 hours", "90 minutes", "1 day". */
+function formatRetention(seconds: number): string {
+  const units = [
+    [86400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+  ] as const;
+  const [size, unit] = units.find(([size]) => seconds >= size && seconds % size === 0) ?? [1, 'second'];
+  const count = seconds / size;
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** Why the log cannot be shown to this visitor, and how to change that. */
+function NotAllowed({ error }: { error: ApiError }) {
+  const { url } = useLocation();
+  const signedIn = session.token() !== undefined && !session.isExpired();
+  if (error.status !== 401 && error.status !== 403)
+    return <ErrorNotice error={error} what="This subscription" />;
+  return (
+    <div class="notice notice-error" role="alert">
+      <p>
+        {signedIn && error.status === 403
+          ? `You may not see this delivery log: ${error.message}`
+          : signedIn
+            ? 'Your sign-in has expired or was revoked.'
+            : 'A delivery log holds what the receiver answered: sign in as the deployment that owns the subscription, or as an administrator, to read it.'}
+      </p>
+      {!(signedIn && error.status === 403) && (
+        <p>
+          <a href={`/signin?next=${encodeURIComponent(url)}`}>Sign in</a>
+        </p>
+      )}
+    </div>
+  );
+}
 
 export default function SubscriptionLogPage() {
   const { params } = useRoute();
@@ -26,7 +74,7 @@ export default function SubscriptionLogPage() {
     <section class="manage wide">
       <h1>Delivery log{name === undefined ? '' : ` of ${name}`}</h1>
       {detail.error !== undefined ? (
-        <ErrorNotice error={detail.error} what="This subscription" />
+        <NotAllowed error={detail.error} />
       ) : subscription === undefined ? (
         <Loading />
       ) : (
@@ -44,10 +92,10 @@ export default function SubscriptionLogPage() {
               )}
             </dd>
             <dt>Body</dt>
-            <dd>{subscription.format}</dd>
+            <dd>{FORMATS[subscription.format] ?? subscription.format}</dd>
             <dt>Signature</dt>
             <dd>
-              {subscription.signature}
+              {SIGNATURES[subscription.signature] ?? subscription.signature}
               {subscription.previous_secret_until !== null &&
                 ` (the previous secret also signs until ${when(subscription.previous_secret_until)})`}
             </dd>
@@ -88,7 +136,7 @@ function Attempts({ id, webhook }: { id: string; webhook: boolean }) {
   return (
     <>
       <h2>
-        Attempts ({total}, kept {Math.round(retention / 86400)} days after a delivery finishes)
+        Attempts ({total}, kept {formatRetention(retention)} after a delivery finishes)
       </h2>
       {message !== '' && (
         <div class="notice" role="status">
@@ -109,7 +157,8 @@ function Attempts({ id, webhook }: { id: string; webhook: boolean }) {
                 <th scope="col">Time</th>
                 <th scope="col">Artifact</th>
                 <th scope="col">Error or answer</th>
-                <th scope="col">Delivery</th>
+                <th scope="col">Tried again</th>
+                <th scope="col">Delivery now</th>
               </tr>
             </thead>
             <tbody>
@@ -131,9 +180,9 @@ function Attempts({ id, webhook }: { id: string; webhook: boolean }) {
                       </details>
                     )}
                   </td>
+                  <td>{attempt.retry_at === null ? '—' : `from ${when(attempt.retry_at)}`}</td>
                   <td>
-                    {attempt.delivery_status}
-                    {attempt.retry_at !== null && `, next try ${when(attempt.retry_at)}`}{' '}
+                    {attempt.delivery_status}{' '}
                     {webhook && (
                       <button type="button" class="secondary" onClick={() => void redeliver(attempt)}>
                         Send again<span class="visually-hidden"> delivery {attempt.delivery_id}</span>
