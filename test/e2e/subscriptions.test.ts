@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BIN,
@@ -326,5 +327,264 @@ describe('reg subscribe and reg webhook', () => {
     expect(old.stderr).toMatch(/^reg: the timestamp is 36\d\d s old, beyond the tolerance of 60 s\n$/);
     const missing = await runReg(['webhook', 'verify', '--secret-file', secret, '--body', body], {});
     expect(missing.code).toBe(2);
+  });
+});
+
+describe('reg webhook verify --scheme standard-webhooks', () => {
+  /** Writes a file of the test's own and returns its path. */
+  const writer = () => {
+    const dir = tempDir('reg-verify-standard-');
+    return (name: string, content: string) => {
+      fs.writeFileSync(path.join(dir, name), content);
+      return path.join(dir, name);
+    };
+  };
+  const headerBlock = (headers: Record<string, unknown>) =>
+    Object.entries(headers)
+      .map(([name, value]) => `${name}: ${String(value)}`)
+      .join('\r\n');
+  /** A Standard Webhooks signature computed here from the scheme's definition, not by the registry's code. */
+  const standardSignature = (secret: string, id: string, timestamp: number | string, body: string) =>
+    `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+      .update(`${id}.${timestamp}.${body}`)
+      .digest('base64')}`;
+
+  it('accepts what the registry sent, as the reference verifier does, and refuses tampering, replays and the wrong scheme', async () => {
+    const producer = await deployment('standard producer');
+    const subscriber = await deployment('standard subscriber');
+    const created = await json([
+      'subscribe',
+      'create',
+      '--instance',
+      subscriber.instance.id,
+      '--webhook-url',
+      receiver.url('/standard'),
+      '--from-instance',
+      producer.instance.id,
+      '--format',
+      'cloudevents',
+      '--signature',
+      'standard-webhooks',
+    ]);
+    expect(created.secret).toMatch(/^whsec_/);
+    await advertise(producer.token, 'standard-1', 'Standard delivery');
+    await waitFor(() => receiver.received.some((request) => request.path === '/standard'), 20_000);
+    const request = receiver.received.find((entry) => entry.path === '/standard')!;
+    const id = String(request.headers['webhook-id']);
+    const timestamp = String(request.headers['webhook-timestamp']);
+    const signature = String(request.headers['webhook-signature']);
+    // The reference verifier of the scheme accepts the delivery: the command must agree with it.
+    const event = new Webhook(created.secret as string).verify(request.body, {
+      'webhook-id': id,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': signature,
+    }) as Json;
+    expect(event.type).toBe('org.reg.artifact.advertised');
+    const file = writer();
+    const secret = file('secret', `${created.secret}\n`);
+    const body = file('body.json', request.body);
+    const headers = file('headers.txt', headerBlock(request.headers));
+    const standard = ['webhook', 'verify', '--scheme', 'standard-webhooks', '--secret-file', secret];
+    expect(await json([...standard, '--body', body, '--headers', headers])).toEqual({
+      valid: true,
+      scheme: 'standard-webhooks',
+      timestamp: Number(timestamp),
+      age_seconds: expect.any(Number),
+      delivery: id,
+      subscription: created.subscription.id,
+    });
+    const plain = await runReg(
+      [
+        'webhook',
+        'verify',
+        '--scheme',
+        'standard-webhooks',
+        '--secret',
+        created.secret,
+        '--body',
+        '-',
+        '--id',
+        id,
+        '--timestamp',
+        timestamp,
+        '--signature',
+        signature,
+      ],
+      {},
+      request.body,
+    );
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/^valid: signed -?\d+ s ago\n$/);
+
+    const tampered = await runReg(
+      [
+        ...standard,
+        '--body',
+        file('tampered.json', request.body.replace('Standard', 'Forged')),
+        '--headers',
+        headers,
+      ],
+      {},
+    );
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toBe('reg: the signature does not match the id, timestamp, body and secret\n');
+    const otherId = await runReg(
+      [
+        ...standard,
+        '--body',
+        body,
+        '--id',
+        'another-delivery',
+        '--timestamp',
+        timestamp,
+        '--signature',
+        signature,
+      ],
+      {},
+    );
+    expect(otherId.code).toBe(1);
+    const stale = Number(timestamp) - 3600;
+    const old = await runReg(
+      [
+        ...standard,
+        '--body',
+        body,
+        '--id',
+        id,
+        '--timestamp',
+        String(stale),
+        '--signature',
+        standardSignature(created.secret as string, id, stale, request.body),
+        '--tolerance',
+        '60',
+      ],
+      {},
+    );
+    expect(old.code).toBe(1);
+    expect(old.stderr).toMatch(/^reg: the timestamp is 36\d\d s old, beyond the tolerance of 60 s\n$/);
+    const replayed = await runReg(
+      [
+        ...standard,
+        '--body',
+        body,
+        '--id',
+        id,
+        '--timestamp',
+        String(stale),
+        '--signature',
+        standardSignature(created.secret as string, id, stale, request.body),
+      ],
+      {},
+    );
+    expect(replayed.code).toBe(1);
+    expect(replayed.stderr).toMatch(/beyond the tolerance of 300 s\n$/);
+    const malformed = await runReg(
+      [...standard, '--body', body, '--id', id, '--timestamp', timestamp, '--signature', 'sha256=abc'],
+      {},
+    );
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toBe('reg: the signature holds no "v1," followed by a base64 signature\n');
+
+    const wrongScheme = await runReg(
+      ['webhook', 'verify', '--secret-file', secret, '--body', body, '--headers', headers],
+      {},
+    );
+    expect(wrongScheme.code).toBe(2);
+    expect(wrongScheme.stderr).toMatch(
+      /the headers hold webhook-signature, not x-reg-signature: give --scheme standard-webhooks/,
+    );
+    const noId = await runReg(
+      [...standard, '--body', body, '--timestamp', timestamp, '--signature', signature],
+      {},
+    );
+    expect(noId.code).toBe(2);
+    const badSecret = await runReg(
+      [...standard.slice(0, 4), '--secret', 'not a secret!', '--body', body, '--headers', headers],
+      {},
+    );
+    expect(badSecret.code).toBe(2);
+    const badScheme = await runReg(
+      [...standard.slice(0, 2), '--scheme', 'pgp', '--secret', 'x', '--body', body],
+      {},
+    );
+    expect(badScheme.code).toBe(2);
+  });
+
+  it('verifies with the old secret and the new one while a rotation overlaps, and only with the new one after', async () => {
+    const producer = await deployment('rotating producer');
+    const subscriber = await deployment('rotating subscriber');
+    const created = await json([
+      'subscribe',
+      'create',
+      '--instance',
+      subscriber.instance.id,
+      '--webhook-url',
+      receiver.url('/rotating'),
+      '--from-instance',
+      producer.instance.id,
+      '--signature',
+      'standard-webhooks',
+    ]);
+    const rotated = await json(['subscribe', 'rotate-secret', created.subscription.id, '--overlap', '1h']);
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(created.secret);
+    await advertise(producer.token, 'rotating-1', 'Rotating delivery');
+    await waitFor(() => receiver.received.some((request) => request.path === '/rotating'), 20_000);
+    const request = receiver.received.find((entry) => entry.path === '/rotating')!;
+    expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    const file = writer();
+    const body = file('body.json', request.body);
+    const headers = file('headers.txt', headerBlock(request.headers));
+    const verify = (secret: string) =>
+      runReg(
+        [
+          'webhook',
+          'verify',
+          '--scheme',
+          'standard-webhooks',
+          '--secret',
+          secret,
+          '--body',
+          body,
+          '--headers',
+          headers,
+        ],
+        {},
+      );
+    expect((await verify(created.secret as string)).code).toBe(0);
+    expect((await verify(rotated.secret as string)).code).toBe(0);
+    const stranger = await verify(`whsec_${Buffer.alloc(32, 7).toString('base64')}`);
+    expect(stranger.code).toBe(1);
+
+    // A rotation without overlap: from now on only its secret signs.
+    const last = await json(['subscribe', 'rotate-secret', created.subscription.id, '--overlap', '0']);
+    await advertise(producer.token, 'rotating-2', 'After the overlap');
+    await waitFor(
+      () => receiver.received.filter((request) => request.path === '/rotating').length === 2,
+      20_000,
+    );
+    const after = receiver.received.filter((entry) => entry.path === '/rotating')[1]!;
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    const afterBody = file('after.json', after.body);
+    const afterHeaders = file('after.txt', headerBlock(after.headers));
+    const check = (secret: string) =>
+      runReg(
+        [
+          'webhook',
+          'verify',
+          '--scheme',
+          'standard-webhooks',
+          '--secret',
+          secret,
+          '--body',
+          afterBody,
+          '--headers',
+          afterHeaders,
+        ],
+        {},
+      );
+    expect((await check(last.secret as string)).code).toBe(0);
+    expect((await check(rotated.secret as string)).code).toBe(1);
+    expect((await check(created.secret as string)).code).toBe(1);
   });
 });
