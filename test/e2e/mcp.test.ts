@@ -202,12 +202,35 @@ describe('the MCP server at /mcp, with the official client over loopback', () =>
       { artifact: artifactId, direction: 'up', depth: 2 },
       `/api/v1/artifacts/${artifactId}/lineage?direction=up&depth=2`,
     );
+    await same(
+      'find_capable_software',
+      { produces: [TYPE], basis: 'both' },
+      `/api/v1/capabilities?produces=${encodeURIComponent(TYPE)}&basis=both`,
+    );
+    await same('impact', { of: artifactIri }, `/api/v1/impact?of=${encodeURIComponent(artifactIri)}`);
+    await same(
+      'deployment_history',
+      { instance: instance.id, limit: 5 },
+      `/api/v1/instances/${instance.id}/history?limit=5`,
+    );
+    await same(
+      'software_deployments',
+      { software: software.iri },
+      `/api/v1/software/${software.id}/deployments`,
+    );
+    await same(
+      'observed_capability',
+      { instance: instance.iri, days: 7 },
+      `/api/v1/instances/${instance.id}/observed-capability?days=7`,
+    );
 
     const enumerations = await callTool(client, 'list_enumerations');
     expect(enumerations.content.run_status.values).toEqual(['success', 'failed', 'running', 'aborted']);
     expect(enumerations.content.access_protocol.values).toContain('s3');
     expect(enumerations.content.sync_field.values).toContain('readme');
     expect(enumerations.content.scope.values).toContain('advertise:produce');
+    expect(enumerations.content.match_basis.values).toEqual(['declared', 'observed', 'both']);
+    expect(enumerations.content.subscription_signature.values).toEqual(['reg', 'standard-webhooks']);
   });
 
   it('refuses a filter a kind does not take, naming those it takes', async () => {
