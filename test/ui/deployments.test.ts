@@ -340,23 +340,34 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
       await open(page, `/instance/${busy.instance.id}`, 'shop canary');
       const table = tableWith(page, 'Sent by');
       await table.waitFor();
-      const datetimes = async () =>
-        Promise.all(
-          (await table.locator('tbody tr th time').all()).map((time) => time.getAttribute('datetime')),
-        );
+      // Read in one go, so that a table being replaced by the next page is never read half old, half new.
+      const datetimes = () =>
+        table
+          .locator('tbody tr th time')
+          .evaluateAll((times) => (times as unknown as { dateTime: string }[]).map((time) => time.dateTime));
       const first = await datetimes();
       expect(first).toHaveLength(10);
       expect(first[0]).toMatch(/^2026-04-01T08:21:00/);
       expect(first[9]).toMatch(/^2026-04-01T08:12:00/);
-      await page.getByText('12 entries.').waitFor();
+      await page.getByText('Entries 1–10 of 12.').waitFor();
+      expect(await page.getByRole('button', { name: 'Newer' }).count()).toBe(0);
       await page.getByRole('button', { name: 'Older' }).click();
       await expect.poll(async () => (await datetimes()).length).toBe(2);
+      await page.getByText('Entries 11–12 of 12.').waitFor();
+      // The focus moved to the entries shown, not lost with the button that is gone on the last page.
+      await expect
+        .poll(() =>
+          page.evaluate(
+            'document.activeElement?.tagName === "DIV" && document.activeElement.querySelectorAll("table").length === 1 && document.activeElement.querySelectorAll("tbody tr").length === 2',
+          ),
+        )
+        .toBe(true);
       const older = await datetimes();
       expect(older[0]).toMatch(/^2026-04-01T08:11:00/);
       expect(older[1]).toMatch(/^2026-04-01T08:10:00/);
       expect((await rowsOf(table))[1]?.[1]).toBe('service.deployed');
       expect(await page.getByRole('button', { name: 'Older' }).count()).toBe(0);
-      await page.getByRole('button', { name: 'Newest' }).click();
+      await page.getByRole('button', { name: 'Newer' }).click();
       await expect.poll(async () => (await datetimes()).length).toBe(10);
       expect((await datetimes())[0]).toMatch(/^2026-04-01T08:21:00/);
       expect(errors).toEqual([]);

@@ -3,7 +3,7 @@
  * or announcement (`GET /api/v1/instances/{id}/history`), with the version and environment before and after.
  */
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { idOf, isLocal, useApi } from '../api';
 import { ErrorNotice, Empty, Loading } from './status';
 import { Table } from './table';
@@ -71,17 +71,33 @@ function Change({
 
 /** The history section of the deployment `id`, a page at a time. */
 export function DeploymentHistory({ id }: { id: string }) {
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
+  // The cursors of the pages shown so far, newest first; the last one is the page on show.
+  const [cursors, setCursors] = useState<readonly string[]>([]);
+  const cursor = cursors.at(-1);
   const state = useApi<HistoryPage>(`/api/v1/instances/${encodeURIComponent(id)}/history`, {
     limit: PAGE,
     ...(cursor === undefined ? {} : { cursor }),
   });
+  // After moving to another page, the focus goes to its entries rather than being lost with the button.
+  const top = useRef<HTMLDivElement>(null);
+  const moved = useRef(false);
+  useEffect(() => {
+    if (!moved.current || state.loading) return;
+    moved.current = false;
+    top.current?.focus();
+  }, [state.loading, cursor]);
+  const go = (next: readonly string[]) => {
+    moved.current = true;
+    setCursors(next);
+  };
   if (state.error !== undefined) return <ErrorNotice error={state.error} what="history" />;
   if (state.data === undefined) return <Loading />;
   const page = state.data;
   if (page.total === 0) return <Empty>No deployment event or announced version has been recorded yet.</Empty>;
+  const first = cursors.length * PAGE + 1;
+  const last = first + page.items.length - 1;
   return (
-    <>
+    <div ref={top} tabIndex={-1} class="history">
       <Table
         items={page.items}
         rowKey={(entry) => entry.id}
@@ -129,18 +145,24 @@ export function DeploymentHistory({ id }: { id: string }) {
         ]}
       />
       <p>
-        {page.total} {page.total === 1 ? 'entry' : 'entries'}.{' '}
+        {cursor === undefined && page.next_cursor === undefined
+          ? `${page.total} ${page.total === 1 ? 'entry' : 'entries'}.`
+          : `Entries ${first}–${last} of ${page.total}.`}{' '}
         {cursor !== undefined && (
-          <button type="button" class="button secondary" onClick={() => setCursor(undefined)}>
-            Newest
+          <button type="button" class="button secondary" onClick={() => go(cursors.slice(0, -1))}>
+            Newer
           </button>
         )}{' '}
         {page.next_cursor !== undefined && (
-          <button type="button" class="button secondary" onClick={() => setCursor(page.next_cursor)}>
+          <button
+            type="button"
+            class="button secondary"
+            onClick={() => go([...cursors, page.next_cursor ?? ''])}
+          >
             Older
           </button>
         )}
       </p>
-    </>
+    </div>
   );
 }
