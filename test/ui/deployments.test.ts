@@ -67,11 +67,12 @@ async function rowsOf(table: Locator): Promise<string[][]> {
  * A new page in a fresh browser context on the registry. The page's Content-Security-Policy is bypassed so that
  * the accessibility checker can be added to it.
  */
-async function openPage(browser: Browser, registry: UiRegistry) {
+async function openPage(browser: Browser, registry: UiRegistry, colorScheme: 'light' | 'dark' = 'light') {
   const context = await browser.newContext({
     baseURL: registry.url,
     viewport: { width: 1280, height: 900 },
     bypassCSP: true,
+    colorScheme,
   });
   return { context, page: await context.newPage() };
 }
@@ -391,7 +392,7 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
       request.path === '/deliveries' && atHook().length === 1
         ? { status: 500, body: 'receiver down for maintenance' }
         : { status: 204 };
-    await call(
+    const advertised = await call(
       'POST',
       '/api/v1/advertise/produced',
       201,
@@ -436,7 +437,12 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
       await attempts.locator('tbody tr').nth(1).locator('summary', { hasText: 'Answer' }).click();
       await attempts.getByText('receiver down for maintenance').waitFor();
       // The refused attempt says when the delivery was tried again; the delivery itself is delivered by now.
-      expect(rows[1]?.[6]).toMatch(/^from \S/);
+      expect(rows[1]?.[6]).toMatch(/\d/);
+      // Both attempts were of the one artifact advertised, linked to its page.
+      const artifactPage = new URL(advertised.artifacts[0] as string).pathname;
+      for (const link of await attempts.getByRole('link', { name: /^artifact / }).all())
+        expect(await link.getAttribute('href')).toBe(artifactPage);
+      expect(await attempts.getByRole('link', { name: /^artifact / }).count()).toBe(2);
       expect(rows[0]?.[6]).toBe('—');
       expect(rows.map((row) => row[7]?.split(' ')[0])).toEqual(['delivered', 'delivered']);
       expect(await page.locator('dl').textContent()).toContain('x-reg-signature');
@@ -467,6 +473,9 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
         ['2', '204'],
         ['1', '500'],
       ]);
+      await page.getByRole('link', { name: 'Back to the subscriptions' }).click();
+      await page.waitForURL(`${registry.url}${subscriptions}`);
+      await card.waitFor();
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -485,6 +494,39 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
       expect(await anonymous.page.getByRole('table').count()).toBe(0);
     } finally {
       await anonymous.context.close();
+    }
+  });
+
+  it('has no WCAG A/AA violations in the dark scheme either, nor with a delivery log still empty', async () => {
+    const created = await call(
+      'POST',
+      `/api/v1/instances/${eu.instance.id}/subscriptions`,
+      201,
+      { label: 'ontologies', webhook_url: receiver.url('/quiet'), filter: { conforms_to: [ONTOLOGY] } },
+      eu.token,
+    );
+    const sid = created.subscription.id as string;
+    const { context, page } = await openPage(browser, registry, 'dark');
+    const errors = pageErrors(page);
+    try {
+      const found: string[] = [];
+      await open(page, `/software/${software.id}`, 'shop');
+      await tableWith(page, 'Drift').waitFor();
+      await tableWith(page, 'Way').waitFor();
+      found.push(...(await audit(page)));
+      await open(page, `/instance/${eu.instance.id}`, 'shop eu');
+      await tableWith(page, 'Sent by').waitFor();
+      await tableWith(page, 'Way').waitFor();
+      found.push(...(await audit(page)));
+      await signIn(page, eu.token, `/subscriptions/${sid}/log`);
+      await page.getByRole('heading', { level: 1, name: 'Delivery log of ontologies' }).waitFor();
+      await page.getByText('No webhook attempts yet.').waitFor();
+      await screenshot(page, 'subscription-log-empty-dark');
+      found.push(...(await audit(page)));
+      expect(found).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });

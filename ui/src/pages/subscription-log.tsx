@@ -5,7 +5,8 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import type { DeliveryAttempt, DeliveryLog, SubscriptionDetail } from '../../../src/api/index.js';
-import { api, idOf, pageOf, useApi, type ApiError } from '../api';
+import { api, pageOf, useApi, type ApiError } from '../api';
+import { RecordLink } from '../components/record-bits';
 import { ErrorNotice, Loading, usePageTitle } from '../components/status';
 import { session } from '../session';
 import { ErrorAlert } from '../manage/error-alert';
@@ -157,7 +158,7 @@ function Attempts({ id, webhook }: { id: string; webhook: boolean }) {
                 <th scope="col">Time</th>
                 <th scope="col">Artifact</th>
                 <th scope="col">Error or answer</th>
-                <th scope="col">Tried again</th>
+                <th scope="col">Retry scheduled for</th>
                 <th scope="col">Delivery now</th>
               </tr>
             </thead>
@@ -169,7 +170,7 @@ function Attempts({ id, webhook }: { id: string; webhook: boolean }) {
                   <td>{attempt.status_code ?? '—'}</td>
                   <td>{attempt.duration_ms} ms</td>
                   <td>
-                    <a href={pageOf(attempt.artifact_iri)}>{idOf(attempt.artifact_iri)}</a>
+                    <RecordLink iri={attempt.artifact_iri} />
                   </td>
                   <td>
                     {attempt.error ?? '—'}
@@ -180,7 +181,7 @@ function Attempts({ id, webhook }: { id: string; webhook: boolean }) {
                       </details>
                     )}
                   </td>
-                  <td>{attempt.retry_at === null ? '—' : `from ${when(attempt.retry_at)}`}</td>
+                  <td>{when(attempt.retry_at)}</td>
                   <td>
                     {attempt.delivery_status}{' '}
                     {webhook && (
