@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../../api/index.js';
 import { IMPACT_QUERY_PARAMETERS } from '../routes/impact.js';
 import { mayRead } from './access.js';
-import { refusal, relay, text, type ToolDefinition } from './tool.js';
+import { refusal, relay, softwareOrInstancePath, text, type ToolDefinition } from './tool.js';
 
 /**
  * The tools that answer what runs where and what an artifact affected: impact, a deployment's history, the
@@ -124,14 +124,8 @@ const observedCapability: ToolDefinition = {
   idempotent: true,
   offered: mayRead,
   run: (context) => {
-    const software = text(context.args, 'software');
-    const instance = text(context.args, 'instance');
-    if ((software === undefined) === (instance === undefined))
-      return Promise.resolve(refusal('give either software or instance (id or IRI), not both'));
-    const path =
-      software === undefined
-        ? `/api/v1/instances/${encodeURIComponent(instance ?? '')}/observed-capability`
-        : `/api/v1/software/${encodeURIComponent(software)}/observed-capability`;
+    const path = softwareOrInstancePath(context.args, 'observed-capability');
+    if (typeof path !== 'string') return Promise.resolve(path);
     return relay(context, { method: 'GET', path, query: queryOf(OBSERVED, context.args) });
   },
 };

@@ -62,6 +62,20 @@ export function object(args: ToolArguments, name: string): Record<string, unknow
     : undefined;
 }
 
+/**
+ * The API path of a sub-resource of the software or the deployment the arguments name (`software` or `instance`,
+ * exactly one), e.g. `/api/v1/instances/<id>/capability`; a refusal when they name neither or both.
+ */
+export function softwareOrInstancePath(args: ToolArguments, sub: string): string | CallToolResult {
+  const software = text(args, 'software');
+  const instance = text(args, 'instance');
+  if ((software === undefined) === (instance === undefined))
+    return refusal('give either software or instance (id or IRI), not both');
+  return software === undefined
+    ? `/api/v1/instances/${encodeURIComponent(instance ?? '')}/${sub}`
+    : `/api/v1/software/${encodeURIComponent(software)}/${sub}`;
+}
+
 /** A refusal of the tool itself (an argument it cannot use), worded like the API's problems. */
 export function refusal(detail: string): CallToolResult {
   const problem = { title: 'Bad request', status: 400, code: 'bad-request', detail };

@@ -10,7 +10,15 @@ import {
   curatorOrScope,
   deploymentWith,
 } from './access.js';
-import { object, refusal, relay, text, type ToolArguments, type ToolDefinition } from './tool.js';
+import {
+  object,
+  refusal,
+  relay,
+  softwareOrInstancePath,
+  text,
+  type ToolArguments,
+  type ToolDefinition,
+} from './tool.js';
 
 /** The members a client may write of a node: its fields without those the registry writes itself. */
 function writable(spec: NodeSpec): Record<string, JsonSchema> {
@@ -102,14 +110,8 @@ const declareCapability: ToolDefinition = {
   idempotent: true,
   offered: curatorOrRecordKeeper,
   run: (context) => {
-    const software = text(context.args, 'software');
-    const instance = text(context.args, 'instance');
-    if ((software === undefined) === (instance === undefined))
-      return Promise.resolve(refusal('give either software or instance (id or IRI), not both'));
-    const path =
-      software === undefined
-        ? `/api/v1/instances/${encodeURIComponent(instance ?? '')}/capability`
-        : `/api/v1/software/${encodeURIComponent(software)}/capability`;
+    const path = softwareOrInstancePath(context.args, 'capability');
+    if (typeof path !== 'string') return Promise.resolve(path);
     return relay(context, { method: 'PUT', path, body: bodyOf(context.args, 'software', 'instance') });
   },
 };
