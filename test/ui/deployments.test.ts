@@ -102,9 +102,9 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
     return answer.body ?? {};
   };
 
-  /** A deployment of the software and a token it acts with. */
-  const deployment = async (label: string) => {
-    const instance = await call('POST', '/api/v1/instances', 201, { software: software.iri, label });
+  /** A deployment of `of` (the shop unless another software is given) and a token it acts with. */
+  const deployment = async (label: string, of: Json = software) => {
+    const instance = await call('POST', '/api/v1/instances', 201, { software: of.iri, label });
     const minted = await call('POST', `/api/v1/instances/${instance.id}/tokens`, 201, {
       scopes: ['advertise:produce', 'subscribe:artifacts'],
     });
@@ -204,7 +204,8 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
       await open(page, `/software/${software.id}`, 'shop');
       const table = tableWith(page, 'Drift');
       await table.waitFor();
-      const rows = await rowsOf(table);
+      // Production runs two deployments (other tests may add deployments elsewhere).
+      const rows = (await rowsOf(table)).filter((row) => row[1] === 'production');
       expect(rows).toHaveLength(2);
       const byLabel = new Map(rows.map((row) => [row[0], row]));
       const euRow = byLabel.get('shop eu');
@@ -379,11 +380,16 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
 
   it('shows the delivery log of a webhook subscription, with a refused and an accepted attempt, and sends one again', async () => {
     const hook = receiver.url('/deliveries');
+    // The artifact comes from another software's deployment, so the shop's observed capability stays as it is.
+    const feed = await deployment(
+      'feed',
+      await call('POST', '/api/v1/software', 201, { name: 'feed', capability: { produces: [URI] } }),
+    );
     const created = await call(
       'POST',
       `/api/v1/instances/${us.instance.id}/subscriptions`,
       201,
-      { label: 'uris from eu', webhook_url: hook, filter: { conforms_to: [URI] } },
+      { label: 'uris from the feed', webhook_url: hook, filter: { conforms_to: [URI] } },
       us.token,
     );
     const sid = created.subscription.id as string;
@@ -397,7 +403,7 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
       '/api/v1/advertise/produced',
       201,
       {
-        run: { external_key: 'eu-run-2' },
+        run: { external_key: 'feed-run-1' },
         artifacts: [
           {
             title: 'Another shop address',
@@ -406,7 +412,7 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
           },
         ],
       },
-      eu.token,
+      feed.token,
     );
     await waitFor(() => atHook().length >= 2, 20_000);
     await waitFor(
@@ -419,12 +425,12 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
     try {
       const subscriptions = `/instance/${us.instance.id}/subscriptions`;
       await signIn(page, us.token, subscriptions);
-      const card = page.getByRole('article', { name: 'uris from eu' });
+      const card = page.getByRole('article', { name: 'uris from the feed' });
       await card.waitFor();
       expect(await audit(page)).toEqual([]);
-      await card.getByRole('link', { name: 'Delivery log of uris from eu' }).click();
+      await card.getByRole('link', { name: 'Delivery log of uris from the feed' }).click();
       await page.waitForURL(`${registry.url}/subscriptions/${sid}/log`);
-      await page.getByRole('heading', { level: 1, name: 'Delivery log of uris from eu' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Delivery log of uris from the feed' }).waitFor();
       const attempts = tableWith(page, 'Attempt');
       await attempts.waitFor();
       const rows = await rowsOf(attempts);
