@@ -323,6 +323,44 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
     }
   });
 
+  it('shows a removed deployment as removed in what runs where and in its history', async () => {
+    const kiosk = await call('POST', '/api/v1/software', 201, { name: 'kiosk' });
+    await call('POST', `/api/v1/software/${kiosk.id}/releases`, 201, {
+      version: '3.0.0',
+      image_digest: digest(3),
+      date_published: '2026-03-01',
+    });
+    const booth = await deployment('kiosk booth', kiosk);
+    await sendEvent(cdevent('service_deployed', 'booth-1', 'store', 3, 30), booth.token);
+    await sendEvent(cdevent('service_removed', 'booth-2', 'store', null, 31), booth.token);
+    const { context, page } = await openPage(browser, registry);
+    const errors = pageErrors(page);
+    try {
+      await open(page, `/software/${kiosk.id}`, 'kiosk');
+      const overview = tableWith(page, 'Drift');
+      await overview.waitFor();
+      const [row, ...more] = await rowsOf(overview);
+      expect(more).toEqual([]);
+      expect(row?.slice(0, 3)).toEqual(['kiosk booth', 'store', '3.0.0']);
+      expect(row?.[4]).toBe('removed');
+      expect(await page.locator('p', { hasText: 'Latest release:' }).textContent()).toContain(
+        'No deployment is behind it.',
+      );
+
+      await open(page, `/instance/${booth.instance.id}`, 'kiosk booth');
+      const history = tableWith(page, 'Sent by');
+      await history.waitFor();
+      expect((await rowsOf(history)).map((entry) => [entry[1], entry[4]])).toEqual([
+        ['service.removed', 'removed'],
+        ['service.deployed', 'yes'],
+      ]);
+      expect(await audit(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('pages a long history towards older entries and back', async () => {
     const busy = await deployment('shop canary');
     for (let minute = 10; minute < 22; minute++)
