@@ -541,6 +541,73 @@ describe.skipIf(!hasChromium)('deployments on the web page', () => {
     }
   });
 
+  it('pages a long delivery log towards older attempts and back', async () => {
+    const NAME = 'http://edamontology.org/data_2099';
+    const producer = await deployment(
+      'names producer',
+      await call('POST', '/api/v1/software', 201, { name: 'names', capability: { produces: [NAME] } }),
+    );
+    const subscriber = await deployment(
+      'names subscriber',
+      await call('POST', '/api/v1/software', 201, { name: 'name reader' }),
+    );
+    const created = await call(
+      'POST',
+      `/api/v1/instances/${subscriber.instance.id}/subscriptions`,
+      201,
+      { label: 'names', webhook_url: receiver.url('/names'), filter: { conforms_to: [NAME] } },
+      subscriber.token,
+    );
+    const sid = created.subscription.id as string;
+    await call(
+      'POST',
+      '/api/v1/advertise/produced',
+      201,
+      {
+        run: { external_key: 'names-1' },
+        artifacts: Array.from({ length: 55 }, (_, n) => ({
+          title: `Name ${n}`,
+          conforms_to: NAME,
+          distributions: [{ download_url: `https://data.example.org/names/${n}.txt` }],
+        })),
+      },
+      producer.token,
+    );
+    await waitFor(
+      async () => (await call('GET', `/api/v1/subscriptions/${sid}/log`, 200)).total === 55,
+      30_000,
+    );
+
+    const { context, page } = await openPage(browser, registry);
+    const errors = pageErrors(page);
+    try {
+      await signIn(page, subscriber.token, `/subscriptions/${sid}/log`);
+      const attempts = tableWith(page, 'Attempt');
+      await attempts.waitFor();
+      expect(await attempts.locator('tbody tr').count()).toBe(50);
+      await page.getByText('Attempts 1–50 of 55, newest first.').waitFor();
+      expect(await page.getByRole('button', { name: 'Newer attempts' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Older attempts' }).click();
+      await page.getByText('Attempts 51–55 of 55, newest first.').waitFor();
+      expect(await attempts.locator('tbody tr').count()).toBe(5);
+      expect(await page.getByRole('button', { name: 'Older attempts' }).count()).toBe(0);
+      // The focus moved to the attempts shown, not lost with the button that is gone on the last page.
+      await expect
+        .poll(() =>
+          page.evaluate(
+            'document.activeElement?.tagName === "DIV" && document.activeElement.querySelectorAll("tbody tr").length === 5',
+          ),
+        )
+        .toBe(true);
+      await page.getByRole('button', { name: 'Newer attempts' }).click();
+      await page.getByText('Attempts 1–50 of 55, newest first.').waitFor();
+      expect(await attempts.locator('tbody tr').count()).toBe(50);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('has no WCAG A/AA violations in the dark scheme either, nor with a delivery log still empty', async () => {
     const created = await call(
       'POST',

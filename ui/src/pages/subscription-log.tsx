@@ -2,7 +2,7 @@
  * `/subscriptions/:id/log`: the webhook delivery log of one subscription, newest attempt first, with what the
  * receiver answered, paged towards older attempts, and a way to send one delivery again.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import type { DeliveryAttempt, DeliveryLog, SubscriptionDetail } from '../../../src/api/index.js';
 import { api, pageOf, useApi, type ApiError } from '../api';
@@ -117,6 +117,18 @@ function Attempts({ id, webhook }: { id: string; webhook: boolean }) {
   });
   const [message, setMessage] = useState('');
   const [error, setError] = useState('');
+  // After moving to another page, the focus goes to its attempts rather than being lost with the button.
+  const top = useRef<HTMLDivElement>(null);
+  const moved = useRef(false);
+  useEffect(() => {
+    if (!moved.current || log.loading) return;
+    moved.current = false;
+    top.current?.focus();
+  }, [log.loading, cursor]);
+  const go = (next: number[]) => {
+    moved.current = true;
+    setBefore(next);
+  };
   const redeliver = async (attempt: DeliveryAttempt) => {
     setMessage('');
     setError('');
@@ -145,68 +157,76 @@ function Attempts({ id, webhook }: { id: string; webhook: boolean }) {
         </div>
       )}
       {error !== '' && <ErrorAlert>{error}</ErrorAlert>}
-      {items.length === 0 ? (
-        <p class="status">No webhook attempts {cursor === undefined ? 'yet' : 'before these'}.</p>
-      ) : (
-        <div class="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">Status</th>
-                <th scope="col">Time</th>
-                <th scope="col">Artifact</th>
-                <th scope="col">Error or answer</th>
-                <th scope="col">Retry scheduled for</th>
-                <th scope="col">Delivery now</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((attempt) => (
-                <tr key={attempt.id}>
-                  <td>{when(attempt.at)}</td>
-                  <td>{attempt.attempt}</td>
-                  <td>{attempt.status_code ?? '—'}</td>
-                  <td>{attempt.duration_ms} ms</td>
-                  <td>
-                    <RecordLink iri={attempt.artifact_iri} />
-                  </td>
-                  <td>
-                    {attempt.error ?? '—'}
-                    {attempt.response !== null && (
-                      <details>
-                        <summary>Answer</summary>
-                        <pre>{attempt.response}</pre>
-                      </details>
-                    )}
-                  </td>
-                  <td>{when(attempt.retry_at)}</td>
-                  <td>
-                    {attempt.delivery_status}{' '}
-                    {webhook && (
-                      <button type="button" class="secondary" onClick={() => void redeliver(attempt)}>
-                        Send again<span class="visually-hidden"> delivery {attempt.delivery_id}</span>
-                      </button>
-                    )}
-                  </td>
+      <div ref={top} tabIndex={-1} class="attempts">
+        {items.length === 0 ? (
+          <p class="status">No webhook attempts {cursor === undefined ? 'yet' : 'before these'}.</p>
+        ) : (
+          <div class="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Attempt</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Time</th>
+                  <th scope="col">Artifact</th>
+                  <th scope="col">Error or answer</th>
+                  <th scope="col">Retry scheduled for</th>
+                  <th scope="col">Delivery now</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {items.map((attempt) => (
+                  <tr key={attempt.id}>
+                    <td>{when(attempt.at)}</td>
+                    <td>{attempt.attempt}</td>
+                    <td>{attempt.status_code ?? '—'}</td>
+                    <td>{attempt.duration_ms} ms</td>
+                    <td>
+                      <RecordLink iri={attempt.artifact_iri} />
+                    </td>
+                    <td>
+                      {attempt.error ?? '—'}
+                      {attempt.response !== null && (
+                        <details>
+                          <summary>Answer</summary>
+                          <pre>{attempt.response}</pre>
+                        </details>
+                      )}
+                    </td>
+                    <td>{when(attempt.retry_at)}</td>
+                    <td>
+                      {attempt.delivery_status}{' '}
+                      {webhook && (
+                        <button type="button" class="secondary" onClick={() => void redeliver(attempt)}>
+                          Send again<span class="visually-hidden"> delivery {attempt.delivery_id}</span>
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {(before.length > 0 || older !== null) && items.length > 0 && (
+          <p>
+            Attempts {before.length * PAGE + 1}–{before.length * PAGE + items.length} of {total}, newest
+            first.
+          </p>
+        )}
+        <div class="toolbar">
+          {before.length > 0 && (
+            <button type="button" class="secondary" onClick={() => go(before.slice(0, -1))}>
+              Newer attempts
+            </button>
+          )}
+          {older !== null && (
+            <button type="button" class="secondary" onClick={() => go([...before, older])}>
+              Older attempts
+            </button>
+          )}
         </div>
-      )}
-      <div class="toolbar">
-        {before.length > 0 && (
-          <button type="button" class="secondary" onClick={() => setBefore(before.slice(0, -1))}>
-            Newer attempts
-          </button>
-        )}
-        {older !== null && (
-          <button type="button" class="secondary" onClick={() => setBefore([...before, older])}>
-            Older attempts
-          </button>
-        )}
       </div>
     </>
   );
