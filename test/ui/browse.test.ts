@@ -129,7 +129,8 @@ describe.skipIf(!hasChromium)('browsing the registry', () => {
     await screenshot(page, 'software-detail');
 
     await page
-      .getByRole('row', { name: /2\.1\.0/ })
+      .getByRole('table')
+      .filter({ has: page.getByRole('columnheader', { name: 'Published' }) })
       .getByRole('link', { name: '2.1.0' })
       .click();
     await heading(page, 'shacl-manager 2.1.0');

@@ -68,7 +68,7 @@ const COLUMNS: readonly Column<DeploymentRow>[] = [
 export default class SoftwareDeployments extends ClientCommand {
   static override summary =
     'Show what runs where: every deployment of a software, its version and its drift.';
-  static override description = `Prints one line per deployment of the software that is not withdrawn: its environment, label, the version it runs, since when (by its history), its health (or removed, when it was reported removed), its last run and its drift. A deployment is behind latest when it runs another version than the software's latest release; versions differ when the running deployments of its environment do not all run one version.
+  static override description = `Prints one line per deployment of the software that is not withdrawn: its environment, label, the version it runs, since when (by its history), its health (or removed, when it was reported removed), its last run and its drift. A deployment is behind latest when it runs an older version than the software's latest release (dotted version numbers compared as numbers; versions that cannot be compared and differ count as behind); versions differ when the running deployments of its environment do not all run one version.
 
 Under --json the API's answer is printed as it came: the deployments (items), the latest release, each environment with the versions its deployments run, and a drift summary.`;
   static override examples = [

@@ -1,7 +1,7 @@
 /**
  * `GET /api/v1/software/{id}/deployments`: what runs where. Every deployment of a software that is not withdrawn,
  * with the version it runs, since when (by its history, else its record's last change), its health and last run,
- * and two drift flags: `behind_latest` (it runs another version than the software's latest release) and
+ * and two drift flags: `behind_latest` (it runs an older version than the software's latest release) and
  * `versions_differ` (the running deployments of its environment do not all run one version).
  */
 import { GRAPHS, PROV, REG } from '../ns.js';
@@ -12,7 +12,16 @@ import { INSTANCE, RELEASE, SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { softwareCounts } from '../catalogue/software.js';
 import { iriPattern, listAllRecords } from '../stored/listing.js';
-import { iriOf, readStored, requireReadable } from '../stored/records.js';
+import {
+  iriOf,
+  prefetchReferences,
+  presentingTogether,
+  readStored,
+  readStoredMany,
+  requireReadable,
+  storedKey,
+  type StoredRecord,
+} from '../stored/records.js';
 import { changedAt } from './history-store.js';
 import { stateOf } from './history.js';
 
@@ -21,26 +30,44 @@ const MAX_DEPLOYMENTS = 2000;
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-/** The newest run of a deployment: its IRI, start and status. */
-async function lastRunOf(core: Core, instance: string): Promise<JsonObject | null> {
-  if (!core.graph.ready) return null;
-  const [row] = await core.graph.select(
-    `SELECT ?r ?start ?status WHERE { GRAPH <${GRAPHS.local}> { ?r <${PROV('wasAssociatedWith')}> <${instance}> ;
-       <${PROV('startedAtTime')}> ?start . OPTIONAL { ?r <${REG('status')}> ?status } } } ORDER BY DESC(?start) LIMIT 1`,
+/**
+ * The last run of each deployment (by start time; among runs started at the same instant, the greatest IRI), in
+ * one query whatever their number.
+ */
+async function lastRunsOf(core: Core, instances: readonly string[]): Promise<Map<string, JsonObject>> {
+  const out = new Map<string, JsonObject>();
+  if (!core.graph.ready || instances.length === 0) return out;
+  const values = `VALUES ?i { ${instances.map((iri) => `<${iri}>`).join(' ')} }`;
+  const rows = await core.graph.select(
+    `SELECT ?i ?r ?start ?status WHERE {
+       { SELECT ?i (MAX(?began) AS ?start) WHERE { ${values}
+           GRAPH <${GRAPHS.local}> { ?any <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?began } }
+         GROUP BY ?i }
+       GRAPH <${GRAPHS.local}> { ?r <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?start .
+         OPTIONAL { ?r <${REG('status')}> ?status } } }`,
   );
-  if (row?.r === undefined) return null;
-  return {
-    iri: row.r.value,
-    id: idOf(row.r.value),
-    started_at: row.start?.value ?? null,
-    status: row.status?.value ?? null,
-  };
+  for (const row of rows) {
+    if (row.i === undefined || row.r === undefined) continue;
+    const known = out.get(row.i.value);
+    if (known !== undefined && typeof known.iri === 'string' && known.iri >= row.r.value) continue;
+    out.set(row.i.value, {
+      iri: row.r.value,
+      id: idOf(row.r.value),
+      started_at: row.start?.value ?? null,
+      status: row.status?.value ?? null,
+    });
+  }
+  return out;
 }
 
 /** One deployment as the view shows it, before its drift flags are known. */
-async function deploymentRow(core: Core, iri: string): Promise<JsonObject | undefined> {
-  const stored = await readStored(core, INSTANCE, iri);
-  if (stored === undefined || stored.tombstoned) return undefined;
+async function deploymentRow(
+  core: Core,
+  stored: StoredRecord,
+  lastRun: JsonObject | null,
+): Promise<JsonObject | undefined> {
+  if (stored.tombstoned) return undefined;
+  const iri = stored.iri;
   const json = stored.json;
   const state = stateOf(json);
   const releaseVersion =
@@ -60,7 +87,7 @@ async function deploymentRow(core: Core, iri: string): Promise<JsonObject | unde
     health: text(json.health) ?? 'unknown',
     health_checked_at: text(json.health_checked_at),
     last_seen_at: text(json.last_seen_at),
-    last_run: await lastRunOf(core, iri),
+    last_run: lastRun,
   };
 }
 
@@ -92,6 +119,33 @@ function environmentsOf(rows: readonly JsonObject[]): EnvironmentGroup[] {
     });
 }
 
+/**
+ * Whether a deployment runs something older than the latest release: not when it runs that release or its
+ * version, nor when its version is a later one (dotted numbers compared as numbers); versions that cannot be
+ * compared and differ count as behind.
+ */
+function isBehind(
+  row: JsonObject,
+  latest: { iri: string; version: string | null | undefined } | null,
+): boolean {
+  if (latest === null || typeof latest.version !== 'string' || typeof row.version !== 'string') return false;
+  if (row.release === latest.iri || row.version === latest.version) return false;
+  const order = compareVersions(row.version, latest.version);
+  return order === undefined || order < 0;
+}
+
+/** Dotted version numbers (`v1.10.2`, `2.0`) compared part by part as numbers; undefined when either is not one. */
+export function compareVersions(a: string, b: string): number | undefined {
+  const parts = (version: string) => /^v?(\d+(?:\.\d+)*)$/i.exec(version.trim())?.[1]?.split('.').map(Number);
+  const [left, right] = [parts(a), parts(b)];
+  if (left === undefined || right === undefined) return undefined;
+  for (let at = 0; at < Math.max(left.length, right.length); at++) {
+    const difference = (left[at] ?? 0) - (right[at] ?? 0);
+    if (difference !== 0) return Math.sign(difference);
+  }
+  return 0;
+}
+
 /** The deployments of a software with what they run and their drift (see the module's comment). */
 export async function softwareDeployments(core: Core, id: string): Promise<JsonObject> {
   const software = await requireReadable(core, SOFTWARE, iriOf(core, 'software', id));
@@ -104,11 +158,26 @@ export async function softwareDeployments(core: Core, id: string): Promise<JsonO
     },
     MAX_DEPLOYMENTS,
   );
-  const rows: JsonObject[] = [];
-  for (const item of listed.items) {
-    const row = await deploymentRow(core, item.iri);
-    if (row !== undefined) rows.push(row);
-  }
+  // The deployments, their releases and their last runs are read together: the view costs the same few
+  // requests to the graph store however many deployments the software has.
+  const rows = await presentingTogether(async () => {
+    const records = await readStoredMany(core, INSTANCE, listed.items);
+    await prefetchReferences(core, records.values(), ['release']);
+    const lastRuns = await lastRunsOf(
+      core,
+      [...records.values()].map((record) => record.iri),
+    );
+    const out: JsonObject[] = [];
+    for (const item of listed.items) {
+      const stored = records.get(storedKey(item.iri, item.graph));
+      const row =
+        stored === undefined
+          ? undefined
+          : await deploymentRow(core, stored, lastRuns.get(stored.iri) ?? null);
+      if (row !== undefined) out.push(row);
+    }
+    return out;
+  });
   const latest = (await softwareCounts(core, software.iri)).latest_release;
   const latestRelease =
     isObject(latest) && typeof latest.iri === 'string'
@@ -121,12 +190,7 @@ export async function softwareDeployments(core: Core, id: string): Promise<JsonO
   const items = rows
     .map((row) => ({
       ...row,
-      behind_latest:
-        row.running === true &&
-        latestRelease?.version !== null &&
-        latestRelease?.version !== undefined &&
-        typeof row.version === 'string' &&
-        row.version !== latestRelease.version,
+      behind_latest: row.running === true && isBehind(row, latestRelease),
       versions_differ: row.running === true && differing.has(row.environment as string),
     }))
     .sort((a, b) => {

@@ -86,7 +86,7 @@ const softwareDeployments: ToolDefinition = {
   name: 'software_deployments',
   title: 'What runs where',
   description:
-    "Every live deployment of a software (GET /api/v1/software/<id>/deployments) with the version it runs and since when, its environment, health and last run, grouped by environment, and drift flagged: a deployment running another version than the software's latest release (`behind_latest`), and an environment whose deployments run different versions (`versions_differ`).",
+    "Every live deployment of a software (GET /api/v1/software/<id>/deployments) with the version it runs and since when, its environment, health and last run, grouped by environment, and drift flagged: a deployment running an older version than the software's latest release (`behind_latest`; a later version is not behind), and an environment whose deployments run different versions (`versions_differ`).",
   inputSchema: {
     type: 'object',
     properties: { software: RECORD_REF('the software') },
