@@ -3,6 +3,7 @@
  * updates as form-encoded POST, one time limit per request, and every failure turned into an error that names the
  * endpoint (never its credentials) instead of an empty result.
  */
+import { normaliseBinding } from '../sparql-terms.js';
 import fs from 'node:fs';
 import { BadRequestError, RegError, UnavailableError } from '../../../errors.js';
 import {
@@ -13,7 +14,6 @@ import {
   isRedirect,
   type HttpResponse,
 } from '../../../net/http-client.js';
-import { XSD } from '../../../ns.js';
 import { HttpAuthenticator, type EndpointCredential } from './http-auth.js';
 import type { Binding } from '../types.js';
 
@@ -52,10 +52,6 @@ export interface SparqlAnswer {
 const MAX_GET_QUERY = 2000;
 /** Characters of a server's error text kept in an error detail. */
 const MAX_SERVER_MESSAGE = 300;
-
-const XSD_BOOLEAN = XSD('boolean');
-const XSD_DATE_TIME = XSD('dateTime');
-const XSD_STRING = XSD('string');
 
 /** The endpoint as it may be shown: scheme, host, port and path, without credentials or query. */
 export function showEndpoint(url: string): string {
@@ -123,7 +119,9 @@ export class SparqlClient {
     if (timing !== undefined && this.virtuoso) params.push(['timeout', String(timing.timeoutMs)]);
     const encoded = new URLSearchParams(params).toString();
     const base = this.options.queryEndpoint;
-    return await this.logged('query', query, () =>
+    // A request with a time limit of its own is a caller's query passed on from /sparql; the others are the
+    // registry's.
+    return await this.logged('query', query, timing === undefined ? 'registry' : 'client', () =>
       encoded.length <= MAX_GET_QUERY
         ? this.send(
             { auth: this.auth, kind: 'query', method: 'GET', accept, timing },
@@ -134,13 +132,18 @@ export class SparqlClient {
   }
 
   /** Sends one request and, when `REG_SPARQL_LOG` names a file, appends what was sent and how it ended to it. */
-  private async logged<T>(kind: 'query' | 'update', text: string, send: () => Promise<T>): Promise<T> {
+  private async logged<T>(
+    kind: 'query' | 'update',
+    text: string,
+    origin: 'registry' | 'client',
+    send: () => Promise<T>,
+  ): Promise<T> {
     const file = this.options.log;
     if (file === undefined) return await send();
     const at = new Date().toISOString();
     const started = performance.now();
     const line = (outcome: { error?: string }) =>
-      `${JSON.stringify({ at, kind, ms: Math.round((performance.now() - started) * 10) / 10, ...outcome, text })}\n`;
+      `${JSON.stringify({ at, kind, origin, ms: Math.round((performance.now() - started) * 10) / 10, ...outcome, text })}\n`;
     try {
       const answer = await send();
       fs.appendFileSync(file, line({}));
@@ -198,7 +201,7 @@ export class SparqlClient {
   async update(update: string): Promise<void> {
     this.sent.updates++;
     const url = this.options.updateEndpoint;
-    await this.logged('update', update, () =>
+    await this.logged('update', update, 'registry', () =>
       this.send(
         { auth: this.updateAuth, kind: 'update', method: 'POST', accept: '*/*' },
         url,
@@ -336,36 +339,6 @@ function withoutUserInfo(url: string): { url: string; credential?: EndpointCrede
 function requestUri(url: string): string {
   const parsed = new URL(url);
   return `${parsed.pathname}${parsed.search}`;
-}
-
-/**
- * A solution as the registry reads it: SPARQL 1.0 `typed-literal` as `literal`, and the lexical forms a server
- * may have changed put back into the forms the registry writes (xsd:boolean as true/false, xsd:dateTime in UTC with
- * milliseconds, xsd:string as a simple literal), so answers do not depend on the store.
- */
-export function normaliseBinding(binding: Binding): Binding {
-  const out: Binding = {};
-  for (const [name, term] of Object.entries(binding)) out[name] = normaliseTerm(term);
-  return out;
-}
-
-/** One term of a solution, normalised as `normaliseBinding` does. */
-export function normaliseTerm(term: Binding[string]): Binding[string] {
-  if (term.type !== 'literal' && term.type !== 'typed-literal') return term;
-  const datatype = term.datatype;
-  if (datatype === undefined) return term.type === 'literal' ? term : { ...term, type: 'literal' };
-  if (datatype === XSD_STRING) return { type: 'literal', value: term.value };
-  return { type: 'literal', value: registryLexicalForm(term.value, datatype), datatype };
-}
-
-/** The lexical form the registry writes for a value a server may hand back in another form. */
-export function registryLexicalForm(value: string, datatype: string): string {
-  if (datatype === XSD_BOOLEAN) return value === '1' ? 'true' : value === '0' ? 'false' : value;
-  if (datatype === XSD_DATE_TIME) {
-    const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,3}))?Z$/.exec(value);
-    if (match !== null) return `${match[1]}.${(match[2] ?? '').padEnd(3, '0')}Z`;
-  }
-  return value;
 }
 
 /** Rewrites a SPARQL JSON results document with normalised solutions. */
