@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseBinding, showEndpoint } from '../../src/core/store/graph/external/sparql-client.js';
+import { showEndpoint } from '../../src/core/store/graph/external/sparql-client.js';
+import { normaliseBinding } from '../../src/core/store/graph/sparql-terms.js';
 import {
   dataOperations,
   lineOfSolution,

@@ -159,3 +159,38 @@ export function mayBeRewritten(line: string): boolean {
   // Canonical lines end with `"…"^^<datatype> <graph> .` or `"…"@tag <graph> .` for such literals.
   return /"(\^\^<[^>]*>|@[A-Za-z0-9-]+)( <[^>]*>)? \.$/.test(line);
 }
+
+const XSD_BOOLEAN = XSD('boolean');
+const XSD_DATE_TIME = XSD('dateTime');
+const XSD_STRING = XSD('string');
+
+/**
+ * A solution as the registry reads it: SPARQL 1.0 `typed-literal` as `literal`, and the lexical forms a server
+ * may have changed put back into the forms the registry writes (xsd:boolean as true/false, xsd:dateTime in UTC with
+ * milliseconds, xsd:string as a simple literal), so answers do not depend on the store
+ * (both the embedded and the external store give theirs this way).
+ */
+export function normaliseBinding(binding: Binding): Binding {
+  const out: Binding = {};
+  for (const [name, term] of Object.entries(binding)) out[name] = normaliseTerm(term);
+  return out;
+}
+
+/** One term of a solution, normalised as `normaliseBinding` does. */
+export function normaliseTerm(term: Binding[string]): Binding[string] {
+  if (term.type !== 'literal' && term.type !== 'typed-literal') return term;
+  const datatype = term.datatype;
+  if (datatype === undefined) return term.type === 'literal' ? term : { ...term, type: 'literal' };
+  if (datatype === XSD_STRING) return { type: 'literal', value: term.value };
+  return { type: 'literal', value: registryLexicalForm(term.value, datatype), datatype };
+}
+
+/** The lexical form the registry writes for a value a server may hand back in another form. */
+export function registryLexicalForm(value: string, datatype: string): string {
+  if (datatype === XSD_BOOLEAN) return value === '1' ? 'true' : value === '0' ? 'false' : value;
+  if (datatype === XSD_DATE_TIME) {
+    const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,3}))?Z$/.exec(value);
+    if (match !== null) return `${match[1]}.${(match[2] ?? '').padEnd(3, '0')}Z`;
+  }
+  return value;
+}

@@ -1,4 +1,5 @@
 import { QueryTimeoutError, UnavailableError } from '../../../errors.js';
+import { normaliseBinding } from '../sparql-terms.js';
 import type { Logger } from '../../../log.js';
 import type { Database } from '../../database.js';
 import { canonicalTextOf, recordMarker, toNQuads, toNTriples } from '../../nquads.js';
@@ -312,7 +313,11 @@ export class EmbeddedGraphStore implements GraphStore {
   }
 
   async select(query: string): Promise<Binding[]> {
-    return (await this.queryJson<{ results: { bindings: Binding[] } }>(query)).results.bindings;
+    // In the registry's lexical forms, as the external store gives them: a time the index computed (a MAX over
+    // xsd:dateTime) comes with its canonical form, which drops trailing zeros of the milliseconds.
+    return (await this.queryJson<{ results: { bindings: Binding[] } }>(query)).results.bindings.map(
+      normaliseBinding,
+    );
   }
 
   async ask(query: string): Promise<boolean> {

@@ -12,7 +12,8 @@ import type { Database } from '../../database.js';
 import { ownerOf } from '../../nquads.js';
 import { deleteExternalRecord, readExternalRecord, writeExternalRecord } from './external-table.js';
 import { iriRef } from './external-read.js';
-import { normaliseTerm, type SparqlClient } from './sparql-client.js';
+import type { SparqlClient } from './sparql-client.js';
+import { normaliseTerm } from '../sparql-terms.js';
 import { dataOperations, lineOfSolution, pairRewrites } from '../sparql-terms.js';
 import type { BundleGraph } from '../types.js';
 

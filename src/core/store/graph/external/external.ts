@@ -45,7 +45,8 @@ import {
   type UndoPlan,
 } from './external-table.js';
 import { QueryGate } from '../query-gate.js';
-import { normaliseBinding, normaliseResults, type SparqlClient } from './sparql-client.js';
+import { normaliseResults, type SparqlClient } from './sparql-client.js';
+import { normaliseBinding } from '../sparql-terms.js';
 import { BatchedLoad } from '../batched-load.js';
 import { storeMetrics } from '../../../ops/metrics.js';
 import type {
