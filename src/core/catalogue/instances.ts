@@ -23,7 +23,7 @@ import {
   type ArtifactListParams,
 } from '../provenance/artifact-list.js';
 import type { Binding } from '../store/graph/types.js';
-import { memoised } from '../stored/memoised.js';
+import { memoised, memoisedEach } from '../stored/memoised.js';
 import type { Act } from '../stored/write-path.js';
 import { withinLastDays } from '../discovery/sparql-text.js';
 import {
@@ -183,19 +183,13 @@ async function activityOf(core: Core, iri: string): Promise<JsonObject> {
  * until the next write.
  */
 export async function activitiesOf(core: Core, iris: readonly string[]): Promise<Map<string, JsonObject>> {
+  if (!core.graph.ready)
+    return new Map(iris.map((iri) => [iri, { runs_30d: 0, failures_30d: 0, artifact_count: 0 }]));
+  return memoisedEach(core, 'instance-activity', iris, (missing) => readActivities(core, missing));
+}
+
+async function readActivities(core: Core, missing: readonly string[]): Promise<Map<string, JsonObject>> {
   const out = new Map<string, JsonObject>();
-  if (!core.graph.ready) {
-    for (const iri of iris) out.set(iri, { runs_30d: 0, failures_30d: 0, artifact_count: 0 });
-    return out;
-  }
-  const generation = core.graph.generation;
-  const missing: string[] = [];
-  for (const iri of new Set(iris)) {
-    const cached = core.memo.get<JsonObject>(`instance-activity ${iri}`, generation);
-    if (cached === undefined) missing.push(iri);
-    else out.set(iri, cached);
-  }
-  if (missing.length === 0) return out;
   const values = `VALUES ?i { ${missing.map((iri) => `<${iri}>`).join(' ')} }`;
   const ran = `?r <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?start .`;
   const byI = (rows: Binding[]) => new Map(rows.map((row) => [row.i?.value ?? '', row]));
@@ -222,7 +216,6 @@ export async function activitiesOf(core: Core, iris: readonly string[]): Promise
       artifact_count: artifacts.get(iri) ?? 0,
       ...(lastRun === undefined ? {} : { last_run_at: lastRun.value }),
     };
-    core.memo.set(`instance-activity ${iri}`, generation, activity);
     out.set(iri, activity);
   }
   return out;

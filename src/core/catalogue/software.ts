@@ -26,7 +26,7 @@ import {
   presentingTogether,
 } from '../stored/records.js';
 import type { Binding } from '../store/graph/types.js';
-import { memoised } from '../stored/memoised.js';
+import { memoised, memoisedEach } from '../stored/memoised.js';
 import type { Act } from '../stored/write-path.js';
 import { sparqlString, withinLastDays } from '../discovery/sparql-text.js';
 import { checkSyncInput, presentSync } from '../forge/sync-settings.js';
@@ -53,16 +53,12 @@ export async function softwareCountsOf(
   core: Core,
   iris: readonly string[],
 ): Promise<Map<string, JsonObject>> {
+  if (!core.graph.ready) return new Map();
+  return memoisedEach(core, 'software-counts', iris, (missing) => readSoftwareCounts(core, missing));
+}
+
+async function readSoftwareCounts(core: Core, missing: readonly string[]): Promise<Map<string, JsonObject>> {
   const out = new Map<string, JsonObject>();
-  if (!core.graph.ready) return out;
-  const generation = core.graph.generation;
-  const missing: string[] = [];
-  for (const iri of new Set(iris)) {
-    const cached = core.memo.get<JsonObject>(`software-counts ${iri}`, generation);
-    if (cached === undefined) missing.push(iri);
-    else out.set(iri, cached);
-  }
-  if (missing.length === 0) return out;
   const values = `VALUES ?s { ${missing.map((iri) => `<${iri}>`).join(' ')} }`;
   const live = `FILTER NOT EXISTS { ?x <${REG('tombstoned')}> true }`;
   const byS = (rows: Binding[]) => new Map(rows.map((row) => [row.s?.value ?? '', row]));
@@ -124,7 +120,6 @@ export async function softwareCountsOf(
         ...(latest.date === undefined ? {} : { date_published: latest.date.value }),
       };
     }
-    core.memo.set(`software-counts ${iri}`, generation, result);
     out.set(iri, result);
   }
   return out;

@@ -52,3 +52,30 @@ export async function memoised<T>(core: Core, key: string, read: () => Promise<T
     running.delete(flightKey);
   }
 }
+
+/**
+ * `memoised` for a read made for many keys at once (the items of a list page): the answers cached under
+ * `<prefix> <key>` since the last commit are taken, the others read together by `readMissing` (which answers for
+ * the keys it is given) and cached.
+ */
+export async function memoisedEach<T>(
+  core: Core,
+  prefix: string,
+  keys: readonly string[],
+  readMissing: (missing: readonly string[]) => Promise<Map<string, T>>,
+): Promise<Map<string, T>> {
+  const generation = core.graph.generation;
+  const out = new Map<string, T>();
+  const missing: string[] = [];
+  for (const key of new Set(keys)) {
+    const cached = core.memo.get<T>(`${prefix} ${key}`, generation);
+    if (cached === undefined) missing.push(key);
+    else out.set(key, cached);
+  }
+  if (missing.length === 0) return out;
+  for (const [key, value] of await readMissing(missing)) {
+    core.memo.set(`${prefix} ${key}`, generation, value);
+    out.set(key, value);
+  }
+  return out;
+}
