@@ -84,3 +84,84 @@ export function renderComparison(runs: ReadonlyMap<GraphKind, GraphRun>): string
     ),
   ].join('\n');
 }
+
+/** One target of the external store, judged from both stores' figures; null when a part it needs did not run. */
+interface ExternalTarget {
+  readonly name: string;
+  readonly judge: (
+    embedded: GraphRun | undefined,
+    sparql: GraphRun,
+  ) => { pass: boolean; shown: string } | null;
+}
+
+const EXTERNAL_TARGETS: readonly ExternalTarget[] = [
+  {
+    name: 'validated write at most 5x the embedded store',
+    judge: (embedded, sparql) => {
+      const a = embedded?.records?.writeMs.median;
+      const b = sparql.records?.writeMs.median;
+      if (a === undefined || b === undefined) return null;
+      return { pass: b / a <= 5, shown: `${b.toFixed(2)} ms, ${(b / a).toFixed(2)}x` };
+    },
+  },
+  {
+    name: 'advertise at least 300 calls/s with 50 clients',
+    judge: (_embedded, sparql) => {
+      const rps = sparql.advertise?.rps;
+      return rps === undefined ? null : { pass: rps >= 300, shown: `${Math.round(rps)} calls/s` };
+    },
+  },
+  {
+    name: 'a page of 25 software at least 0.3x the embedded throughput',
+    judge: (embedded, sparql) => {
+      const a = embedded?.records?.list.rps;
+      const b = sparql.records?.list.rps;
+      if (a === undefined || b === undefined) return null;
+      return { pass: b / a >= 0.3, shown: `${Math.round(b)} req/s, ${(b / a).toFixed(2)}x` };
+    },
+  },
+  {
+    name: 'lineage depth 6 under 100 ms at p95 (at 1M quads)',
+    judge: (_embedded, sparql) => {
+      const lineage = sparql.lineage;
+      if (lineage === undefined) return null;
+      const size = lineage.quads >= 1_000_000 ? '' : ` (measured at ${compact(lineage.quads)} quads)`;
+      return { pass: lineage.p95Ms < 100, shown: `${lineage.p95Ms.toFixed(1)} ms${size}` };
+    },
+  },
+  {
+    name: 'restore at least 50k quads/s',
+    judge: (_embedded, sparql) => {
+      const largest = sparql.figures?.at(-1);
+      if (largest === undefined) return null;
+      return {
+        pass: largest.restoreQps >= 50_000,
+        shown: `${compact(largest.restoreQps)} quads/s at ${largest.label}`,
+      };
+    },
+  },
+  {
+    name: 'a warm start writes nothing to the store',
+    judge: (_embedded, sparql) => {
+      const writes = (sparql.figures ?? []).map((size) => size.warmStartWrites ?? 0);
+      if (writes.length === 0) return null;
+      const total = writes.reduce((sum, n) => sum + n, 0);
+      return { pass: total === 0, shown: `${total} graph writes over ${writes.length} sizes' restarts` };
+    },
+  },
+];
+
+/** The external store's targets as PASS/FAIL lines (NOT RUN when the part a target needs was not measured). */
+export function renderExternalTargets(runs: ReadonlyMap<GraphKind, GraphRun>): string {
+  const sparql = runs.get('sparql');
+  if (sparql === undefined) return '';
+  const embedded = runs.get('embedded');
+  return [
+    'Targets of the external store (Virtuoso), against the embedded store in the same run',
+    ...EXTERNAL_TARGETS.map(({ name, judge }) => {
+      const verdict = judge(embedded, sparql);
+      if (verdict === null) return `  NOT RUN ${name}`;
+      return `  ${verdict.pass ? 'PASS' : 'FAIL'}    ${name}: ${verdict.shown}`;
+    }),
+  ].join('\n');
+}

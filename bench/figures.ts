@@ -16,6 +16,8 @@ export interface SizeFigures {
   readonly readyMs: number;
   readonly readyRatio: number;
   readonly rssMb: number;
+  /** Graph writes the restarts sent to an external store (a warm start sends none); null on the embedded store. */
+  readonly warmStartWrites: number | null;
   readonly rawOxigraphRssMb: number;
   readonly rssRatio: number;
   readonly dumpQps: number;
@@ -45,6 +47,7 @@ export function sizeFigures(size: SizeResult, start: StartBaselines): SizeFigure
     readyMs: size.serve.readyMs,
     readyRatio: size.serve.readyMs / start.httpReadyMs,
     rssMb: size.serve.rssMb,
+    warmStartWrites: size.serve.warmStartWrites,
     rawOxigraphRssMb: oxigraph.rssMb,
     rssRatio: size.serve.rssMb / oxigraph.rssMb,
     dumpQps,

@@ -20,7 +20,7 @@ import { ROOT } from './reg-cli.js';
 import { runServe } from './reg-serve.js';
 import { renderReport } from './report.js';
 import { benchSize, type SizeResult } from './size-bench.js';
-import { renderComparison, type GraphRun } from './compare.js';
+import { renderComparison, renderExternalTargets, type GraphRun } from './compare.js';
 import { selectGraphStore, stopGraphStores, type GraphKind } from './graph-store.js';
 import { repeat } from './stats.js';
 import { Workspace } from './workspace.js';
@@ -139,6 +139,8 @@ async function main(): Promise<void> {
       }
     }
     process.stdout.write(`\n${renderComparison(runs)}\n`);
+    const external = renderExternalTargets(runs);
+    if (external !== '') process.stdout.write(`\n${external}\n`);
     const host = machine();
     results.machine = host;
     process.stdout.write(

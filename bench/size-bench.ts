@@ -6,6 +6,7 @@ import { generateNQuads } from './generate-nquads.js';
 import { sizeLabel } from './options.js';
 import { note, withTicker } from './progress.js';
 import { runDump, runRestore, type DumpRun, type RestoreRun } from './reg-data.js';
+import { regEnv } from './reg-cli.js';
 import { runServe, type ServeRun } from './reg-serve.js';
 import { median, repeat, timed } from './stats.js';
 import type { Workspace } from './workspace.js';
@@ -25,6 +26,8 @@ export interface SizeResult {
     readonly rssMb: number;
     readonly peakMb: number;
     readonly readyzMs: number;
+    /** Graph writes (updates and Graph Store Protocol POSTs) the restarts sent to an external store; null: embedded. */
+    readonly warmStartWrites: number | null;
   };
   readonly dump: DumpRun;
   readonly baselines: {
@@ -66,6 +69,8 @@ export async function benchSize(space: Workspace, quads: number, runs: number): 
     const restore = await withTicker(`${label}: restoring`, () => runRestore(dataDir, input));
     space.remove(`${label}.nq`);
 
+    const sparqlLog = regEnv(dataDir).REG_SPARQL_LOG;
+    const writesBefore = sparqlLog === undefined ? 0 : graphWrites(sparqlLog);
     const serveRuns = await repeat(runs, (run) => {
       note(`${label}: reg serve to /readyz, run ${run + 1} of ${runs}`);
       return withTicker(`${label}: starting`, () => runServe(dataDir));
@@ -88,6 +93,7 @@ export async function benchSize(space: Workspace, quads: number, runs: number): 
         rssMb: median(serveRuns.map((r) => r.rssMb)),
         peakMb: median(serveRuns.map((r) => r.peakMb)),
         readyzMs: median(serveRuns.map((r) => r.readyzMs)),
+        warmStartWrites: sparqlLog === undefined ? null : graphWrites(sparqlLog) - writesBefore,
       },
       dump,
       baselines: { oxigraph, sqlite, fs: fsBaseline },
@@ -95,4 +101,13 @@ export async function benchSize(space: Workspace, quads: number, runs: number): 
   } finally {
     space.remove(`${label}.nq`, `${label}-data`, `${label}-dump.nq`, `${label}-copy.nq`, `${label}-raw.db`);
   }
+}
+
+/** Graph writes (updates and Graph Store Protocol POSTs) an external store's request log (REG_SPARQL_LOG) holds. */
+function graphWrites(log: string): number {
+  if (!fs.existsSync(log)) return 0;
+  return fs
+    .readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('{"at"') && !line.includes('"kind":"query"')).length;
 }

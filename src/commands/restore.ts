@@ -3,11 +3,12 @@ import { Transform, type Readable } from 'node:stream';
 import { Flags } from '@oclif/core';
 import { openCore } from '../core/core.js';
 import { silentLogger } from '../core/log.js';
-import { restoreNQuads, type RestoreProgress, type RestoreResult } from '../core/ops/restore.js';
+import { restoreNQuads, type RestoreResult } from '../core/ops/restore.js';
 import { BadRequestError } from '../core/errors.js';
 import { describeCounts, restoreBackup, type BackupRestoreResult } from '../core/ops/backup.js';
 import { RegCommand } from '../cli/base-command.js';
-import { startProgress, type Progress, type ProgressLine, type ProgressOptions } from '../cli/progress.js';
+import { startProgress, type Progress } from '../cli/progress.js';
+import { RestoreSteps } from '../cli/restore-steps.js';
 import type { StrandedReport } from '../core/ops/restore-check.js';
 
 /** Stranded records named on stderr; `--json` names more. */
@@ -116,54 +117,4 @@ function counted(source: Readable, progress: Progress): Readable {
   });
   source.once('error', (error) => counter.destroy(error));
   return source.pipe(counter);
-}
-
-/** What a restore shows, one line per step: the file scanned (external store), read, written, then checked. */
-class RestoreSteps {
-  private current: { step: RestoreProgress['phase']; line: ProgressLine } | undefined;
-
-  constructor(private readonly shown: ProgressOptions) {}
-
-  async show(progress: RestoreProgress): Promise<void> {
-    switch (progress.phase) {
-      case 'scan':
-        return (await this.step('scan', 'quads checked', progress.of)).update(progress.quads, progress.of);
-      case 'read':
-        return (await this.step('read', 'quads read', progress.of)).update(progress.quads, progress.of);
-      case 'write':
-        await this.step('write', 'writing to the store', undefined);
-        return;
-      case 'check':
-        return (await this.step('check', "records checked against today's shapes", progress.of)).update(
-          progress.records,
-          progress.of,
-        );
-    }
-  }
-
-  /** The line of `step`, started when the step begins; the step before it ends with its summary. */
-  private async step(
-    step: RestoreProgress['phase'],
-    unit: string,
-    total: number | undefined,
-  ): Promise<ProgressLine> {
-    if (this.current?.step === step) return this.current.line;
-    this.end();
-    const waiting = step === 'write';
-    const line = await startProgress('restore', unit, { ...this.shown, total, waiting });
-    this.current = { step, line };
-    return line;
-  }
-
-  /** Ends the current step with its summary. */
-  end(): void {
-    this.current?.line.finish(this.current.step === 'write' ? 'written to the store' : undefined);
-    this.current = undefined;
-  }
-
-  /** Ends the current step quietly (the restore failed). */
-  stop(): void {
-    this.current?.line.stop();
-    this.current = undefined;
-  }
 }

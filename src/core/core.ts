@@ -112,6 +112,7 @@ function externalClient(config: Config): SparqlClient {
   return new SparqlClient({
     queryEndpoint: config.graph.queryEndpoint,
     updateEndpoint: config.graph.updateEndpoint,
+    graphStoreEndpoint: config.graph.graphStoreEndpoint,
     timeoutMs: config.graph.timeoutMs,
     log: config.graph.log,
     credential:

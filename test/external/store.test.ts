@@ -39,6 +39,23 @@ async function onServer(subject: string): Promise<number> {
   return Number(rows[0]?.n?.value);
 }
 
+/** Each bundle's triples, as the package holds them. */
+function bundleTriples(of: Core): Record<string, number> {
+  return Object.fromEntries(of.reference.bundles.map((bundle) => [bundle.graph, bundle.tripleCount]));
+}
+
+/** Each bundle graph's triples, counted by the server. */
+async function bundleTriplesOnServer(of: Core): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const bundle of of.reference.bundles) {
+    const rows = await of.graph.select(
+      `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${bundle.graph}> { ?s ?p ?o } }`,
+    );
+    counts[bundle.graph] = Number(rows[0]?.n?.value);
+  }
+  return counts;
+}
+
 describe('reference bundles in the external store', () => {
   it('are written on a cold start only; a warm start, or a new data directory on the same server, writes nothing', async () => {
     const fresh = startVirtuosoSync();
@@ -46,24 +63,41 @@ describe('reference bundles in the external store', () => {
       const dir = tempDir();
       const settings = { ...externalStoreEnv(fresh), REG_DATA_DIR: dir };
       const cold = await openTestCore(settings, true);
-      expect(sent(cold).updates).toBeGreaterThan(20);
+      // Each bundle's graph is dropped (one update) and its triples posted over the Graph Store Protocol.
+      expect(sent(cold).graphPosts).toBeGreaterThanOrEqual(6);
+      expect(sent(cold).updates).toBeLessThan(20);
+      expect(await bundleTriplesOnServer(cold)).toEqual(bundleTriples(cold));
       const loads = listAudit(cold.db, { limit: 100, action: 'bundle.load' });
       expect(loads).toHaveLength(6);
       expect(loads.every((entry) => !(entry.detail ?? '').includes('already'))).toBe(true);
       await cold.close();
 
       const warm = await openTestCore(settings, true);
-      expect(sent(warm).updates).toBe(0);
+      expect(sent(warm)).toMatchObject({ updates: 0, graphPosts: 0 });
       expect((await warm.graph.countQuads()) > 28_000).toBe(true);
       await warm.close();
 
       const other = await openTestCore({ ...externalStoreEnv(fresh), REG_DATA_DIR: tempDir() }, true);
-      expect(sent(other).updates).toBe(0);
+      expect(sent(other)).toMatchObject({ updates: 0, graphPosts: 0 });
       const taken = listAudit(other.db, { limit: 100, action: 'bundle.load' });
       expect(
         taken.every((entry) => (entry.detail ?? '').includes('already in the external graph store')),
       ).toBe(true);
       await other.close();
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
+  it('are written as INSERT DATA, 500 lines a request, when the server has no Graph Store Protocol endpoint', async () => {
+    const fresh = startVirtuosoSync();
+    try {
+      const { REG_SPARQL_GRAPH_STORE_ENDPOINT: _posts, ...settings } = externalStoreEnv(fresh);
+      const cold = await openTestCore({ ...settings, REG_DATA_DIR: tempDir() }, true);
+      expect(sent(cold).graphPosts).toBe(0);
+      expect(sent(cold).updates).toBeGreaterThan(20);
+      expect(await bundleTriplesOnServer(cold)).toEqual(bundleTriples(cold));
+      await cold.close();
     } finally {
       await fresh.dispose();
     }

@@ -39,6 +39,8 @@ export interface VirtuosoServer {
   readonly sparqlUrl: string;
   /** The Digest-protected SPARQL endpoint. */
   readonly sparqlAuthUrl: string;
+  /** The Digest-protected SPARQL 1.1 Graph Store Protocol endpoint. */
+  readonly graphStoreAuthUrl: string;
   /** Stops it (SIGTERM, then SIGKILL after a grace period); the database stays for a restart. */
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same ports and database. */
@@ -174,6 +176,7 @@ export function startVirtuosoSync(template?: string): VirtuosoServer {
     sqlPort,
     sparqlUrl: `${base}/sparql`,
     sparqlAuthUrl: `${base}/sparql-auth`,
+    graphStoreAuthUrl: `${base}/sparql-graph-crud-auth`,
     stop,
     start: () => {
       launch();
@@ -199,10 +202,14 @@ export function isql(server: VirtuosoServer, sql: string): string {
   );
 }
 
-/** The REG_SPARQL_* settings of a registry whose graph lives in `server`, over Digest on /sparql-auth. */
+/**
+ * The REG_SPARQL_* settings of a registry whose graph lives in `server`, over Digest on /sparql-auth, with large
+ * inserts posted to its Graph Store Protocol endpoint (as the README sets it up).
+ */
 export function externalStoreEnv(server: VirtuosoServer): Record<string, string> {
   return {
     REG_SPARQL_ENDPOINT: server.sparqlAuthUrl,
+    REG_SPARQL_GRAPH_STORE_ENDPOINT: server.graphStoreAuthUrl,
     REG_SPARQL_USERNAME: VIRTUOSO_USER,
     REG_SPARQL_PASSWORD: VIRTUOSO_PASSWORD,
     REG_SPARQL_LOG: sparqlLogOf(server),

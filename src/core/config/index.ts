@@ -29,6 +29,8 @@ export type GraphBackend =
       readonly kind: 'sparql';
       readonly queryEndpoint: string;
       readonly updateEndpoint: string;
+      /** The Graph Store Protocol endpoint large inserts are posted to (`REG_SPARQL_GRAPH_STORE_ENDPOINT`). */
+      readonly graphStoreEndpoint?: string;
       readonly credential: 'none' | 'bearer' | 'basic';
       readonly timeoutMs: number;
       /** File every request to the store is appended to (`REG_SPARQL_LOG`), if any. */
@@ -296,6 +298,9 @@ export function readConfig(
           kind: 'sparql',
           queryEndpoint,
           updateEndpoint: get<string>('REG_SPARQL_UPDATE_ENDPOINT') ?? queryEndpoint,
+          ...(get<string>('REG_SPARQL_GRAPH_STORE_ENDPOINT') === undefined
+            ? {}
+            : { graphStoreEndpoint: get<string>('REG_SPARQL_GRAPH_STORE_ENDPOINT') as string }),
           credential:
             secrets.sparqlBearerToken !== undefined
               ? 'bearer'

@@ -169,6 +169,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     kind: 'url',
     summary: 'external update endpoint (default: the query endpoint)',
   },
+  {
+    name: 'REG_SPARQL_GRAPH_STORE_ENDPOINT',
+    kind: 'url',
+    summary:
+      'external SPARQL 1.1 Graph Store Protocol endpoint: large inserts (restore, migration) are posted there as N-Triples (absent: INSERT DATA only)',
+  },
   { name: 'REG_SPARQL_BEARER_TOKEN', kind: 'secret', summary: 'bearer credential for the external endpoint' },
   { name: 'REG_SPARQL_USERNAME', kind: 'string', summary: 'username for the external endpoint' },
   { name: 'REG_SPARQL_PASSWORD', kind: 'secret', summary: 'password for the external endpoint' },

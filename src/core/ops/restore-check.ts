@@ -4,8 +4,8 @@ import type { Core } from '../core.js';
 import { findStrandedCitations, type StrandedReason } from '../discovery/stranded-terms.js';
 import { pacer } from '../pacer.js';
 
-/** Restored records read and validated per step. */
-const CHECK_BATCH = 100;
+/** Restored records read (one request on the external store) and validated per step. */
+const CHECK_BATCH = 500;
 
 /** Stranded records named in a restore's answer; the counts cover the rest. */
 const MAX_NAMED = 20;
@@ -63,8 +63,11 @@ export async function checkRestoredRecords(
   for (let at = 0; at < ordered.length; at += CHECK_BATCH) {
     await pause();
     const batch: { record: string; text: string }[] = [];
-    for (const record of ordered.slice(at, at + CHECK_BATCH)) {
-      const text = await core.graph.readRecord(GRAPHS.local, record);
+    // Read together: one request per batch on the external store, not one per record.
+    const slice = ordered.slice(at, at + CHECK_BATCH);
+    const texts = await core.graph.readRecords(GRAPHS.local, slice);
+    for (const record of slice) {
+      const text = texts.get(record);
       if (text !== undefined && !text.includes(TOMBSTONED)) batch.push({ record, text });
     }
     const reports = await core.reference.validator.validateMany(

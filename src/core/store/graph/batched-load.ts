@@ -1,7 +1,7 @@
 import { canonicalText, linesOf, parseNQuads } from '../nquads.js';
 import type { BulkLoad, GraphStore, KindOfLines, MergeTarget, RecordWrite } from './types.js';
 
-/** Quads per commit of a batched load. */
+/** Quads per commit of a batched load, unless the store asks for another size. */
 const COMMIT_QUADS = 500;
 
 /**
@@ -16,15 +16,40 @@ export class BatchedLoad implements BulkLoad {
   private pendingQuads = 0;
 
   constructor(
-    private readonly store: Pick<GraphStore, 'readRecord' | 'commit'>,
+    private readonly store: Pick<GraphStore, 'readRecord' | 'readRecords' | 'commit'>,
     private readonly kindOf: KindOfLines,
+    /** Quads gathered before a commit. */
+    private readonly commitQuads = COMMIT_QUADS,
   ) {}
 
+  /** Records read ahead for the next merges (`prefetch`), by graph and subject; null: not in the store. */
+  private readonly known = new Map<string, string[] | null>();
+
   private async current(graph: string, subject: string): Promise<string[] | undefined> {
-    const pending = this.pending.get(`${graph}\n${subject}`);
+    const key = `${graph}\n${subject}`;
+    const pending = this.pending.get(key);
     if (pending !== undefined) return pending.lines;
+    const known = this.known.get(key);
+    if (known !== undefined) return known ?? undefined;
     const text = await this.store.readRecord(graph, subject);
     return text === undefined ? undefined : linesOf(text);
+  }
+
+  async prefetch(records: readonly { readonly graph: string; readonly subject: string }[]): Promise<void> {
+    this.known.clear();
+    const byGraph = new Map<string, Set<string>>();
+    for (const { graph, subject } of records) {
+      if (this.pending.has(`${graph}\n${subject}`)) continue;
+      const subjects = byGraph.get(graph) ?? new Set<string>();
+      byGraph.set(graph, subjects.add(subject));
+    }
+    for (const [graph, subjects] of byGraph) {
+      const texts = await this.store.readRecords(graph, [...subjects]);
+      for (const subject of subjects) {
+        const text = texts.get(subject);
+        this.known.set(`${graph}\n${subject}`, text === undefined ? null : linesOf(text));
+      }
+    }
   }
 
   async exists(graph: string, subject: string): Promise<boolean> {
@@ -43,7 +68,7 @@ export class BatchedLoad implements BulkLoad {
       lines,
     });
     this.pendingQuads += lines.length;
-    if (this.pendingQuads >= COMMIT_QUADS) await this.flush(() => undefined);
+    if (this.pendingQuads >= this.commitQuads) await this.flush(() => undefined);
     return fresh.size;
   }
 
@@ -57,6 +82,8 @@ export class BatchedLoad implements BulkLoad {
         ...(kind === null ? {} : { kind }),
       };
     });
+    // A record merged again after this commit is read again: the read-ahead no longer holds for it.
+    for (const key of this.pending.keys()) this.known.delete(key);
     this.pending.clear();
     this.pendingQuads = 0;
     await this.store.commit(writes, ops);
@@ -68,5 +95,6 @@ export class BatchedLoad implements BulkLoad {
 
   abort(): void {
     this.pending.clear();
+    this.known.clear();
   }
 }

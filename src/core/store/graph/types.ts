@@ -60,6 +60,12 @@ export interface MergeTarget {
 export interface BulkLoad {
   /** Whether the load is all or nothing; one that commits as it goes needs its input checked whole first. */
   readonly atomic: boolean;
+  /**
+   * Reads the records the next merges need together, ahead of them (a request per graph on an external store
+   * instead of one per record); what was read ahead for earlier merges is dropped. A store that reads records
+   * cheaply leaves this out.
+   */
+  prefetch?(records: readonly { readonly graph: string; readonly subject: string }[]): Promise<void>;
   /** Whether the store holds a record of this subject (merged in this load or before). */
   exists(graph: string, subject: string): Promise<boolean>;
   /** Merges lines into a record; returns how many of them were not already present. */

@@ -85,6 +85,16 @@ export function* iterateRecords(
   }
 }
 
+/** Records and their quads in each graph, of every kind. */
+export function recordTotalsByGraph(db: Database): Map<string, { records: number; quads: number }> {
+  const rows = db
+    .prepare(
+      'SELECT graph, sum(records) AS records, sum(quads) AS quads FROM record_stats GROUP BY graph HAVING sum(records) > 0',
+    )
+    .all() as { graph: string; records: number; quads: number }[];
+  return new Map(rows.map((row) => [row.graph, { records: row.records, quads: row.quads }]));
+}
+
 /** Total quads held in records. */
 export function countRecordQuads(db: Database): number {
   const row = db.prepare('SELECT coalesce(sum(quads), 0) AS n FROM record_stats').get() as {

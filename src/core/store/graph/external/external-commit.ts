@@ -114,10 +114,71 @@ export function updateRequests(
 }
 
 /**
- * The update requests of a commit and its undo. A line about an outside subject is deleted only when no other
+ * Inserted lines from which a commit with a Graph Store Protocol endpoint posts its inserts there instead of
+ * sending them as INSERT DATA: measured on Virtuoso 7.2 (2 cores), INSERT DATA of 500 lines runs at about
+ * 4.5k quads/s and a request of 5,000 is refused, while a POST of 50,000 lines parses at about 70k quads/s.
+ */
+const POST_FROM_LINES = 500;
+
+/** Characters of N-Triples one Graph Store Protocol POST carries at most. */
+const POST_CHARS = 8 << 20;
+
+/** A commit's graph update: the lines that go and come per graph, and its undo. */
+export interface GraphUpdate {
+  readonly deletes: ReadonlyMap<string, readonly string[]>;
+  readonly inserts: ReadonlyMap<string, readonly string[]>;
+  readonly undo: UndoPlan;
+}
+
+/** One Graph Store Protocol POST: N-Triples for one named graph. */
+export interface GraphPost {
+  readonly graph: string;
+  readonly ntriples: string;
+}
+
+/**
+ * How a graph update is sent: its update requests, in order, then its posts. With a Graph Store Protocol endpoint
+ * (`posts`) and at least `POST_FROM_LINES` lines to insert, the inserts go as POSTs of at most `POST_CHARS` each
+ * after the deletes; otherwise everything goes as update requests.
+ */
+export function requestsOf(update: GraphUpdate, posts: boolean): { updates: string[]; posts: GraphPost[] } {
+  let inserted = 0;
+  for (const lines of update.inserts.values()) inserted += lines.length;
+  if (!posts || inserted < POST_FROM_LINES)
+    return { updates: updateRequests(update.deletes, update.inserts), posts: [] };
+  const out: GraphPost[] = [];
+  for (const [graph, lines] of update.inserts) {
+    // Each line is `s p o <graph> .`, checked when the change was planned: without the graph it is N-Triples.
+    const cut = ` <${graph}> .`.length;
+    const triples = lines.map((line) => `${line.slice(0, line.length - cut)} .`);
+    for (const ntriples of postBodies(triples)) out.push({ graph, ntriples });
+  }
+  return { updates: updateRequests(update.deletes, new Map()), posts: out };
+}
+
+/** N-Triples lines (without their line ends) joined into bodies of at most `POST_CHARS` characters each. */
+export function postBodies(triples: readonly string[]): string[] {
+  const bodies: string[] = [];
+  let chunk: string[] = [];
+  let size = 0;
+  for (const triple of triples) {
+    if (size + triple.length + 1 > POST_CHARS && chunk.length > 0) {
+      bodies.push(chunk.join(''));
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(`${triple}\n`);
+    size += triple.length + 1;
+  }
+  if (chunk.length > 0) bodies.push(chunk.join(''));
+  return bodies;
+}
+
+/**
+ * The graph update of a commit and its undo. A line about an outside subject is deleted only when no other
  * record still asserts it, and the undo deletes only lines that were not on the server before.
  */
-export function updateOf(db: Database, changes: readonly Change[]): { updates: string[]; undo: UndoPlan } {
+export function updateOf(db: Database, changes: readonly Change[]): GraphUpdate {
   const committed = new Set(changes.map((change) => keyOf(change.write)));
   const assertedAfter = new Set<string>();
   for (const change of changes) {
@@ -157,7 +218,7 @@ export function updateOf(db: Database, changes: readonly Change[]): { updates: s
       if (!shared || !heldElsewhere(graph, subject, line)) (undo.delete[graph] ??= []).push(line);
     }
   }
-  return { updates: updateRequests(deletes, inserts), undo };
+  return { deletes, inserts, undo };
 }
 
 /** Records a change in the subject table and the search index; runs inside the commit's transaction. */

@@ -78,14 +78,16 @@ export async function fetchSubjectLines(
 /**
  * Reads records of one graph with one query; records the server no longer holds read as empty text. Unverified
  * lines (typed literals written since the last read) are compared with what the server holds: a line kept in
- * another lexical form is read as written, and the pairs found are handed to `learnt` to be recorded.
+ * another lexical form is read as written, and the pairs found are handed to `learnt` to be recorded, all of the
+ * read's together (one transaction for them, not one per record).
  */
 export async function readExternalRecords(
   client: SparqlClient,
   graph: string,
   records: readonly ExternalRecord[],
-  learnt: (record: ExternalRecord, rewrites: [string, string][]) => void = () => undefined,
+  learnt: (found: readonly Learnt[]) => void = () => undefined,
 ): Promise<Map<string, ReadRecord>> {
+  const found: Learnt[] = [];
   const bySubject = new Map<string, string[]>();
   for (const group of quadBudgetGroups(records)) {
     const subjects = new Set<string>();
@@ -112,10 +114,7 @@ export async function readExternalRecords(
         ...pairs,
       ];
       for (const [server, form] of pairs) written.set(server, form);
-      learnt(
-        record,
-        rewrites.map(([server, form]) => [server, form]),
-      );
+      found.push({ record, rewrites });
     }
     const lines: string[] = [];
     const serverForm = new Map<string, string>();
@@ -130,5 +129,12 @@ export async function readExternalRecords(
     const unique = [...new Set(lines)].sort();
     out.set(record.subject, { text: canonicalText(unique), lines: unique, serverForm });
   }
+  if (found.length > 0) learnt(found);
   return out;
+}
+
+/** What a read learnt of one record: the server forms of its lines, now verified. */
+export interface Learnt {
+  readonly record: ExternalRecord;
+  readonly rewrites: readonly (readonly [server: string, written: string])[];
 }

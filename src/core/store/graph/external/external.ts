@@ -4,7 +4,8 @@
  *
  * A commit is, in this order: (1) the undo of the coming graph update is journalled in SQLite; (2) the graph part
  * goes to the server as one SPARQL Update request (DELETE DATA of the lines that go, INSERT DATA of the lines that
- * come), or for a commit of more than 500 lines as several in order (see `updateRequests`); (3) one SQLite
+ * come), or for a commit of more than 500 lines as several in order (see `updateRequests`), a large insert posted
+ * to the Graph Store Protocol endpoint when there is one (`requestsOf`); (3) one SQLite
  * transaction records the new state of the records in the subject table, keeps the search index current, runs
  * the act's operational work (`ops`) and drops the journalled undo. If (2) fails, or (3) throws, the undo is sent
  * at once; if it cannot be sent (the server is away, the process died), it is sent before the next commit and at
@@ -24,6 +25,7 @@ import {
   groupBy,
   lastWrites,
   recordChange,
+  requestsOf,
   undoRequests,
   updateOf,
   type Change,
@@ -63,6 +65,9 @@ import type {
 
 /** Records whose last read is kept for the commit that may follow it. */
 const RECENT_READS = 1024;
+
+/** Quads per commit of a bulk load whose inserts are posted to the Graph Store Protocol endpoint. */
+const BULK_POST_QUADS = 50_000;
 
 /** Commits that share one graph update at most (group commit). */
 const MAX_GROUP = 64;
@@ -186,8 +191,10 @@ export class ExternalGraphStore implements GraphStore {
 
   /** Reads records of one graph from the server, recording the server forms of lines it learns. */
   private read(graph: string, records: readonly ExternalRecord[]): Promise<Map<string, ReadRecord>> {
-    return readExternalRecords(this.client, graph, records, (record, rewrites) => {
-      this.db.transaction(() => recordVerified(this.db, record, rewrites));
+    return readExternalRecords(this.client, graph, records, (found) => {
+      this.db.transaction(() => {
+        for (const { record, rewrites } of found) recordVerified(this.db, record, rewrites);
+      });
     });
   }
 
@@ -251,12 +258,15 @@ export class ExternalGraphStore implements GraphStore {
   private async applyNow<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
     await this.recoverIntents();
     const changes = await this.plan(writes);
-    const { updates, undo } = updateOf(this.db, changes);
+    const update = updateOf(this.db, changes);
+    const { undo } = update;
+    const { updates, posts } = requestsOf(update, this.client.postsGraphs);
     let intent: number | undefined;
-    if (updates.length > 0) {
+    if (updates.length > 0 || posts.length > 0) {
       intent = this.db.transaction(() => addIntent(this.db, undo, new Date().toISOString()));
       try {
-        for (const update of updates) await this.client.update(update);
+        for (const request of updates) await this.client.update(request);
+        for (const post of posts) await this.client.postGraph(post.graph, post.ntriples);
       } catch (error) {
         await this.undo(intent, undo);
         throw error;
@@ -381,8 +391,12 @@ export class ExternalGraphStore implements GraphStore {
     return externalRecordsOutside(this.db, graph, prefix);
   }
 
+  /**
+   * A restore or migration: through the commit path, 500 quads per commit (one INSERT DATA each), or 50,000 when
+   * inserts can be posted to a Graph Store Protocol endpoint (a few POSTs each).
+   */
   bulkLoad(kindOf: KindOfLines): BulkLoad {
-    return new BatchedLoad(this, kindOf);
+    return new BatchedLoad(this, kindOf, this.client.postsGraphs ? BULK_POST_QUADS : undefined);
   }
 
   countQuads(): Promise<number> {

@@ -5,7 +5,7 @@
  */
 import { normaliseBinding } from '../sparql-terms.js';
 import fs from 'node:fs';
-import { BadRequestError, RegError, UnavailableError } from '../../../errors.js';
+import { BadRequestError, InternalError, RegError, UnavailableError } from '../../../errors.js';
 import {
   CONNECT_TIMEOUT_MS,
   HttpNetworkError,
@@ -21,6 +21,8 @@ import type { Binding } from '../types.js';
 export interface SparqlClientOptions {
   readonly queryEndpoint: string;
   readonly updateEndpoint: string;
+  /** The SPARQL 1.1 Graph Store Protocol endpoint bulk inserts are posted to, if the server has one. */
+  readonly graphStoreEndpoint?: string | undefined;
   readonly credential: EndpointCredential;
   /** Time limit of one request (`REG_SPARQL_TIMEOUT`). */
   readonly timeoutMs: number;
@@ -66,19 +68,22 @@ export function showEndpoint(url: string): string {
 /** How one request is sent. */
 interface SendOptions {
   readonly auth: HttpAuthenticator;
-  readonly kind: 'query' | 'update';
+  readonly kind: 'query' | 'update' | 'graph-store';
   readonly method: 'GET' | 'POST';
   readonly accept: string;
+  /** The body's media type (default: a form). */
+  readonly contentType?: string;
   readonly timing?: RequestTiming | undefined;
 }
 
 /** A SPARQL 1.1 Protocol client over one query endpoint and one update endpoint. */
 export class SparqlClient {
   /** Requests sent so far, by kind; read by tests and benchmarks. */
-  readonly sent = { queries: 0, updates: 0 };
+  readonly sent = { queries: 0, updates: 0, graphPosts: 0 };
   private readonly auth: HttpAuthenticator;
   /** The same authenticator state serves both endpoints when they are the same URL. */
   private readonly updateAuth: HttpAuthenticator;
+  private readonly graphStoreAuth: HttpAuthenticator | undefined;
 
   private readonly options: SparqlClientOptions;
   /** Whether the server said it is Virtuoso (its `Server` header): it takes a time limit per query. */
@@ -89,12 +94,26 @@ export class SparqlClient {
     // password.
     const query = withoutUserInfo(options.queryEndpoint);
     const update = withoutUserInfo(options.updateEndpoint);
-    const fromUrl = query.credential ?? update.credential;
+    const graphStore =
+      options.graphStoreEndpoint === undefined ? undefined : withoutUserInfo(options.graphStoreEndpoint);
+    const fromUrl = query.credential ?? update.credential ?? graphStore?.credential;
     const credential =
       options.credential.kind === 'none' && fromUrl !== undefined ? fromUrl : options.credential;
-    this.options = { ...options, queryEndpoint: query.url, updateEndpoint: update.url, credential };
+    this.options = {
+      ...options,
+      queryEndpoint: query.url,
+      updateEndpoint: update.url,
+      graphStoreEndpoint: graphStore?.url,
+      credential,
+    };
     this.auth = new HttpAuthenticator(credential);
     this.updateAuth = update.url === query.url ? this.auth : new HttpAuthenticator(credential);
+    this.graphStoreAuth = graphStore === undefined ? undefined : new HttpAuthenticator(credential);
+  }
+
+  /** Whether bulk inserts can be posted to a Graph Store Protocol endpoint. */
+  get postsGraphs(): boolean {
+    return this.graphStoreAuth !== undefined;
   }
 
   /** The query endpoint, shown without credentials. */
@@ -133,7 +152,7 @@ export class SparqlClient {
 
   /** Sends one request and, when `REG_SPARQL_LOG` names a file, appends what was sent and how it ended to it. */
   private async logged<T>(
-    kind: 'query' | 'update',
+    kind: 'query' | 'update' | 'graph-store',
     text: string,
     origin: 'registry' | 'client',
     send: () => Promise<T>,
@@ -210,15 +229,51 @@ export class SparqlClient {
     );
   }
 
-  private async send(how: SendOptions, url: string, form?: string): Promise<SparqlAnswer> {
+  /**
+   * Adds triples (N-Triples text, which is Turtle) to one named graph with a Graph Store Protocol POST
+   * (`?graph=`, indirect identification): a server parses such a body much faster than it compiles the same lines
+   * as an INSERT DATA. Only with `graphStoreEndpoint`.
+   */
+  async postGraph(graph: string, ntriples: string): Promise<void> {
+    const base = this.options.graphStoreEndpoint;
+    const auth = this.graphStoreAuth;
+    if (base === undefined || auth === undefined)
+      throw new InternalError('no Graph Store Protocol endpoint is configured');
+    this.sent.graphPosts++;
+    const url = `${base}${base.includes('?') ? '&' : '?'}${new URLSearchParams({ graph }).toString()}`;
+    // The log says what was posted where, not the triples (a post holds up to some megabytes of them).
+    const summary = `POST ?graph=${graph}: ${ntriples.length} characters of N-Triples`;
+    await this.logged('graph-store', summary, 'registry', () =>
+      this.send(
+        {
+          auth,
+          kind: 'graph-store',
+          method: 'POST',
+          accept: '*/*',
+          contentType: 'text/turtle; charset=utf-8',
+        },
+        url,
+        ntriples,
+      ),
+    );
+  }
+
+  private async send(how: SendOptions, url: string, payload?: string): Promise<SparqlAnswer> {
     const { auth, kind, method, accept } = how;
     const timing = how.timing ?? { timeoutMs: this.options.timeoutMs, timeoutSetting: 'REG_SPARQL_TIMEOUT' };
-    const shown = showEndpoint(kind === 'query' ? this.options.queryEndpoint : this.options.updateEndpoint);
+    const shown = showEndpoint(
+      kind === 'query'
+        ? this.options.queryEndpoint
+        : kind === 'update'
+          ? this.options.updateEndpoint
+          : (this.options.graphStoreEndpoint ?? url),
+    );
     const uri = requestUri(url);
     // A Digest nonce may be refused as stale once; a first challenge costs one more try.
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { accept };
-      if (form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded; charset=utf-8';
+      if (payload !== undefined)
+        headers['content-type'] = how.contentType ?? 'application/x-www-form-urlencoded; charset=utf-8';
       const authorization = auth.authorization(method, uri);
       if (authorization !== undefined) headers.authorization = authorization;
       let response: HttpResponse;
@@ -226,7 +281,7 @@ export class SparqlClient {
         response = await httpRequest(url, {
           method,
           headers,
-          ...(form === undefined ? {} : { body: form }),
+          ...(payload === undefined ? {} : { body: payload }),
           addresses: 'any',
           timeoutMs: timing.timeoutMs,
           connectTimeoutMs: CONNECT_TIMEOUT_MS,
