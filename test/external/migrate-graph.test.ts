@@ -130,6 +130,21 @@ function migrateEnv(env: Record<string, string>, server: VirtuosoServer): Record
   };
 }
 
+/** `reg migrate-graph --json` to `server`, posting inserts to its Graph Store Protocol endpoint. */
+function migrateWithPosts(server: VirtuosoServer, settings: Record<string, string>) {
+  return runReg(
+    [
+      'migrate-graph',
+      '--to',
+      server.sparqlAuthUrl,
+      '--graph-store-endpoint',
+      server.graphStoreAuthUrl,
+      '--json',
+    ],
+    settings,
+  );
+}
+
 describe('reg migrate-graph', () => {
   it('moves every record to the external store over the Graph Store Protocol, and reads them back unchanged', async () => {
     const server = virtuoso();
@@ -140,17 +155,7 @@ describe('reg migrate-graph', () => {
     await before.stop();
 
     const settings = migrateEnv(env, server);
-    const moved = await runReg(
-      [
-        'migrate-graph',
-        '--to',
-        server.sparqlAuthUrl,
-        '--graph-store-endpoint',
-        server.graphStoreAuthUrl,
-        '--json',
-      ],
-      settings,
-    );
+    const moved = await migrateWithPosts(server, settings);
     expect(moved.code, moved.stderr).toBe(0);
     const result = JSON.parse(moved.stdout);
     expect(result.records).toBe(GENERATED + 1);
@@ -224,17 +229,7 @@ describe('reg migrate-graph', () => {
     );
     expect(await localQuadsOn(server)).toBe(0);
 
-    const moved = await runReg(
-      [
-        'migrate-graph',
-        '--to',
-        server.sparqlAuthUrl,
-        '--graph-store-endpoint',
-        server.graphStoreAuthUrl,
-        '--json',
-      ],
-      settings,
-    );
+    const moved = await migrateWithPosts(server, settings);
     expect(moved.code, moved.stderr).toBe(0);
     expect(JSON.parse(moved.stdout)).toMatchObject({ records: GENERATED + 1, new: quads });
     expect(await localQuadsOn(server)).toBe(quads);
