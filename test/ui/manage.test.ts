@@ -396,6 +396,36 @@ describe.skipIf(!hasChromium)('curating on the web page', () => {
     }
   });
 
+  it('creates a webhook subscription sending CloudEvents signed the Standard Webhooks way', async () => {
+    const { context, page } = await openPage(browser, registry);
+    try {
+      await signIn(page, `/instance/${deployment.id}/subscriptions`);
+      await page.getByLabel('Label').fill('to the broker');
+      await page.getByLabel('Webhook URL').fill('http://127.0.0.1:9/broker');
+      await page.getByLabel('Body format').selectOption('cloudevents');
+      await page.getByLabel('Signature').selectOption('standard-webhooks');
+      await page.getByRole('button', { name: 'Create subscription' }).click();
+      const once = page.getByRole('region', { name: /webhook secret/ });
+      await once.waitFor();
+      // The Standard Webhooks form of a secret: whsec_ and the base64 of its bytes.
+      expect(await once.getByLabel('Webhook secret').inputValue()).toMatch(/^whsec_[A-Za-z0-9+/]+={0,2}$/);
+      const card = page.getByRole('article', { name: 'to the broker' });
+      await card.getByText(/CloudEvents, signed with Standard Webhooks/).waitFor();
+      const { body } = await api<{ items: Record<string, any>[] }>(
+        `/api/v1/instances/${deployment.id}/subscriptions`,
+      );
+      const created = body.items.find((item) => item.label === 'to the broker');
+      expect(created).toMatchObject({
+        webhook_url: 'http://127.0.0.1:9/broker',
+        format: 'cloudevents',
+        signature: 'standard-webhooks',
+      });
+      expect((await api(`/api/v1/subscriptions/${created!.id}`, { method: 'DELETE' })).status).toBe(204);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('creates a subscription with a webhook (its secret shown once), pauses it and deletes it', async () => {
     const { context, page } = await openPage(browser, registry);
     try {
@@ -420,7 +450,9 @@ describe.skipIf(!hasChromium)('curating on the web page', () => {
       const text = (await card.textContent()) ?? '';
       expect(text).toContain('Types: RDF graph');
       expect(text).toContain('Roles: consumed');
-      expect(text).toContain('Webhook to http://127.0.0.1:9/hook');
+      expect(text).toContain(
+        "Webhook to http://127.0.0.1:9/hook (the registry's JSON, signed with x-reg-signature)",
+      );
       const { body } = await api<{ items: Record<string, any>[] }>(
         `/api/v1/instances/${deployment.id}/subscriptions`,
       );
@@ -429,6 +461,8 @@ describe.skipIf(!hasChromium)('curating on the web page', () => {
         label: 'rdf graphs in',
         webhook_url: 'http://127.0.0.1:9/hook',
         filter: { conforms_to: [`${registry.url}/type/rdf-graph`], roles: ['consumed'], exclude_own: true },
+        format: 'reg',
+        signature: 'reg',
       });
 
       await card.getByRole('button', { name: 'Disable rdf graphs in' }).click();

@@ -6,6 +6,17 @@ import { problemOf } from './field-errors';
 import type { Delivery, Subscription, SubscriptionFilterJson as SubscriptionFilter } from '../api';
 import { when } from './token-table';
 
+/** How a webhook's deliveries are written and signed, as the card names them. */
+const FORMAT_NAMES: Readonly<Record<string, string>> = {
+  reg: "the registry's JSON",
+  cloudevents: 'CloudEvents',
+  cdevents: 'CDEvents',
+};
+const SIGNATURE_NAMES: Readonly<Record<string, string>> = {
+  reg: 'x-reg-signature',
+  'standard-webhooks': 'Standard Webhooks',
+};
+
 /** The filter in words; labels for type IRIs when the page knows them. */
 export function filterSummary(filter: SubscriptionFilter, labels: ReadonlyMap<string, string>): string[] {
   const names = (iris: readonly string[] | undefined) =>
@@ -73,7 +84,8 @@ export function SubscriptionCard(props: {
             </>
           ) : (
             <>
-              Webhook to <code>{s.webhook_url}</code>
+              Webhook to <code>{s.webhook_url}</code> ({FORMAT_NAMES[s.format ?? 'reg']}, signed with{' '}
+              {SIGNATURE_NAMES[s.signature ?? 'reg']})
             </>
           )}
         </dd>

@@ -4,7 +4,7 @@
  */
 import { api } from '../api';
 import { compact, list, nonEmpty, text } from './body';
-import { CheckboxField, CheckboxGroup, TextArea, TextField } from './fields';
+import { CheckboxField, CheckboxGroup, SelectField, TextArea, TextField } from './fields';
 import { FormShell } from './form-shell';
 import { useForm } from './form-state';
 import { ChipPicker, type Choice } from './picker';
@@ -18,6 +18,18 @@ const ROLES = [
   { value: 'produced', label: 'Produced (advertised as output of a run)' },
   { value: 'consumed', label: 'Consumed (advertised as input of a run)' },
 ];
+const FORMATS = [
+  { value: 'reg', label: "The registry's JSON" },
+  { value: 'cloudevents', label: 'CloudEvents 1.0 (structured, the JSON as data)' },
+  { value: 'cdevents', label: 'CDEvents artifact.published (the JSON as customData)' },
+];
+const SIGNATURES = [
+  { value: 'reg', label: 'x-reg-signature (HMAC-SHA256 of the body)' },
+  {
+    value: 'standard-webhooks',
+    label: 'Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature)',
+  },
+];
 const FIELDS = [
   'label',
   'filter.conforms_to',
@@ -30,6 +42,8 @@ const FIELDS = [
   'filter.q',
   'filter.exclude_own',
   'webhook_url',
+  'format',
+  'signature',
 ];
 
 interface State {
@@ -44,6 +58,8 @@ interface State {
   readonly q: string;
   readonly excludeOwn: boolean;
   readonly webhook: string;
+  readonly format: string;
+  readonly signature: string;
 }
 
 const EMPTY: State = {
@@ -58,6 +74,8 @@ const EMPTY: State = {
   q: '',
   excludeOwn: true,
   webhook: '',
+  format: 'reg',
+  signature: 'reg',
 };
 
 export function SubscriptionForm(props: {
@@ -81,7 +99,13 @@ export function SubscriptionForm(props: {
     void form.submission.run(async () => {
       const created = await api.post<SubscriptionWritten>(
         `/api/v1/instances/${encodeURIComponent(props.instanceId)}/subscriptions`,
-        compact({ label: text(state.label), filter, webhook_url: text(state.webhook) }) ?? {},
+        compact({
+          label: text(state.label),
+          filter,
+          webhook_url: text(state.webhook),
+          // How deliveries are written and signed matters only to a webhook.
+          ...(text(state.webhook) === undefined ? {} : { format: state.format, signature: state.signature }),
+        }) ?? {},
       );
       form.reset();
       props.onCreated(created);
@@ -175,6 +199,22 @@ export function SubscriptionForm(props: {
           hint="An HTTPS address the registry posts each match to, signed with a secret shown once. Leave empty for a pull queue only."
           value={state.webhook}
           onValue={set('webhook')}
+        />
+        <SelectField
+          name="format"
+          label="Body format"
+          hint="What each delivery's body is: the registry's own JSON, or a CloudEvent or CDEvent for an event broker."
+          value={state.format}
+          options={FORMATS}
+          onValue={set('format')}
+        />
+        <SelectField
+          name="signature"
+          label="Signature"
+          hint="How the receiver checks that a delivery came from this registry (reg webhook verify checks both)."
+          value={state.signature}
+          options={SIGNATURES}
+          onValue={set('signature')}
         />
       </fieldset>
     </FormShell>
