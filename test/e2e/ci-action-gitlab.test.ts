@@ -9,13 +9,19 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
 import { ciClaims, startProvider, type TestProvider } from '../support/oidc.js';
-import { callApi, idOf, sha256, startCiRegistry, workspaceWith } from '../support/ci-jobs.js';
+import {
+  callApi,
+  idOf,
+  runnerNpmSettings,
+  sha256,
+  startCiRegistry,
+  workspaceWith,
+} from '../support/ci-jobs.js';
 
 interface ComponentInput {
   readonly description?: string;
@@ -389,9 +395,7 @@ describe('the install part of the job', () => {
       {
         // No reg in the image: only what the job installs. The machine's npm cache and settings, as on a runner.
         PATH: process.env.PATH ?? '',
-        npm_config_cache: path.join(os.homedir(), '.npm'),
-        npm_config_userconfig: path.join(os.homedir(), '.npmrc'),
-        npm_config_prefer_offline: 'true',
+        ...runnerNpmSettings(),
       },
     );
     expect(result.code, result.log).toBe(0);

@@ -10,13 +10,20 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, ROOT_TOKEN, startServe, tempDir, testEnv, type ServerProcess } from '../helpers.js';
 import { ciClaims, startProvider, type TestProvider } from '../support/oidc.js';
-import { callApi, idOf, sha256, spawnBash, startCiRegistry, workspaceWith } from '../support/ci-jobs.js';
+import {
+  callApi,
+  idOf,
+  runnerNpmSettings,
+  sha256,
+  spawnBash,
+  startCiRegistry,
+  workspaceWith,
+} from '../support/ci-jobs.js';
 
 interface ActionStep {
   readonly id?: string;
@@ -535,10 +542,7 @@ describe('the install step', () => {
     const env = jobEnv({
       // The built command line is not on this job's PATH: only what the step installs is.
       PATH: process.env.PATH ?? '',
-      // The machine's npm cache and settings (such as where the Node.js headers are), as on a runner.
-      npm_config_cache: path.join(os.homedir(), '.npm'),
-      npm_config_userconfig: path.join(os.homedir(), '.npmrc'),
-      npm_config_prefer_offline: 'true',
+      ...runnerNpmSettings(),
     });
     const result = await runAction(
       { registry: server.url, token, package: packed[0]!.filename, produced: 'out/*.ttl' },

@@ -202,6 +202,9 @@ describe('tables for humans', () => {
   });
 
   it('colours the header and status words on a terminal, and not with NO_COLOR=1', async () => {
+    // A deployment without an endpoint stays "unknown": the one above gets probed (and found down) once the
+    // health prober's first pass comes, 30 s after the start, which a slow run of this file reaches.
+    await json(['instances', 'create', '--software', 'Beta browser', '--label', 'Beta without an endpoint']);
     const onTty = await underScript(['instances', 'list'], { COLUMNS: '120', TERM: 'xterm' });
     expect(onTty).toContain(`${ESC}1mLABEL${ESC}0m`);
     expect(onTty, JSON.stringify(onTty)).toContain(`${ESC}33munknown${ESC}0m`);

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import {
@@ -73,4 +74,22 @@ export const sha256 = (file: string): string =>
 /** Runs a script file with bash as the runners do (`bash --noprofile --norc -eo pipefail <file>`). */
 export function spawnBash(script: string, env: Record<string, string>, cwd: string): Promise<RunResult> {
   return runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { env, cwd });
+}
+
+/**
+ * The npm settings of a job that installs from the registry as a runner would: the machine's npm cache and user
+ * settings (such as where the Node.js headers are), cached metadata preferred, and the certificate authorities
+ * the machine trusts (a runner behind an inspecting proxy has them set; without them npm cannot reach the registry).
+ */
+export function runnerNpmSettings(): Record<string, string> {
+  const trusted = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'].flatMap((name) => {
+    const value = process.env[name];
+    return value === undefined || value === '' ? [] : [[name, value] as const];
+  });
+  return {
+    npm_config_cache: path.join(os.homedir(), '.npm'),
+    npm_config_userconfig: path.join(os.homedir(), '.npmrc'),
+    npm_config_prefer_offline: 'true',
+    ...Object.fromEntries(trusted),
+  };
 }

@@ -80,18 +80,12 @@ describe('buildBundles', () => {
     expect(counts.spdx).toBeGreaterThan(5000);
   });
 
-  it('builds in well under 300 ms once warm', () => {
-    buildBundles(BASE);
-    const times: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const start = performance.now();
-      buildBundles(BASE);
-      times.push(performance.now() - start);
-    }
-    const best = Math.min(...times);
-    console.info(`buildBundles: best of 3 warm builds ${best.toFixed(1)} ms`);
-    // Generous bound so a loaded CI machine does not fail; the measured figure is about 60 ms.
-    expect(best).toBeLessThan(300);
+  it('builds the same bundles again, digests included', () => {
+    const first = buildBundles(BASE);
+    const again = buildBundles(BASE);
+    expect(again.map((bundle) => [bundle.graph, bundle.digest, bundle.tripleCount])).toEqual(
+      first.map((bundle) => [bundle.graph, bundle.digest, bundle.tripleCount]),
+    );
   });
 
   it('loads into oxigraph with each bundle in its own graph', () => {
