@@ -38,7 +38,8 @@ export interface MigrateResult {
 export type MigrateProgress = { readonly phase: 'export'; readonly records: number } | RestoreProgress;
 
 /**
- * Copies every embedded record of the data directory into the external store `core` is open on. A store that
+ * Copies every embedded record of the data directory into the external store `core` is open on (the command opens
+ * it with the endpoint it is given; on the embedded store itself every record would merge into itself). A store that
  * already held records is merged into (records the embedded store holds too become its version). Throws when
  * a count differs afterwards.
  */
@@ -46,8 +47,6 @@ export async function migrateGraph(
   core: Core,
   progress: (report: MigrateProgress) => void | Promise<void> = () => undefined,
 ): Promise<MigrateResult> {
-  if (core.graph.kind !== 'sparql')
-    throw new BadRequestError('reg migrate-graph needs an external store to move to: give --to <endpoint>');
   const started = Date.now();
   // The bundles' catalogue is each store's own (written when it opens), so it is neither moved nor counted.
   const embedded = [...embeddedRecordCounts(core.db)].filter(([graph]) => graph !== GRAPHS.catalogue);
