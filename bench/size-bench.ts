@@ -6,6 +6,7 @@ import { generateNQuads } from './generate-nquads.js';
 import { sizeLabel } from './options.js';
 import { note, withTicker } from './progress.js';
 import { runDump, runRestore, type DumpRun, type RestoreRun } from './reg-data.js';
+import { readSparqlLog } from '../test/support/strict-sparql.js';
 import { regEnv } from './reg-cli.js';
 import { runServe, type ServeRun } from './reg-serve.js';
 import { median, repeat, timed } from './stats.js';
@@ -105,9 +106,5 @@ export async function benchSize(space: Workspace, quads: number, runs: number): 
 
 /** Graph writes (updates and Graph Store Protocol POSTs) an external store's request log (REG_SPARQL_LOG) holds. */
 function graphWrites(log: string): number {
-  if (!fs.existsSync(log)) return 0;
-  return fs
-    .readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((line) => line.startsWith('{"at"') && !line.includes('"kind":"query"')).length;
+  return readSparqlLog(log).filter((request) => request.kind !== 'query').length;
 }

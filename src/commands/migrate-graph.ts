@@ -6,6 +6,7 @@ import { readConfig } from '../core/config/index.js';
 import { openCore } from '../core/core.js';
 import { BadRequestError } from '../core/errors.js';
 import { silentLogger } from '../core/log.js';
+import { showEndpoint } from '../core/net/http-client.js';
 import { migrateGraph, type MigrateProgress, type MigrateResult } from '../core/ops/migrate-graph.js';
 
 export default class MigrateGraph extends RegCommand {
@@ -58,7 +59,7 @@ The registry must be stopped (the data directory is single-writer).`;
     let exporting: ProgressLine | undefined;
     const show = async (report: MigrateProgress): Promise<void> => {
       if (report.phase !== 'export') {
-        if (exporting !== undefined) exporting.finish();
+        exporting?.finish();
         exporting = undefined;
         return steps.show(report);
       }
@@ -73,7 +74,7 @@ The registry must be stopped (the data directory is single-writer).`;
         .map((entry) => `${formatNumber(entry.external)} ${entry.kind}`)
         .join(', ');
       this.log(
-        `moved ${formatNumber(result.records)} records (${formatNumber(result.quads)} quads, ${formatNumber(result.new)} new) to ${shownEndpoint(env.REG_SPARQL_ENDPOINT)} in ${(result.ms / 1000).toFixed(1)} s${kinds === '' ? '' : `: ${kinds}`}`,
+        `moved ${formatNumber(result.records)} records (${formatNumber(result.quads)} quads, ${formatNumber(result.new)} new) to ${showEndpoint(env.REG_SPARQL_ENDPOINT)} in ${(result.ms / 1000).toFixed(1)} s${kinds === '' ? '' : `: ${kinds}`}`,
       );
       this.log('serve with the same REG_SPARQL_* settings to use it');
       return result;
@@ -82,15 +83,5 @@ The registry must be stopped (the data directory is single-writer).`;
       steps.stop();
       await core.close();
     }
-  }
-}
-
-/** An endpoint as it may be printed: without user information or query. */
-function shownEndpoint(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return 'the external store';
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { showEndpoint } from '../../src/core/store/graph/external/sparql-client.js';
+import { showEndpoint } from '../../src/core/net/http-client.js';
 import { normaliseBinding } from '../../src/core/store/graph/sparql-terms.js';
 import {
   dataOperations,

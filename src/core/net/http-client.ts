@@ -512,3 +512,13 @@ function decoded(
   }
   return stream;
 }
+
+/** The endpoint as it may be shown: scheme, host, port and path, without credentials or query. */
+export function showEndpoint(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(an invalid URL)';
+  }
+}

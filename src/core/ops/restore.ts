@@ -48,6 +48,14 @@ const PROGRESS_EVERY = 5_000;
 /** Records gathered before they are merged, so that a store which reads by request reads them together. */
 const PREFETCH_RUNS = 500;
 
+/** Consecutive lines of one record (its owner) in one graph, as read; `marked` when a record marker began them. */
+interface Run {
+  readonly graph: string;
+  readonly owner: string;
+  readonly lines: string[];
+  readonly marked: boolean;
+}
+
 /**
  * Loads an N-Quads file into a stopped registry, inside one transaction (the external store: through the write
  * path, a batch per commit, after the whole file was checked): every line a strict parser refuses (malformed, not
@@ -109,7 +117,7 @@ export async function restoreNQuads(
     for (const [subject, group] of bySubject) await merge(graph, subject, group);
   };
   // Runs wait here in groups, so a store that reads records by request reads each group's together first.
-  const queued: { graph: string; owner: string; lines: string[]; marked: boolean }[] = [];
+  const queued: Run[] = [];
   const drain = async (): Promise<void> => {
     if (sink.prefetch !== undefined) {
       await sink.prefetch(
@@ -121,13 +129,13 @@ export async function restoreNQuads(
     }
     for (const run of queued.splice(0)) await mergeRun(run.graph, run.owner, run.lines, run.marked);
   };
-  const queue = async (run: { graph: string; owner: string; lines: string[]; marked: boolean }) => {
+  const queue = async (run: Run) => {
     queued.push(run);
     if (queued.length >= PREFETCH_RUNS) await drain();
   };
   const blankQuads: Quad[] = [];
   const catalogue = new Map<string, string[]>();
-  let run: { graph: string; owner: string; lines: string[]; marked: boolean } | undefined;
+  let run: Run | undefined;
   try {
     // Inside a marked record (a full dump), quads of its graph belong to it whatever their subject.
     let marked: { subject: string; graph: string } | undefined;

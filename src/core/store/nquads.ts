@@ -57,13 +57,18 @@ export function parseNQuads(text: string): Quad[] {
   }
 }
 
+/** One N-Quads line in `graph` as an N-Triples line (a line in another graph is left as it is). */
+export function tripleOf(line: string, graph: string): string {
+  const suffix = ` <${graph}> .`;
+  return graph !== '' && line.endsWith(suffix) ? `${line.slice(0, -suffix.length)} .` : line;
+}
+
 /** Rewrites the graph of N-Quads lines in `graph` to give N-Triples lines. */
 export function toNTriples(text: string, graph: string): string {
   if (graph === '') return text;
-  const suffix = ` <${graph}> .`;
   return text
     .split('\n')
-    .map((line) => (line.endsWith(suffix) ? `${line.slice(0, -suffix.length)} .` : line))
+    .map((line) => tripleOf(line, graph))
     .join('\n');
 }
 
@@ -71,6 +76,11 @@ export function toNTriples(text: string, graph: string): string {
 export function toNQuads(text: string, graph: string): string {
   const suffix = ` <${graph}> .`;
   return text.replace(/ \.$/gm, suffix);
+}
+
+/** A record as a full dump writes it: its marker line, then its N-Quads. */
+export function markedRecord(graph: string, subject: string, nquads: string): string {
+  return `${recordMarker(graph, subject)}\n${nquads}`;
 }
 
 /** The N-Quads comment a full dump writes before each record: `# reg:record <subject> <graph>`. */

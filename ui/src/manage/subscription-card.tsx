@@ -4,18 +4,12 @@ import { api, idOf, pageOf, useApi } from '../api';
 import { ErrorNotice, Loading } from '../components/status';
 import { problemOf } from './field-errors';
 import type { Delivery, Subscription, SubscriptionFilterJson as SubscriptionFilter } from '../api';
+import { FORMATS, SIGNATURES } from './subscription-form';
 import { when } from './token-table';
 
-/** How a webhook's deliveries are written and signed, as the card names them. */
-const FORMAT_NAMES: Readonly<Record<string, string>> = {
-  reg: "the registry's JSON",
-  cloudevents: 'CloudEvents',
-  cdevents: 'CDEvents',
-};
-const SIGNATURE_NAMES: Readonly<Record<string, string>> = {
-  reg: 'x-reg-signature',
-  'standard-webhooks': 'Standard Webhooks',
-};
+/** The short name of a webhook's body format or signature scheme. */
+const nameOf = (choices: readonly { value: string; name: string }[], value: string): string =>
+  choices.find((choice) => choice.value === value)?.name ?? value;
 
 /** The filter in words; labels for type IRIs when the page knows them. */
 export function filterSummary(filter: SubscriptionFilter, labels: ReadonlyMap<string, string>): string[] {
@@ -84,8 +78,8 @@ export function SubscriptionCard(props: {
             </>
           ) : (
             <>
-              Webhook to <code>{s.webhook_url}</code> ({FORMAT_NAMES[s.format ?? 'reg']}, signed with{' '}
-              {SIGNATURE_NAMES[s.signature ?? 'reg']})
+              Webhook to <code>{s.webhook_url}</code> ({nameOf(FORMATS, s.format ?? 'reg')}, signed with{' '}
+              {nameOf(SIGNATURES, s.signature ?? 'reg')})
             </>
           )}
         </dd>

@@ -18,16 +18,18 @@ const ROLES = [
   { value: 'produced', label: 'Produced (advertised as output of a run)' },
   { value: 'consumed', label: 'Consumed (advertised as input of a run)' },
 ];
-const FORMATS = [
-  { value: 'reg', label: "The registry's JSON" },
-  { value: 'cloudevents', label: 'CloudEvents 1.0 (structured, the JSON as data)' },
-  { value: 'cdevents', label: 'CDEvents artifact.published (the JSON as customData)' },
+/** A webhook's body formats and signature schemes: `label` in the form, `name` where a subscription is shown. */
+export const FORMATS = [
+  { value: 'reg', label: "The registry's JSON", name: "the registry's JSON" },
+  { value: 'cloudevents', label: 'CloudEvents 1.0 (structured, the JSON as data)', name: 'CloudEvents' },
+  { value: 'cdevents', label: 'CDEvents artifact.published (the JSON as customData)', name: 'CDEvents' },
 ];
-const SIGNATURES = [
-  { value: 'reg', label: 'x-reg-signature (HMAC-SHA256 of the body)' },
+export const SIGNATURES = [
+  { value: 'reg', label: 'x-reg-signature (HMAC-SHA256 of the body)', name: 'x-reg-signature' },
   {
     value: 'standard-webhooks',
     label: 'Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature)',
+    name: 'Standard Webhooks',
   },
 ];
 const FIELDS = [

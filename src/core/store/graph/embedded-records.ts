@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import type { Database } from '../database.js';
-import { recordMarker } from '../nquads.js';
+import { markedRecord } from '../nquads.js';
 import { countRecordsByKind, iterateRecords, recordTotalsByGraph } from './embedded/record-table.js';
 
 /** One graph of the embedded store: its records and quads, and its records of each kind. */
@@ -40,7 +40,7 @@ export async function writeEmbeddedRecords(
     for (const row of iterateRecords(db)) {
       if (skip.has(row.graph)) continue;
       records++;
-      if (!out.write(`${recordMarker(row.graph, row.subject)}\n${row.nquads}`))
+      if (!out.write(markedRecord(row.graph, row.subject, row.nquads)))
         await new Promise<void>((resolve) => out.once('drain', () => resolve()));
     }
   } finally {

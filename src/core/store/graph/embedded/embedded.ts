@@ -2,7 +2,7 @@ import { QueryTimeoutError, UnavailableError } from '../../../errors.js';
 import { normaliseBinding } from '../sparql-terms.js';
 import type { Logger } from '../../../log.js';
 import type { Database } from '../../database.js';
-import { canonicalTextOf, recordMarker, toNQuads, toNTriples } from '../../nquads.js';
+import { canonicalTextOf, markedRecord, toNQuads, toNTriples } from '../../nquads.js';
 import {
   ensureSearchSchema,
   indexRecordForSearch,
@@ -370,7 +370,7 @@ export class EmbeddedGraphStore implements GraphStore {
       // holds quads about another IRI (an agent named by its ORCID or ROR identifier).
       const text =
         graph === undefined
-          ? `${recordMarker(row.graph, row.subject)}\n${row.nquads}`
+          ? markedRecord(row.graph, row.subject, row.nquads)
           : toNTriples(row.nquads, graph);
       chunk.push(text);
       size += text.length;

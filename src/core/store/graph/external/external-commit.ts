@@ -5,7 +5,7 @@
  */
 import { BadRequestError, InternalError } from '../../../errors.js';
 import type { Database } from '../../database.js';
-import { canonicalTextOf, linesOf } from '../../nquads.js';
+import { canonicalTextOf, linesOf, tripleOf } from '../../nquads.js';
 import type { SearchReader } from '../../search-entry.js';
 import { indexRecordForSearch } from '../../search-index.js';
 import type { ReadRecord } from './external-read.js';
@@ -149,8 +149,7 @@ export function requestsOf(update: GraphUpdate, posts: boolean): { updates: stri
   const out: GraphPost[] = [];
   for (const [graph, lines] of update.inserts) {
     // Each line is `s p o <graph> .`, checked when the change was planned: without the graph it is N-Triples.
-    const cut = ` <${graph}> .`.length;
-    const triples = lines.map((line) => `${line.slice(0, line.length - cut)} .`);
+    const triples = lines.map((line) => tripleOf(line, graph));
     for (const ntriples of postBodies(triples)) out.push({ graph, ntriples });
   }
   return { updates: updateRequests(update.deletes, new Map()), posts: out };

@@ -4,7 +4,7 @@
  * never the whole graph at once.
  */
 import type { Database } from '../../database.js';
-import { recordMarker, toNQuads, toNTriples } from '../../nquads.js';
+import { markedRecord, toNQuads, toNTriples } from '../../nquads.js';
 import type { ReadRecord } from './external-read.js';
 import { iterateExternalRecords, type ExternalRecord } from './external-table.js';
 import type { BundleGraph } from '../types.js';
@@ -43,7 +43,7 @@ export async function* dumpExternal(
       // A full dump marks where each record starts, so a restore rebuilds exactly these records.
       chunk.push(
         graph === undefined
-          ? `${recordMarker(record.graph, record.subject)}\n${text}`
+          ? markedRecord(record.graph, record.subject, text)
           : toNTriples(text, record.graph),
       );
       size += text.length;

@@ -12,6 +12,7 @@ import {
   httpRequest,
   HttpTimeoutError,
   isRedirect,
+  showEndpoint,
   type HttpResponse,
 } from '../../../net/http-client.js';
 import { HttpAuthenticator, type EndpointCredential } from './http-auth.js';
@@ -54,16 +55,6 @@ export interface SparqlAnswer {
 const MAX_GET_QUERY = 2000;
 /** Characters of a server's error text kept in an error detail. */
 const MAX_SERVER_MESSAGE = 300;
-
-/** The endpoint as it may be shown: scheme, host, port and path, without credentials or query. */
-export function showEndpoint(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '(an invalid URL)';
-  }
-}
 
 /** How one request is sent. */
 interface SendOptions {
