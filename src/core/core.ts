@@ -114,6 +114,7 @@ function externalClient(config: Config): SparqlClient {
     updateEndpoint: config.graph.updateEndpoint,
     graphStoreEndpoint: config.graph.graphStoreEndpoint,
     timeoutMs: config.graph.timeoutMs,
+    maxConnections: config.graph.maxConnections,
     log: config.graph.log,
     credential:
       sparqlBearerToken !== undefined

@@ -92,6 +92,7 @@ describe('readConfig', () => {
       updateEndpoint: 'http://127.0.0.1:8890/sparql',
       credential: 'basic',
       timeoutMs: 60_000,
+      maxConnections: 8,
     });
   });
 

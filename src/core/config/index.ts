@@ -33,6 +33,8 @@ export type GraphBackend =
       readonly graphStoreEndpoint?: string;
       readonly credential: 'none' | 'bearer' | 'basic';
       readonly timeoutMs: number;
+      /** Connections kept open to the server at most (`REG_SPARQL_MAX_CONNECTIONS`). */
+      readonly maxConnections: number;
       /** File every request to the store is appended to (`REG_SPARQL_LOG`), if any. */
       readonly log?: string;
     };
@@ -308,6 +310,7 @@ export function readConfig(
                 ? 'basic'
                 : 'none',
           timeoutMs: need<number>('REG_SPARQL_TIMEOUT'),
+          maxConnections: need<number>('REG_SPARQL_MAX_CONNECTIONS'),
           ...(get<string>('REG_SPARQL_LOG') === undefined
             ? {}
             : { log: get<string>('REG_SPARQL_LOG') as string }),

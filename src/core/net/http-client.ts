@@ -63,6 +63,8 @@ export interface HttpRequest {
   readonly ca?: string | Buffer | undefined;
   /** Stops the request; it then fails with the signal's reason. */
   readonly signal?: AbortSignal | undefined;
+  /** The connections an `any` request may use and leave open (default: a pool shared by every such request). */
+  readonly agent?: http.Agent | undefined;
 }
 
 /** The final answer to a request. */
@@ -331,7 +333,7 @@ function send(
     method,
     headers: sent,
     ...(pinned === undefined
-      ? { agent: secure ? AGENTS.https : AGENTS.http }
+      ? { agent: request.agent ?? (secure ? AGENTS.https : AGENTS.http) }
       : {
           lookup: pinnedLookup(pinned),
           agent: false,
@@ -426,7 +428,9 @@ function send(
     if (request.connectTimeoutMs !== undefined) {
       const limit = request.connectTimeoutMs;
       req.once('socket', (socket) => {
-        if (req.reusedSocket) return;
+        // Only a connection being opened is timed: a pool also hands a waiting request a connection already open
+        // without marking it reused.
+        if (req.reusedSocket || !socket.connecting) return;
         connectTimer = setTimeout(() => {
           const error = Object.assign(
             new Error(`connect ETIMEDOUT ${hostname}:${port} (no connection within ${limit / 1000} s)`),

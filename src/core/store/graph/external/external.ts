@@ -263,7 +263,12 @@ export class ExternalGraphStore implements GraphStore {
     const { updates, posts } = requestsOf(update, this.client.postsGraphs);
     let intent: number | undefined;
     if (updates.length > 0 || posts.length > 0) {
-      intent = this.db.transaction(() => addIntent(this.db, undo, new Date().toISOString()));
+      // The undo must be on disk before the server changes; the log is flushed off the serving thread.
+      const journalled = this.db.transactionDurableLater(() =>
+        addIntent(this.db, undo, new Date().toISOString()),
+      );
+      await journalled.durable;
+      intent = journalled.result;
       try {
         for (const request of updates) await this.client.update(request);
         for (const post of posts) await this.client.postGraph(post.graph, post.ntriples);
@@ -272,9 +277,9 @@ export class ExternalGraphStore implements GraphStore {
         throw error;
       }
     }
-    let result: T;
+    let committed: { readonly result: T; readonly durable: Promise<void> };
     try {
-      result = this.db.transaction(() => {
+      committed = this.db.transactionDurableLater(() => {
         for (const change of changes) recordChange(this.db, this.options.search, change);
         if (intent !== undefined) removeIntent(this.db, intent);
         return ops();
@@ -283,7 +288,9 @@ export class ExternalGraphStore implements GraphStore {
       if (intent !== undefined) await this.undo(intent, undo);
       throw error;
     }
-    return result;
+    // No act hears of its commit before it is on disk.
+    await committed.durable;
+    return committed.result;
   }
 
   /** Reads the records a commit writes and works out what changes; unchanged records are left out. */
@@ -416,6 +423,7 @@ export class ExternalGraphStore implements GraphStore {
     this.closed = true;
     await this.queue;
     await this.searchRebuild;
+    this.client.close();
   }
 }
 
