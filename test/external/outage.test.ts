@@ -63,7 +63,8 @@ describe('an external graph store that goes away', () => {
 
     const write = await call('POST', '/api/v1/software', { name: 'Written while away' });
     expect(write.status).toBe(503);
-    expect(write.body.detail).toContain(server.sparqlAuthUrl);
+    // A new record's lines are posted to the Graph Store Protocol endpoint: the problem names that one.
+    expect(write.body.detail).toContain(server.graphStoreAuthUrl);
 
     const ready = await call('GET', '/readyz');
     expect(ready.status).toBe(503);
@@ -91,7 +92,7 @@ describe('an external graph store that goes away', () => {
       const started = Date.now();
       const read = await call('GET', `/api/v1/software/${software.id}`);
       expect(Date.now() - started).toBeLessThan(6_000);
-      expect(read.status).toBe(504);
+      expect(read.status, read.text).toBe(504);
       expect(read.body).toMatchObject({ code: 'query-timeout', timeout_ms: 2000 });
       expect(read.body.detail).toContain(server.sparqlAuthUrl);
       expect(read.body.detail).toContain('REG_SPARQL_TIMEOUT');

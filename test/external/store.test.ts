@@ -233,8 +233,9 @@ describe('records in the external store', () => {
         throw new Error('the operational rows failed');
       }),
     ).rejects.toThrow('the operational rows failed');
-    // One update request for the commit, one for its undo.
-    expect(sent(core).updates - before.updates).toBe(2);
+    // One request for the commit (its lines posted), one update for its undo.
+    expect(sent(core).graphPosts - before.graphPosts).toBe(1);
+    expect(sent(core).updates - before.updates).toBe(1);
     expect(await core.graph.readRecord(GRAPHS.local, subject)).toBeUndefined();
     expect(await onServer(subject)).toBe(0);
   });
