@@ -2,7 +2,31 @@ import type { Core } from '../core.js';
 import { ForbiddenError } from '../errors.js';
 import { GRAPHS, REG } from '../ns.js';
 import { sparqlString } from '../discovery/sparql-text.js';
+import { INSTANCE } from '../records/specs.js';
+import { readStored, type StoredRecord } from '../stored/records.js';
 import type { Principal } from './principal.js';
+
+/**
+ * The deployment record a principal's credential was checked against when the request was authenticated. A
+ * principal lives for one request, so an act that needs its deployment's fields (its release, its software) reads
+ * them from here instead of asking the store again (each read is a round trip to an external store).
+ */
+const checkedAgainst = new WeakMap<Principal, StoredRecord>();
+
+/** Remembers the deployment record `principal` was authenticated against, for the rest of its request. */
+export function rememberCheckedDeployment(principal: Principal, record: StoredRecord): void {
+  checkedAgainst.set(principal, record);
+}
+
+/** The record of deployment `iri`: the one `principal` was authenticated against when it is that one, else read. */
+export async function readActingDeployment(
+  core: Core,
+  principal: Principal,
+  iri: string,
+): Promise<StoredRecord | undefined> {
+  const checked = checkedAgainst.get(principal);
+  return checked?.iri === iri ? checked : readStored(core, INSTANCE, iri);
+}
 
 /** The request header that names, by its `instance_key`, which of a shared credential's deployments is calling. */
 export const INSTANCE_KEY_HEADER = 'X-Reg-Instance-Key';

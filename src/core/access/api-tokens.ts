@@ -4,6 +4,7 @@ import { INSTANCE, SOFTWARE } from '../records/specs.js';
 import { readStored } from '../stored/records.js';
 import { findApiTokenByPrefix, touchApiToken, type ApiTokenRow } from '../store/api-tokens.js';
 import type { Core } from '../core.js';
+import { rememberCheckedDeployment } from './acting-deployment.js';
 import { principal, type Principal, type Role } from './principal.js';
 
 /** The shape of a registry API token: `reg_<12 hex prefix>_<64 hex secret>`. */
@@ -95,6 +96,7 @@ export async function authenticateApiToken(core: Core, token: string, now = new 
       instance: row.instance_iri,
       software: typeof software === 'string' ? software : null,
     });
+    rememberCheckedDeployment(result, instance);
   } else {
     const software =
       row.software_iri === null ? undefined : await readStored(core, SOFTWARE, row.software_iri);

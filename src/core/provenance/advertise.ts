@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { requireActingDeployment } from '../access/acting-deployment.js';
+import { readActingDeployment, requireActingDeployment } from '../access/acting-deployment.js';
 import { isCurator, requireAuthenticated, requireDeploymentScope } from '../access/policy.js';
 import { workloadAuditNote, workloadRunFields } from '../access/workload-source.js';
 import { BadRequestError, ValidationError } from '../errors.js';
@@ -8,7 +8,6 @@ import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
 import { mintIri } from '../records/ids.js';
 import { isObject } from '../records/json.js';
 import { isAbsoluteIri, recordToQuads, type Json, type JsonObject } from '../records/mapper.js';
-import { INSTANCE } from '../records/specs.js';
 import { appendAudit } from '../store/audit.js';
 import { quadToLine } from '../store/nquads.js';
 import {
@@ -251,7 +250,9 @@ async function advertiseLocked(
     offset += part.artifacts.length;
   }
   const used = parts.filter((part) => part.role === 'consumed').flatMap((part) => part.artifacts);
-  const runRequest = await runWrite(core, ad, run, parts[0]?.role ?? 'produced', used);
+  // The deployment's release goes on a new run and its software decides which subscriptions match: read once.
+  const deployment = (await readActingDeployment(core, principal, instance))?.json;
+  const runRequest = await runWrite(core, ad, run, parts[0]?.role ?? 'produced', used, deployment);
   const [runChecked, ...artifactsChecked] = await coreMetrics(core).timeValidation('advertise', () =>
     checkRecords(core, [{ request: runRequest.request }, ...planned.writes]),
   );
@@ -294,7 +295,14 @@ async function advertiseLocked(
   );
   const deliveries = await Promise.all(
     parts.map(({ role, artifacts }) =>
-      prepareDeliveries(core, { role, run: runIri, instance, artifacts, candidates }),
+      prepareDeliveries(core, {
+        role,
+        run: runIri,
+        instance,
+        software: typeof deployment?.software === 'string' ? deployment.software : null,
+        artifacts,
+        candidates,
+      }),
     ),
   );
   await commitRecords(
@@ -346,6 +354,7 @@ async function runWrite(
   run: JsonObject,
   role: AdvertiseRole,
   used: readonly string[],
+  deployment: JsonObject | undefined,
 ): Promise<{ request: RecordWriteRequest; changed: boolean }> {
   const { instance, runIri, options } = ad;
   const { now } = ad.act;
@@ -360,14 +369,13 @@ async function runWrite(
   );
   let candidate: JsonObject;
   if (stored === undefined) {
-    const deployment = await readStored(core, INSTANCE, instance);
     candidate = {
       status: 'success',
       started_at: now,
       ...sent,
       instance,
       ...workloadRunFields(ad.act.principal),
-      ...(typeof deployment?.json.release === 'string' ? { release: deployment.json.release } : {}),
+      ...(typeof deployment?.release === 'string' ? { release: deployment.release } : {}),
       created: now,
     };
   } else {

@@ -496,7 +496,9 @@ export async function lineage(core: Core, id: string, options: LineageOptions): 
   if (options.cursor !== undefined) return continueLineage(core, root, options);
   const key = `lineage ${root} ${JSON.stringify(options)}`;
   return memoised(core, key, async () => {
-    await requireReadable(core, ARTIFACT, root);
+    // Whether the root may be read is asked beside the walk's first step (each is a round trip to an external
+    // store); the walk's answer is given only when it may.
+    const readable = requireReadable(core, ARTIFACT, root);
     const ways: Way[] = options.direction === 'both' ? ['up', 'down'] : [options.direction];
     const walk: Walk = {
       depths: new Map([[root, 0]]),
@@ -508,7 +510,8 @@ export async function lineage(core: Core, id: string, options: LineageOptions): 
       rowOffset: 0,
       next: { up: [], down: [] },
     };
-    return walkPage(core, root, walk, options, new Set([root]));
+    const [, answer] = await Promise.all([readable, walkPage(core, root, walk, options, new Set([root]))]);
+    return answer;
   });
 }
 

@@ -62,10 +62,18 @@ export interface AdvertisingAct {
   readonly role: DeliveryRole;
   readonly run: string | null;
   readonly instance: string | null;
+  /** The deployment's software, when the caller has read the deployment (else it is read here). */
+  readonly software?: string | null;
   /** Every artifact IRI the act names. */
   readonly artifacts: readonly string[];
   /** The candidates of the artifacts the act creates, by IRI; others are read from the store if needed. */
   readonly candidates: ReadonlyMap<string, JsonObject>;
+}
+
+/** The software of a deployment, if it has one. */
+async function softwareOf(core: Core, instance: string | null): Promise<string | null> {
+  const stored = instance === null ? undefined : await readStored(core, INSTANCE, instance);
+  return typeof stored?.json.software === 'string' ? stored.json.software : null;
 }
 
 /**
@@ -74,8 +82,7 @@ export interface AdvertisingAct {
  * exist already are read only when some subscription is enabled (otherwise nothing will be matched).
  */
 export async function prepareDeliveries(core: Core, act: AdvertisingAct): Promise<AdvertisedArtifacts> {
-  const stored = act.instance === null ? undefined : await readStored(core, INSTANCE, act.instance);
-  const software = typeof stored?.json.software === 'string' ? stored.json.software : null;
+  const software = act.software !== undefined ? act.software : await softwareOf(core, act.instance);
   const reading = matchers(core).length > 0;
   const facts = new Map<string, ArtifactFacts>();
   for (const iri of act.artifacts) {
