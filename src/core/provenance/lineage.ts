@@ -221,6 +221,8 @@ function recordedBy(variable: string, asOf: string | undefined): string {
  * round trip). Each row is one link: the way, the frontier artifact, what links it, the run in between (for used
  * and generated, else empty) and the artifact reached (empty when the run used or generated nothing else). With
  * `asOf`, runs and artifacts recorded after it are left out. `offset` takes a stable page of the step's rows.
+ * A store that answers queries side by side is asked each way at once instead, unless a page of the ordered rows
+ * is wanted: `limit` then bounds each way, and the caller reads more rows than it can take as not whole.
  */
 async function step(
   core: Core,
@@ -229,6 +231,10 @@ async function step(
   asOf: string | undefined,
   offset?: number,
 ): Promise<string[][]> {
+  if (frontiers.length > 1 && offset === undefined && core.graph.answersSideBySide) {
+    const ways = await Promise.all(frontiers.map((frontier) => step(core, [frontier], limit, asOf)));
+    return ways.flat();
+  }
   const branches: string[] = [];
   const run = recordedBy('run', asOf);
   const x = recordedBy('x', asOf);

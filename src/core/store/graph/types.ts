@@ -84,6 +84,11 @@ export interface GraphStore {
   readonly kind: 'embedded' | 'sparql';
   /** Whether the store keeps quads of the default graph (the external store keeps named graphs only). */
   readonly keepsDefaultGraph: boolean;
+  /**
+   * Whether queries sent together are answered side by side (a server with threads of its own), so that two
+   * halves of a query can be asked at once; the embedded index answers one query at a time.
+   */
+  readonly answersSideBySide: boolean;
   /** Why the store cannot answer queries yet, for the readiness probe. */
   readonly notReadyReason: string;
   /** Whether SPARQL queries can be answered now. */

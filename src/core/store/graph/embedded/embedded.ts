@@ -74,6 +74,7 @@ export interface EmbeddedOptions {
 export class EmbeddedGraphStore implements GraphStore {
   readonly kind = 'embedded' as const;
   readonly keepsDefaultGraph = true;
+  readonly answersSideBySide = false;
   readonly notReadyReason = 'the query index is still loading';
   private opened = false;
   private commits = 0;

@@ -92,6 +92,7 @@ export interface ExternalOptions {
 export class ExternalGraphStore implements GraphStore {
   readonly kind = 'sparql' as const;
   readonly keepsDefaultGraph = false;
+  readonly answersSideBySide = true;
   readonly notReadyReason = 'the external SPARQL store is not open yet';
   private opened = false;
   private closed = false;
