@@ -63,8 +63,8 @@ export interface HttpRequest {
   readonly ca?: string | Buffer | undefined;
   /** Stops the request; it then fails with the signal's reason. */
   readonly signal?: AbortSignal | undefined;
-  /** The connections an `any` request may use and leave open (default: a pool shared by every such request). */
-  readonly agent?: http.Agent | undefined;
+  /** The connections an `any` request may use and leave open (default: pools shared by every such request). */
+  readonly pools?: ConnectionPools | undefined;
 }
 
 /** The final answer to a request. */
@@ -186,15 +186,28 @@ export function isRedirect(status: number): boolean {
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
+/** Connections kept open for reuse, one pool per protocol. */
+export interface ConnectionPools {
+  readonly http: http.Agent;
+  readonly https: https.Agent;
+}
+
 /**
- * Connections to `any` servers stay open for reuse (the graph store is asked many times a second). An idle one is
- * closed after 4 s, or a second before the server's own keep-alive hint, so that it is not reused just as the
- * server closes it.
+ * Pools whose connections stay open for reuse (the graph store is asked many times a second), at most
+ * `maxSockets` per server when given. An idle one is closed after 4 s, or a second before the server's own
+ * keep-alive hint, so that it is not reused just as the server closes it.
  */
-const AGENTS = {
-  http: new http.Agent({ keepAlive: true, timeout: 4_000 }),
-  https: new https.Agent({ keepAlive: true, timeout: 4_000 }),
-};
+export function connectionPools(maxSockets?: number): ConnectionPools {
+  const options = {
+    keepAlive: true,
+    timeout: 4_000,
+    ...(maxSockets === undefined ? {} : { maxSockets, maxFreeSockets: maxSockets }),
+  };
+  return { http: new http.Agent(options), https: new https.Agent(options) };
+}
+
+/** The pools of `any` requests that bring none of their own. */
+const AGENTS = connectionPools();
 
 /** Headers describing a request body, dropped when a redirect turns the request into a GET. */
 const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'content-location'];
@@ -333,7 +346,7 @@ function send(
     method,
     headers: sent,
     ...(pinned === undefined
-      ? { agent: request.agent ?? (secure ? AGENTS.https : AGENTS.http) }
+      ? { agent: (request.pools ?? AGENTS)[secure ? 'https' : 'http'] }
       : {
           lookup: pinnedLookup(pinned),
           agent: false,

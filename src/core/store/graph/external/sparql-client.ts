@@ -5,16 +5,16 @@
  */
 import { normaliseBinding } from '../sparql-terms.js';
 import fs from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
 import { BadRequestError, InternalError, RegError, UnavailableError } from '../../../errors.js';
 import {
   CONNECT_TIMEOUT_MS,
+  connectionPools,
   HttpNetworkError,
   httpRequest,
   HttpTimeoutError,
   isRedirect,
   showEndpoint,
+  type ConnectionPools,
   type HttpResponse,
 } from '../../../net/http-client.js';
 import { HttpAuthenticator, type EndpointCredential } from './http-auth.js';
@@ -94,7 +94,7 @@ export class SparqlClient {
    * The connections to the server, kept open between requests and at most `maxConnections` of them: requests
    * beyond wait for a free one rather than open more than the server serves at once.
    */
-  private readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
+  private readonly pools: ConnectionPools;
   /**
    * Whether the server said it is Virtuoso (its `Server` header): it takes a time limit per query, and it closes
    * the connection after every compressed answer, so it is not asked for compressed answers (a new connection per
@@ -119,15 +119,8 @@ export class SparqlClient {
       graphStoreEndpoint: graphStore?.url,
       credential,
     };
-    const pool = {
-      keepAlive: true,
-      maxSockets: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
-      maxFreeSockets: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
-      // An idle connection is closed after 4 s (or a second before the server's keep-alive hint), before the
-      // server closes it under a request (stock Virtuoso keeps one 10 s).
-      timeout: 4_000,
-    };
-    this.agents = { http: new http.Agent(pool), https: new https.Agent(pool) };
+    // Idle connections close after 4 s, before the server closes them under a request (stock Virtuoso: 10 s).
+    this.pools = connectionPools(options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
     this.auth = new HttpAuthenticator(credential);
     this.updateAuth = update.url === query.url ? this.auth : new HttpAuthenticator(credential);
     this.graphStoreAuth = graphStore === undefined ? undefined : new HttpAuthenticator(credential);
@@ -135,8 +128,8 @@ export class SparqlClient {
 
   /** Closes the connections kept open; a later request opens new ones. */
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.pools.http.destroy();
+    this.pools.https.destroy();
   }
 
   /** Whether bulk inserts can be posted to a Graph Store Protocol endpoint. */
@@ -297,7 +290,6 @@ export class SparqlClient {
           : (this.options.graphStoreEndpoint ?? url),
     );
     const uri = requestUri(url);
-    const agent = url.startsWith('https:') ? this.agents.https : this.agents.http;
     let resent = false;
     // A Digest nonce may be refused as stale once; a first challenge costs one more try.
     for (let attempt = 0; ; attempt++) {
@@ -317,7 +309,7 @@ export class SparqlClient {
           connectTimeoutMs: CONNECT_TIMEOUT_MS,
           maxBytes: Number.POSITIVE_INFINITY,
           decompress: !this.virtuoso,
-          agent,
+          pools: this.pools,
         });
       } catch (error) {
         if (!resent && error instanceof HttpNetworkError && CLOSED_UNDER_REQUEST.has(error.code ?? '')) {
