@@ -19,11 +19,11 @@ export interface ServeRun {
 }
 
 /** Starts `reg serve` on `dataDir`, waits for /readyz 200, samples memory and /readyz latency, then stops it. */
-export async function runServe(dataDir: string): Promise<ServeRun> {
+export async function runServe(dataDir: string, extra: Record<string, string> = {}): Promise<ServeRun> {
   const server = await startHttp(
     process.execPath,
     [BIN, 'serve'],
-    regEnv(dataDir, { REG_LOG_LEVEL: 'info' }),
+    regEnv(dataDir, { REG_LOG_LEVEL: 'info', ...extra }),
     '/readyz',
   );
   const { figures } = server;

@@ -7,7 +7,7 @@ import { sizeLabel } from './options.js';
 import { note, withTicker } from './progress.js';
 import { runDump, runRestore, type DumpRun, type RestoreRun } from './reg-data.js';
 import { readSparqlLog } from '../test/support/strict-sparql.js';
-import { regEnv } from './reg-cli.js';
+import { sparqlLogSettings } from './graph-store.js';
 import { runServe, type ServeRun } from './reg-serve.js';
 import { median, repeat, timed } from './stats.js';
 import type { Workspace } from './workspace.js';
@@ -70,11 +70,13 @@ export async function benchSize(space: Workspace, quads: number, runs: number): 
     const restore = await withTicker(`${label}: restoring`, () => runRestore(dataDir, input));
     space.remove(`${label}.nq`);
 
-    const sparqlLog = regEnv(dataDir).REG_SPARQL_LOG;
+    // The warm starts are counted from the store's request log, on for them only.
+    const logSettings = sparqlLogSettings(dataDir);
+    const sparqlLog = logSettings.REG_SPARQL_LOG;
     const writesBefore = sparqlLog === undefined ? 0 : graphWrites(sparqlLog);
     const serveRuns = await repeat(runs, (run) => {
       note(`${label}: reg serve to /readyz, run ${run + 1} of ${runs}`);
-      return withTicker(`${label}: starting`, () => runServe(dataDir));
+      return withTicker(`${label}: starting`, () => runServe(dataDir, logSettings));
     });
 
     note(`${label}: reg dump`);
