@@ -23,6 +23,7 @@ import { syncExternalBundles, type DigestedBundle } from './external-bundles.js'
 import {
   changesOf,
   groupBy,
+  keyOf,
   lastWrites,
   recordChange,
   requestsOf,
@@ -47,6 +48,7 @@ import {
   type UndoPlan,
 } from './external-table.js';
 import { QueryGate } from '../query-gate.js';
+import { RecordReadCache } from './read-cache.js';
 import { normaliseResults, type SparqlClient } from './sparql-client.js';
 import { normaliseBinding } from '../sparql-terms.js';
 import { BatchedLoad } from '../batched-load.js';
@@ -104,6 +106,8 @@ export class ExternalGraphStore implements GraphStore {
   private committing = false;
   /** Records read since the last commit, by graph and subject. */
   private readonly recent = new Map<string, { generation: number; read: ReadRecord }>();
+  /** Reads kept for the next read of the same version of a record. */
+  private readonly cache = new RecordReadCache();
   /**
    * Client queries share the server's request threads with the registry's own reads and writes (a stock
    * Virtuoso has 10): at most this many at once, so that clients can never take them all.
@@ -166,28 +170,61 @@ export class ExternalGraphStore implements GraphStore {
     return (await this.readRecords(graph, [subject])).get(subject);
   }
 
-  /** Records are read from the server together, in as few requests as the quad budget allows. */
+  /**
+   * Records are read from the server together, in as few requests as the quad budget allows; a record read before
+   * and not written since is answered from the read cache.
+   */
   async readRecords(graph: string, subjects: readonly string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
     const records = [...new Set(subjects)]
       .map((subject) => readExternalRecord(this.db, graph, subject))
       .filter((record) => record !== undefined);
-    if (records.length === 0) return out;
-    const generation = this.commits;
-    const idle = !this.committing;
-    const reads = await this.read(graph, records);
-    // A read made while no commit was under way stays valid until the next commit: the commit that follows a read
-    // (an edit) takes the record's old state from here instead of asking again.
-    const keep = idle && !this.committing && generation === this.commits;
-    for (const [subject, read] of reads) {
-      out.set(subject, read.text);
-      if (!keep) continue;
-      const key = `${graph}\n${subject}`;
-      this.recent.delete(key);
-      if (this.recent.size >= RECENT_READS) this.recent.delete(this.recent.keys().next().value ?? '');
-      this.recent.set(key, { generation, read });
+    const texts = new Map<string, string>();
+    const unread: ExternalRecord[] = [];
+    for (const record of records) {
+      const cached = this.cache.get(keyOf({ graph, subject: record.subject }), record.version);
+      if (cached === undefined) unread.push(record);
+      else texts.set(record.subject, cached.text);
+    }
+    if (unread.length > 0) {
+      const tokens = unread.map((record) => this.cache.startRead(keyOf({ graph, subject: record.subject })));
+      const generation = this.commits;
+      const idle = !this.committing;
+      let reads: Map<string, ReadRecord> | undefined;
+      try {
+        reads = await this.read(graph, unread);
+      } finally {
+        unread.forEach((record, at) =>
+          this.cache.endRead(
+            keyOf({ graph, subject: record.subject }),
+            tokens[at],
+            record.version,
+            reads?.get(record.subject),
+          ),
+        );
+      }
+      // A read made while no commit was under way stays valid until the next commit: the commit that follows a
+      // read (an edit) takes the record's old state from here instead of asking again.
+      const keep = idle && !this.committing && generation === this.commits;
+      for (const [subject, read] of reads) {
+        texts.set(subject, read.text);
+        if (!keep) continue;
+        const key = keyOf({ graph, subject });
+        this.recent.delete(key);
+        if (this.recent.size >= RECENT_READS) this.recent.delete(this.recent.keys().next().value ?? '');
+        this.recent.set(key, { generation, read });
+      }
+    }
+    const out = new Map<string, string>();
+    for (const record of records) {
+      const text = texts.get(record.subject);
+      if (text !== undefined) out.set(record.subject, text);
     }
     return out;
+  }
+
+  /** Drops every read kept in the read cache, so that the next read of each record asks the server. */
+  forgetReads(): void {
+    this.cache.clear();
   }
 
   /** Reads records of one graph from the server, recording the server forms of lines it learns. */
@@ -252,6 +289,7 @@ export class ExternalGraphStore implements GraphStore {
       // Whatever happened, reads made before may no longer hold.
       this.commits++;
       this.recent.clear();
+      this.cache.writeEnds(writes.map(keyOf));
       this.committing = false;
     }
   }
@@ -259,6 +297,7 @@ export class ExternalGraphStore implements GraphStore {
   private async applyNow<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
     await this.recoverIntents();
     const changes = await this.plan(writes);
+    this.cache.writeStarts(writes.map(keyOf));
     const update = updateOf(this.db, changes);
     const { undo } = update;
     const { updates, posts } = requestsOf(update, this.client.postsGraphs);
@@ -306,7 +345,9 @@ export class ExternalGraphStore implements GraphStore {
     const unread: ExternalRecord[] = [];
     for (const [key, record] of before) {
       const recent = this.recent.get(key);
+      const cached = this.cache.get(key, record.version);
       if (recent !== undefined && recent.generation === this.commits) old.set(key, recent.read);
+      else if (cached !== undefined) old.set(key, cached);
       else unread.push(record);
     }
     for (const [graph, records] of groupBy(unread, (record) => record.graph)) {
@@ -339,7 +380,10 @@ export class ExternalGraphStore implements GraphStore {
   /** Sends the journalled undo of every commit that did not finish (a crash, or a server away at the time). */
   private async recoverIntents(): Promise<void> {
     for (const intent of pendingIntents(this.db)) {
+      // Reads kept since that commit, or made while its undo is on the way, may hold the lines it takes back.
+      this.cache.clear();
       await this.sendUndo(intent.undo);
+      this.cache.clear();
       this.db.transaction(() => removeIntent(this.db, intent.id));
       this.log.warn('the graph update of an unfinished commit was undone on the SPARQL endpoint', {
         endpoint: this.client.endpoint,
