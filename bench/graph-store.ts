@@ -14,8 +14,9 @@ const servers = new Map<string, VirtuosoServer>();
 
 /**
  * Points every `reg` the benchmark runs at `kind`: for `sparql`, each data directory gets a Virtuoso of its own on
- * a fresh database (started on first use, over Digest on /sparql-auth), so the figures include writing the
- * reference bundles to an empty server, as a registry's first start against it does. The request log
+ * a fresh database with Debian's stock settings, buffer pool included (started on first use, over Digest on
+ * /sparql-auth), so the figures include writing the reference bundles to an empty server, as a registry's first
+ * start against it does. The request log
  * (REG_SPARQL_LOG, a debugging aid that appends every request's text to a file on the serving thread) stays off
  * unless a measurement asks for it with `sparqlLogSettings`.
  */
@@ -27,7 +28,7 @@ export function selectGraphStore(kind: GraphKind): void {
           let server = servers.get(dataDir);
           if (server === undefined) {
             note(`sparql: starting Virtuoso for ${dataDir}`);
-            server = startVirtuosoSync();
+            server = startVirtuosoSync(undefined, { stockBuffers: true });
             servers.set(dataDir, server);
           }
           const { REG_SPARQL_LOG: _log, ...settings } = externalStoreEnv(server);

@@ -32,7 +32,7 @@ export interface LineageResult {
 }
 
 /** Writes `artifacts` artifacts (about 10 quads each with their runs), each derived from two earlier ones. */
-async function generate(file: string, artifacts: number): Promise<number> {
+export async function generateLineage(file: string, artifacts: number): Promise<number> {
   const out = fs.createWriteStream(file);
   let quads = 0;
   let chunk: string[] = [];
@@ -74,7 +74,7 @@ export async function benchLineage(space: Workspace, targetQuads: number): Promi
   const dir = space.freshDir('lineage');
   const file = path.join(space.freshDir('lineage-data'), 'lineage.nq');
   note(`lineage: generating ${artifacts.toLocaleString('en')} chained artifacts`);
-  const quads = await generate(file, artifacts);
+  const quads = await generateLineage(file, artifacts);
   note('lineage: restoring');
   await runRestore(dir, file);
   const server = await startHttp(

@@ -76,12 +76,22 @@ export function freePortsSync(count = 2): number[] {
   return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim().split(' ').map(Number);
 }
 
+/** How a test server differs from the stock one besides its ports and paths. */
+export interface VirtuosoOptions {
+  /**
+   * Keep the stock buffer pool (`NumberOfBuffers = 10000`, about 80 MB), as the benchmark does: tests run many
+   * servers at once and give each a smaller one (4,000 buffers) unless asked.
+   */
+  readonly stockBuffers?: boolean;
+}
+
 /**
  * The stock virtuoso.ini with the database in `dir` and loopback ports. Its query limits stay as shipped
  * (`ResultSetMaxRows = 10000`, and the built-in `MaxSortedTopRows` of 10,000), because the registry must work on
- * a server nobody retuned; only the buffer pool is made smaller, as many servers run at once.
+ * a server nobody retuned; only the buffer pool is made smaller, as many servers run at once (unless
+ * `stockBuffers`).
  */
-function writeIni(dir: string, sqlPort: number, httpPort: number): string {
+function writeIni(dir: string, sqlPort: number, httpPort: number, options: VirtuosoOptions = {}): string {
   let section = '';
   const lines = fs
     .readFileSync(STOCK_INI, 'utf8')
@@ -99,8 +109,8 @@ function writeIni(dir: string, sqlPort: number, httpPort: number): string {
       if (section === 'Parameters' && key === 'ServerPort') return set(`127.0.0.1:${sqlPort}`);
       if (section === 'HTTPServer' && key === 'ServerPort') return set(`127.0.0.1:${httpPort}`);
       if (key === 'DirsAllowed') return `${line.trimEnd()}, ${dir}`;
-      if (key === 'NumberOfBuffers') return set('4000');
-      if (key === 'MaxDirtyBuffers') return set('3000');
+      if (key === 'NumberOfBuffers' && options.stockBuffers !== true) return set('4000');
+      if (key === 'MaxDirtyBuffers' && options.stockBuffers !== true) return set('3000');
       return line;
     });
   const file = path.join(dir, 'virtuoso.ini');
@@ -135,7 +145,7 @@ function logTail(dir: string): string {
 }
 
 /** Starts a server on a copy of `template` (or on a fresh database), blocking until it answers HTTP. */
-export function startVirtuosoSync(template?: string): VirtuosoServer {
+export function startVirtuosoSync(template?: string, options: VirtuosoOptions = {}): VirtuosoServer {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reg-virtuoso-'));
   directories.add(dir);
   if (template !== undefined) {
@@ -145,7 +155,7 @@ export function startVirtuosoSync(template?: string): VirtuosoServer {
     }
   }
   const [sqlPort = 0, httpPort = 0] = freePortsSync(2);
-  const ini = writeIni(dir, sqlPort, httpPort);
+  const ini = writeIni(dir, sqlPort, httpPort, options);
   let child: ChildProcess | undefined;
   const waitReady = (): void => {
     try {
