@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
+import type { ExternalGraphStore } from '../../src/core/store/graph/external/external.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN, waitFor } from '../helpers.js';
 import { externalStoreEnv, startVirtuosoSync, type VirtuosoServer } from '../support/virtuoso.js';
@@ -41,8 +42,15 @@ afterAll(async () => {
 describe('an external graph store that goes away', () => {
   it('answers 503 naming the endpoint (never an empty result), fails /readyz, and recovers after a restart', async () => {
     expect((await call('GET', '/readyz')).status).toBe(200);
+    expect((await call('GET', `/api/v1/software/${software.id}`)).status).toBe(200);
     await server.stop('SIGKILL');
 
+    // A record read before is answered from memory: it is the current version (nothing wrote it since).
+    const kept = await call('GET', `/api/v1/software/${software.id}`);
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.name).toBe('Kept through the outage');
+    // Any other read needs the server.
+    (core.graph as ExternalGraphStore).forgetReads();
     const read = await call('GET', `/api/v1/software/${software.id}`);
     expect(read.status).toBe(503);
     expect(read.body).toMatchObject({ code: 'unavailable', status: 503 });
@@ -87,6 +95,8 @@ describe('an external graph store that goes away', () => {
   });
 
   it('stops waiting after REG_SPARQL_TIMEOUT per request with a 504 naming the endpoint', async () => {
+    // The record's read must reach the server.
+    (core.graph as ExternalGraphStore).forgetReads();
     server.signal('SIGSTOP');
     try {
       const started = Date.now();
