@@ -40,11 +40,79 @@ const CITATION_MESSAGES: Readonly<Record<StrandedReason, string>> = {
   'wrong-class': 'cites a term of a class the field does not accept',
 };
 
+/** A record's text to check. */
+export interface RecordText {
+  readonly record: string;
+  readonly text: string;
+}
+
 /**
  * Checks restored records against today's shapes and vocabulary, as an edit would: a backup is never refused,
  * but a record that an edit would now refuse (a shape tightened since the dump, a term retired or gone) is
  * reported as stranded, with the fields an edit would name. Nothing is changed: such a record stays readable.
- * Withdrawn records are left out (they are kept as they were withdrawn). `onProgress` gets the records checked.
+ * Withdrawn records are left out (they are kept as they were withdrawn). Records are checked a batch at a time,
+ * as they are read back or as a load that commits as it goes wrote them; a record checked again (merged again
+ * later in the same load) keeps what its last check found.
+ */
+export class StrandedCheck {
+  private readonly problems = new Map<string, StrandedProblem[]>();
+  private readonly checked = new Set<string>();
+
+  constructor(private readonly core: Core) {}
+
+  /** How many records were checked so far. */
+  get count(): number {
+    return this.checked.size;
+  }
+
+  /** Validates one batch of records' texts. */
+  async check(records: readonly RecordText[]): Promise<void> {
+    const live: RecordText[] = [];
+    for (const entry of records) {
+      this.problems.delete(entry.record);
+      if (entry.text.includes(TOMBSTONED)) this.checked.delete(entry.record);
+      else live.push(entry);
+    }
+    const reports = await this.core.reference.validator.validateMany(
+      live.map(({ text }) => ({ quads: parseNQuads(text) })),
+    );
+    for (const [position, report] of reports.entries()) {
+      const record = live[position]?.record;
+      if (record === undefined) continue;
+      this.checked.add(record);
+      for (const result of report.results) {
+        if (result.severity === 'violation')
+          this.note(record, { field: result.field, message: result.message });
+      }
+    }
+  }
+
+  /** What was found, with the records of `subjects` that cite a term the registry no longer holds. */
+  async report(subjects: ReadonlySet<string>): Promise<StrandedReport> {
+    for (const citation of await findStrandedCitations(this.core)) {
+      if (!subjects.has(citation.record)) continue;
+      const replaced =
+        citation.replacedBy.length > 0 ? ` (replaced by ${citation.replacedBy.join(', ')})` : '';
+      this.note(citation.record, {
+        field: citation.fields.join(', '),
+        message: `${citation.fields.join(', ')} ${CITATION_MESSAGES[citation.reason]}: ${citation.term}${replaced}`,
+      });
+    }
+    const examples = [...this.problems.keys()]
+      .sort()
+      .slice(0, MAX_NAMED)
+      .map((record) => ({ record, problems: this.problems.get(record) ?? [] }));
+    return { checked: this.checked.size, records: this.problems.size, examples };
+  }
+
+  private note(record: string, problem: StrandedProblem): void {
+    this.problems.set(record, [...(this.problems.get(record) ?? []), problem]);
+  }
+}
+
+/**
+ * Checks restored records (`subjects`, read back from the store a batch at a time) with a `StrandedCheck`.
+ * `onProgress` gets the records checked.
  */
 export async function checkRestoredRecords(
   core: Core,
@@ -53,47 +121,21 @@ export async function checkRestoredRecords(
 ): Promise<StrandedReport> {
   if (subjects.size === 0) return { checked: 0, records: 0, examples: [] };
   if (!core.graph.ready) await core.graph.open();
-  const problems = new Map<string, StrandedProblem[]>();
-  const note = (record: string, problem: StrandedProblem): void => {
-    problems.set(record, [...(problems.get(record) ?? []), problem]);
-  };
+  const check = new StrandedCheck(core);
   const pause = pacer();
   const ordered = [...subjects].sort();
-  let checked = 0;
   for (let at = 0; at < ordered.length; at += CHECK_BATCH) {
     await pause();
-    const batch: { record: string; text: string }[] = [];
     // Read together: one request per batch on the external store, not one per record.
     const slice = ordered.slice(at, at + CHECK_BATCH);
     const texts = await core.graph.readRecords(GRAPHS.local, slice);
-    for (const record of slice) {
-      const text = texts.get(record);
-      if (text !== undefined && !text.includes(TOMBSTONED)) batch.push({ record, text });
-    }
-    const reports = await core.reference.validator.validateMany(
-      batch.map(({ text }) => ({ quads: parseNQuads(text) })),
+    await check.check(
+      slice.flatMap((record) => {
+        const text = texts.get(record);
+        return text === undefined ? [] : [{ record, text }];
+      }),
     );
-    for (const [position, report] of reports.entries()) {
-      const record = batch[position]?.record;
-      if (record === undefined) continue;
-      for (const result of report.results) {
-        if (result.severity === 'violation') note(record, { field: result.field, message: result.message });
-      }
-    }
-    checked += batch.length;
-    await onProgress(checked);
+    await onProgress(check.count);
   }
-  for (const citation of await findStrandedCitations(core)) {
-    if (!subjects.has(citation.record)) continue;
-    const replaced = citation.replacedBy.length > 0 ? ` (replaced by ${citation.replacedBy.join(', ')})` : '';
-    note(citation.record, {
-      field: citation.fields.join(', '),
-      message: `${citation.fields.join(', ')} ${CITATION_MESSAGES[citation.reason]}: ${citation.term}${replaced}`,
-    });
-  }
-  const examples = [...problems.keys()]
-    .sort()
-    .slice(0, MAX_NAMED)
-    .map((record) => ({ record, problems: problems.get(record) ?? [] }));
-  return { checked, records: problems.size, examples };
+  return check.report(subjects);
 }

@@ -9,7 +9,7 @@ import type { Core } from '../core.js';
 import { countStatements, readNQuadsFile, type LineProblem } from './restore-reader.js';
 import { rebuildAdvertisingKeys } from '../provenance/advertising-keys.js';
 import { checkRestorable, kindOfLines } from './restore-sink.js';
-import { checkRestoredRecords, type StrandedReport } from './restore-check.js';
+import { checkRestoredRecords, StrandedCheck, type StrandedReport } from './restore-check.js';
 
 /** What a restore did. */
 export interface RestoreResult {
@@ -83,6 +83,16 @@ export async function restoreNQuads(
   // A store that commits as it goes has the whole file read once first: a bad line writes nothing.
   const sink = core.graph.bulkLoad(kindOfLines);
   if (!sink.atomic) await checkFile(core, file, bundleGraphs, onProgress);
+  // A store that commits as it goes has the records checked against today's shapes as each commit wrote them,
+  // rather than read back afterwards (a round trip per batch on an external store).
+  const checkedAsWritten = !sink.atomic && options.check !== false ? new StrandedCheck(core) : undefined;
+  if (checkedAsWritten !== undefined)
+    sink.onCommit = (records) =>
+      checkedAsWritten.check(
+        records
+          .filter((record) => record.graph === GRAPHS.local)
+          .map((record) => ({ record: record.subject, text: record.text })),
+      );
   const now = new Date().toISOString();
   const totals = { read: 0, new: 0, reference: 0, records: 0 };
   const restored = new Set<string>();
@@ -209,14 +219,29 @@ export async function restoreNQuads(
     const stranded =
       options.check === false
         ? { checked: 0, records: 0, examples: [] }
-        : await checkRestoredRecords(core, restored, (records) =>
-            onProgress({ phase: 'check', records, of: restored.size }),
-          );
+        : checkedAsWritten !== undefined
+          ? await reportChecked(core, checkedAsWritten, restored, onProgress)
+          : await checkRestoredRecords(core, restored, (records) =>
+              onProgress({ phase: 'check', records, of: restored.size }),
+            );
     return { ...totals, stranded };
   } catch (error) {
     sink.abort();
     throw error;
   }
+}
+
+/** What the check of records as they were written found, the citations of retired or missing terms added. */
+async function reportChecked(
+  core: Core,
+  check: StrandedCheck,
+  restored: ReadonlySet<string>,
+  onProgress: (progress: RestoreProgress) => Promise<void>,
+): Promise<StrandedReport> {
+  if (restored.size === 0) return { checked: 0, records: 0, examples: [] };
+  if (!core.graph.ready) await core.graph.open();
+  await onProgress({ phase: 'check', records: check.count, of: restored.size });
+  return check.report(restored);
 }
 
 /** Reads the whole file without writing: a malformed line, or one the store cannot hold, fails here. */

@@ -1,5 +1,12 @@
 import { canonicalText, linesOf, parseNQuads } from '../nquads.js';
-import type { BulkLoad, GraphStore, KindOfLines, MergeTarget, RecordWrite } from './types.js';
+import type {
+  BulkLoad,
+  CommittedRecord,
+  GraphStore,
+  KindOfLines,
+  MergeTarget,
+  RecordWrite,
+} from './types.js';
 
 /** Quads per commit of a batched load, unless the store asks for another size. */
 const COMMIT_QUADS = 500;
@@ -12,6 +19,7 @@ const COMMIT_QUADS = 500;
  */
 export class BatchedLoad implements BulkLoad {
   readonly atomic = false;
+  onCommit: ((records: readonly CommittedRecord[]) => Promise<void>) | undefined;
   private readonly pending = new Map<string, { graph: string; subject: string; lines: string[] }>();
   private pendingQuads = 0;
 
@@ -73,12 +81,15 @@ export class BatchedLoad implements BulkLoad {
   }
 
   private async flush(ops: () => void): Promise<void> {
+    const committed: CommittedRecord[] = [];
     const writes: RecordWrite[] = [...this.pending.values()].map(({ graph, subject, lines }) => {
       const kind = this.kindOf(subject, lines);
+      const text = canonicalText(lines);
+      committed.push({ graph, subject, text });
       return {
         graph,
         subject,
-        quads: parseNQuads(canonicalText(lines)),
+        quads: parseNQuads(text),
         ...(kind === null ? {} : { kind }),
       };
     });
@@ -87,6 +98,7 @@ export class BatchedLoad implements BulkLoad {
     this.pending.clear();
     this.pendingQuads = 0;
     await this.store.commit(writes, ops);
+    await this.onCommit?.(committed);
   }
 
   finish(ops: () => void): Promise<void> {

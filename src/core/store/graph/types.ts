@@ -56,10 +56,22 @@ export interface MergeTarget {
   readonly replace: boolean;
 }
 
+/** A record as a bulk load committed it: its canonical N-Quads text. */
+export interface CommittedRecord {
+  readonly graph: string;
+  readonly subject: string;
+  readonly text: string;
+}
+
 /** A bulk load into the store (a restore), made durable by `finish` or given up by `abort`. */
 export interface BulkLoad {
   /** Whether the load is all or nothing; one that commits as it goes needs its input checked whole first. */
   readonly atomic: boolean;
+  /**
+   * Set by the caller of a load that commits as it goes: hears the records each commit wrote, as written, once
+   * they are durable (a record merged again later is heard again, with its later text).
+   */
+  onCommit?: ((records: readonly CommittedRecord[]) => Promise<void>) | undefined;
   /**
    * Reads the records the next merges need together, ahead of them (a request per graph on an external store
    * instead of one per record); what was read ahead for earlier merges is dropped. A store that reads records
