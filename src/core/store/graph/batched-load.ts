@@ -11,17 +11,25 @@ import type {
 /** Quads per commit of a batched load, unless the store asks for another size. */
 const COMMIT_QUADS = 500;
 
+/** Records of a batch by graph and subject, with their merged lines. */
+type Batch = Map<string, { graph: string; subject: string; lines: string[] }>;
+
 /**
  * A bulk load through the store's own commit, a few hundred quads at a time: records merged in memory a batch
  * at a time, each batch one commit (for the external store, one SPARQL Update), which keeps the store's subject
- * table and search index current. The caller checks the whole input before the first merge, so malformed input
- * still writes nothing.
+ * table and search index current. One batch is committed while the next is merged (the server takes a batch
+ * while the registry reads and merges the next); a record of the batch being committed is read from it, not
+ * from the store. The caller checks the whole input before the first merge, so malformed input still writes
+ * nothing.
  */
 export class BatchedLoad implements BulkLoad {
   readonly atomic = false;
   onCommit: ((records: readonly CommittedRecord[]) => Promise<void>) | undefined;
-  private readonly pending = new Map<string, { graph: string; subject: string; lines: string[] }>();
+  private pending: Batch = new Map();
   private pendingQuads = 0;
+  /** The batch being committed, and its commit. */
+  private committing: Batch = new Map();
+  private inFlight: Promise<void> | undefined;
 
   constructor(
     private readonly store: Pick<GraphStore, 'readRecord' | 'readRecords' | 'commit'>,
@@ -35,7 +43,7 @@ export class BatchedLoad implements BulkLoad {
 
   private async current(graph: string, subject: string): Promise<string[] | undefined> {
     const key = `${graph}\n${subject}`;
-    const pending = this.pending.get(key);
+    const pending = this.pending.get(key) ?? this.committing.get(key);
     if (pending !== undefined) return pending.lines;
     const known = this.known.get(key);
     if (known !== undefined) return known ?? undefined;
@@ -47,7 +55,8 @@ export class BatchedLoad implements BulkLoad {
     this.known.clear();
     const byGraph = new Map<string, Set<string>>();
     for (const { graph, subject } of records) {
-      if (this.pending.has(`${graph}\n${subject}`)) continue;
+      const key = `${graph}\n${subject}`;
+      if (this.pending.has(key) || this.committing.has(key)) continue;
       const subjects = byGraph.get(graph) ?? new Set<string>();
       byGraph.set(graph, subjects.add(subject));
     }
@@ -76,13 +85,33 @@ export class BatchedLoad implements BulkLoad {
       lines,
     });
     this.pendingQuads += lines.length;
-    if (this.pendingQuads >= this.commitQuads) await this.flush(() => undefined);
+    if (this.pendingQuads >= this.commitQuads) await this.commitAside();
     return fresh.size;
   }
 
-  private async flush(ops: () => void): Promise<void> {
+  /** Commits the pending batch while merging goes on, once the batch before it is committed. */
+  private async commitAside(): Promise<void> {
+    await this.inFlight;
+    const { batch, writes, committed } = this.take();
+    this.committing = batch;
+    const commit = (async () => {
+      try {
+        await this.store.commit(writes, () => undefined);
+        await this.onCommit?.(committed);
+      } finally {
+        this.committing = new Map();
+      }
+    })();
+    // Its failure is heard by the next merge that waits for it, or by `finish`.
+    commit.catch(() => undefined);
+    this.inFlight = commit;
+  }
+
+  /** Takes the pending batch, as writes and as the records heard by `onCommit`. */
+  private take(): { batch: Batch; writes: RecordWrite[]; committed: CommittedRecord[] } {
+    const batch = this.pending;
     const committed: CommittedRecord[] = [];
-    const writes: RecordWrite[] = [...this.pending.values()].map(({ graph, subject, lines }) => {
+    const writes: RecordWrite[] = [...batch.values()].map(({ graph, subject, lines }) => {
       const kind = this.kindOf(subject, lines);
       const text = canonicalText(lines);
       committed.push({ graph, subject, text });
@@ -94,15 +123,17 @@ export class BatchedLoad implements BulkLoad {
       };
     });
     // A record merged again after this commit is read again: the read-ahead no longer holds for it.
-    for (const key of this.pending.keys()) this.known.delete(key);
-    this.pending.clear();
+    for (const key of batch.keys()) this.known.delete(key);
+    this.pending = new Map();
     this.pendingQuads = 0;
-    await this.store.commit(writes, ops);
-    await this.onCommit?.(committed);
+    return { batch, writes, committed };
   }
 
-  finish(ops: () => void): Promise<void> {
-    return this.flush(ops);
+  async finish(ops: () => void): Promise<void> {
+    await this.inFlight;
+    const { writes, committed } = this.take();
+    await this.store.commit(writes, ops);
+    await this.onCommit?.(committed);
   }
 
   abort(): void {
