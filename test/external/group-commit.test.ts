@@ -6,12 +6,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { GRAPHS, SCHEMA } from '../../src/core/ns.js';
 import type { ExternalGraphStore } from '../../src/core/store/graph/external/external.js';
-import type { RecordWrite } from '../../src/core/store/graph/types.js';
-import { factory } from '../../src/core/store/nquads.js';
 import { openTestCore } from '../helpers.js';
+import { nameOnlyWrite } from '../support/stored-records.js';
 import { externalStoreEnv, startVirtuosoSync, type VirtuosoServer } from '../support/virtuoso.js';
 
-const { namedNode, literal, quad } = factory;
 let server: VirtuosoServer;
 let core: Core;
 const sent = () => ({ ...(core.graph as ExternalGraphStore).client.sent });
@@ -26,12 +24,7 @@ afterAll(async () => {
   await server.dispose();
 });
 
-const write = (subject: string, name: string): RecordWrite => ({
-  graph: GRAPHS.local,
-  subject,
-  kind: 'software',
-  quads: [quad(namedNode(subject), namedNode(SCHEMA('name')), literal(name), namedNode(GRAPHS.local))],
-});
+const write = nameOnlyWrite;
 
 /** What the server itself holds as the name of a subject. */
 async function nameOnServer(subject: string): Promise<string | undefined> {

@@ -4,14 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import { GRAPHS, SCHEMA } from '../../src/core/ns.js';
+import { GRAPHS } from '../../src/core/ns.js';
 import type { ExternalGraphStore } from '../../src/core/store/graph/external/external.js';
-import type { RecordWrite } from '../../src/core/store/graph/types.js';
-import { factory } from '../../src/core/store/nquads.js';
 import { openTestCore } from '../helpers.js';
+import { nameOnlyWrite } from '../support/stored-records.js';
 import { externalStoreEnv, startVirtuosoSync, type VirtuosoServer } from '../support/virtuoso.js';
 
-const { namedNode, literal, quad } = factory;
 let server: VirtuosoServer;
 let core: Core;
 const queries = () => (core.graph as ExternalGraphStore).client.sent.queries;
@@ -26,12 +24,7 @@ afterAll(async () => {
   await server.dispose();
 });
 
-const write = (subject: string, name: string): RecordWrite => ({
-  graph: GRAPHS.local,
-  subject,
-  kind: 'software',
-  quads: [quad(namedNode(subject), namedNode(SCHEMA('name')), literal(name), namedNode(GRAPHS.local))],
-});
+const write = nameOnlyWrite;
 
 /** The record's text and the queries its read sent. */
 async function read(subject: string): Promise<{ text: string | undefined; queries: number }> {
