@@ -2,27 +2,16 @@
  * Group commit on the external store: acts that arrive while one commits go together, as one request,
  * and an act that fails in a group fails alone.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { GRAPHS, SCHEMA } from '../../src/core/ns.js';
 import type { ExternalGraphStore } from '../../src/core/store/graph/external/external.js';
-import { openTestCore } from '../helpers.js';
+import { openExternalCoreForFile } from '../support/external-core.js';
 import { nameOnlyWrite } from '../support/stored-records.js';
-import { externalStoreEnv, startVirtuosoSync, type VirtuosoServer } from '../support/virtuoso.js';
 
-let server: VirtuosoServer;
 let core: Core;
+openExternalCoreForFile((opened) => (core = opened));
 const sent = () => ({ ...(core.graph as ExternalGraphStore).client.sent });
-
-beforeAll(async () => {
-  server = startVirtuosoSync(inject('virtuosoTemplate'));
-  core = await openTestCore(externalStoreEnv(server), true);
-});
-
-afterAll(async () => {
-  await core.close();
-  await server.dispose();
-});
 
 const write = nameOnlyWrite;
 

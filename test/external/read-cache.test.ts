@@ -2,27 +2,16 @@
  * The external store's read cache: a record read again without a write in between costs no request, and a write,
  * committed or undone, is seen by the next read.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { GRAPHS } from '../../src/core/ns.js';
 import type { ExternalGraphStore } from '../../src/core/store/graph/external/external.js';
-import { openTestCore } from '../helpers.js';
+import { openExternalCoreForFile } from '../support/external-core.js';
 import { nameOnlyWrite } from '../support/stored-records.js';
-import { externalStoreEnv, startVirtuosoSync, type VirtuosoServer } from '../support/virtuoso.js';
 
-let server: VirtuosoServer;
 let core: Core;
+openExternalCoreForFile((opened) => (core = opened));
 const queries = () => (core.graph as ExternalGraphStore).client.sent.queries;
-
-beforeAll(async () => {
-  server = startVirtuosoSync(inject('virtuosoTemplate'));
-  core = await openTestCore(externalStoreEnv(server), true);
-});
-
-afterAll(async () => {
-  await core.close();
-  await server.dispose();
-});
 
 const write = nameOnlyWrite;
 
