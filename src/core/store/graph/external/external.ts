@@ -65,9 +65,6 @@ import type {
   SparqlResponse,
 } from '../types.js';
 
-/** Records whose last read is kept for the commit that may follow it. */
-const RECENT_READS = 1024;
-
 /** Quads per commit of a bulk load whose inserts are posted to the Graph Store Protocol endpoint. */
 const BULK_POST_QUADS = 50_000;
 
@@ -103,10 +100,10 @@ export class ExternalGraphStore implements GraphStore {
   private readonly pending: PendingCommit[] = [];
   private preparing: Promise<string[]> | undefined;
   private searchRebuild: Promise<void> | undefined;
-  private committing = false;
-  /** Records read since the last commit, by graph and subject. */
-  private readonly recent = new Map<string, { generation: number; read: ReadRecord }>();
-  /** Reads kept for the next read of the same version of a record. */
+  /**
+   * Reads kept for the next read of the same version of a record, and for the commit that follows a read (an
+   * edit), which takes the record's old state from here instead of asking again.
+   */
   private readonly cache = new RecordReadCache();
   /**
    * Client queries share the server's request threads with the registry's own reads and writes (a stock
@@ -181,38 +178,21 @@ export class ExternalGraphStore implements GraphStore {
     const texts = new Map<string, string>();
     const unread: ExternalRecord[] = [];
     for (const record of records) {
-      const cached = this.cache.get(keyOf({ graph, subject: record.subject }), record.version);
+      const cached = this.cache.get(keyOf(record), record.version);
       if (cached === undefined) unread.push(record);
       else texts.set(record.subject, cached.text);
     }
     if (unread.length > 0) {
-      const tokens = unread.map((record) => this.cache.startRead(keyOf({ graph, subject: record.subject })));
-      const generation = this.commits;
-      const idle = !this.committing;
+      const tokens = unread.map((record) => this.cache.startRead(keyOf(record)));
       let reads: Map<string, ReadRecord> | undefined;
       try {
         reads = await this.read(graph, unread);
       } finally {
         unread.forEach((record, at) =>
-          this.cache.endRead(
-            keyOf({ graph, subject: record.subject }),
-            tokens[at],
-            record.version,
-            reads?.get(record.subject),
-          ),
+          this.cache.endRead(keyOf(record), tokens[at], record.version, reads?.get(record.subject)),
         );
       }
-      // A read made while no commit was under way stays valid until the next commit: the commit that follows a
-      // read (an edit) takes the record's old state from here instead of asking again.
-      const keep = idle && !this.committing && generation === this.commits;
-      for (const [subject, read] of reads) {
-        texts.set(subject, read.text);
-        if (!keep) continue;
-        const key = keyOf({ graph, subject });
-        this.recent.delete(key);
-        if (this.recent.size >= RECENT_READS) this.recent.delete(this.recent.keys().next().value ?? '');
-        this.recent.set(key, { generation, read });
-      }
+      for (const [subject, read] of reads) texts.set(subject, read.text);
     }
     const out = new Map<string, string>();
     for (const record of records) {
@@ -282,15 +262,12 @@ export class ExternalGraphStore implements GraphStore {
 
   private async apply<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
     if (this.closed) throw new UnavailableError('the graph store is closed');
-    this.committing = true;
     try {
       return await this.applyNow(writes, ops);
     } finally {
-      // Whatever happened, reads made before may no longer hold.
+      // Whatever happened, reads of the records written, made before or meanwhile, may no longer hold.
       this.commits++;
-      this.recent.clear();
       this.cache.writeEnds(writes.map(keyOf));
-      this.committing = false;
     }
   }
 
@@ -344,10 +321,8 @@ export class ExternalGraphStore implements GraphStore {
     const old = new Map<string, ReadRecord>();
     const unread: ExternalRecord[] = [];
     for (const [key, record] of before) {
-      const recent = this.recent.get(key);
       const cached = this.cache.get(key, record.version);
-      if (recent !== undefined && recent.generation === this.commits) old.set(key, recent.read);
-      else if (cached !== undefined) old.set(key, cached);
+      if (cached !== undefined) old.set(key, cached);
       else unread.push(record);
     }
     for (const [graph, records] of groupBy(unread, (record) => record.graph)) {
