@@ -111,16 +111,22 @@ export class StrandedCheck {
 }
 
 /**
- * Checks restored records (`subjects`, read back from the store a batch at a time) with a `StrandedCheck`.
- * `onProgress` gets the records checked.
+ * Checks restored records (`subjects`) with a `StrandedCheck`: `checkedAsWritten` when the load checked them as
+ * it wrote them, else one that reads them back from the store a batch at a time. `onProgress` gets the records
+ * checked.
  */
 export async function checkRestoredRecords(
   core: Core,
   subjects: ReadonlySet<string>,
   onProgress: (checked: number) => void | Promise<void> = () => undefined,
+  checkedAsWritten?: StrandedCheck,
 ): Promise<StrandedReport> {
   if (subjects.size === 0) return { checked: 0, records: 0, examples: [] };
   if (!core.graph.ready) await core.graph.open();
+  if (checkedAsWritten !== undefined) {
+    await onProgress(checkedAsWritten.count);
+    return checkedAsWritten.report(subjects);
+  }
   const check = new StrandedCheck(core);
   const pause = pacer();
   const ordered = [...subjects].sort();

@@ -219,29 +219,17 @@ export async function restoreNQuads(
     const stranded =
       options.check === false
         ? { checked: 0, records: 0, examples: [] }
-        : checkedAsWritten !== undefined
-          ? await reportChecked(core, checkedAsWritten, restored, onProgress)
-          : await checkRestoredRecords(core, restored, (records) =>
-              onProgress({ phase: 'check', records, of: restored.size }),
-            );
+        : await checkRestoredRecords(
+            core,
+            restored,
+            (records) => onProgress({ phase: 'check', records, of: restored.size }),
+            checkedAsWritten,
+          );
     return { ...totals, stranded };
   } catch (error) {
     sink.abort();
     throw error;
   }
-}
-
-/** What the check of records as they were written found, the citations of retired or missing terms added. */
-async function reportChecked(
-  core: Core,
-  check: StrandedCheck,
-  restored: ReadonlySet<string>,
-  onProgress: (progress: RestoreProgress) => Promise<void>,
-): Promise<StrandedReport> {
-  if (restored.size === 0) return { checked: 0, records: 0, examples: [] };
-  if (!core.graph.ready) await core.graph.open();
-  await onProgress({ phase: 'check', records: check.count, of: restored.size });
-  return check.report(restored);
 }
 
 /** Reads the whole file without writing: a malformed line, or one the store cannot hold, fails here. */

@@ -92,16 +92,11 @@ export class BatchedLoad implements BulkLoad {
   /** Commits the pending batch while merging goes on, once the batch before it is committed. */
   private async commitAside(): Promise<void> {
     await this.inFlight;
-    const { batch, writes, committed } = this.take();
-    this.committing = batch;
-    const commit = (async () => {
-      try {
-        await this.store.commit(writes, () => undefined);
-        await this.onCommit?.(committed);
-      } finally {
-        this.committing = new Map();
-      }
-    })();
+    const taken = this.take();
+    this.committing = taken.batch;
+    const commit = this.commitTaken(taken, () => undefined).finally(() => {
+      this.committing = new Map();
+    });
     // Its failure is heard by the next merge that waits for it, or by `finish`.
     commit.catch(() => undefined);
     this.inFlight = commit;
@@ -129,11 +124,18 @@ export class BatchedLoad implements BulkLoad {
     return { batch, writes, committed };
   }
 
-  async finish(ops: () => void): Promise<void> {
-    await this.inFlight;
-    const { writes, committed } = this.take();
+  /** Commits a batch taken from the merges, then tells `onCommit` what it wrote. */
+  private async commitTaken(
+    { writes, committed }: { writes: RecordWrite[]; committed: CommittedRecord[] },
+    ops: () => void,
+  ): Promise<void> {
     await this.store.commit(writes, ops);
     await this.onCommit?.(committed);
+  }
+
+  async finish(ops: () => void): Promise<void> {
+    await this.inFlight;
+    await this.commitTaken(this.take(), ops);
   }
 
   abort(): void {
