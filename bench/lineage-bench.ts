@@ -84,9 +84,11 @@ export async function benchLineage(space: Workspace, targetQuads: number): Promi
     '/readyz',
   );
   try {
-    // A restore leaves the search index to be refilled in the background; lineage is measured once it is.
-    note('lineage: waiting for the search index to be refilled');
+    // A restore leaves the search and lineage indexes to be refilled in the background; lineage is measured once
+    // they are (until then it asks the query index).
+    note('lineage: waiting for the search and lineage indexes to be refilled');
     await searchSettled(server.url);
+    await lineageIndexSettled(server.url);
     note('lineage: depth-6 queries');
     const times: number[] = [];
     for (let q = 0; q < 220; q++) {
@@ -123,4 +125,15 @@ export async function searchSettled(url: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error('the search index was still being refilled after 300 s');
+}
+
+/** Polls `/metrics` until the lineage index holds every record (refilled after a restore). */
+export async function lineageIndexSettled(url: string): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    if (/^reg_lineage_index_ready 1$/m.test(text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the lineage index was still being filled after 300 s');
 }

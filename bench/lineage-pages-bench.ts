@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { startHttp } from './http-start.js';
-import { searchSettled } from './lineage-bench.js';
+import { lineageIndexSettled, searchSettled } from './lineage-bench.js';
 import { note } from './progress.js';
 import { BASE_IRI, BIN, regEnv } from './reg-cli.js';
 import { runRestore } from './reg-data.js';
@@ -168,8 +168,9 @@ export async function benchLineagePages(space: Workspace): Promise<LineagePagesR
     '/readyz',
   );
   try {
-    note('lineage pages: waiting for the search index to be refilled');
+    note('lineage pages: waiting for the search and lineage indexes to be refilled');
     await searchSettled(server.url);
+    await lineageIndexSettled(server.url);
     // The first lineage reads of a process are slow whatever their size (code not yet compiled): lineage of a few
     // other artifacts is read first, as the depth-6 figure leaves out its first queries.
     note('lineage pages: warming up');

@@ -8,6 +8,7 @@ import type { Core } from '../../src/core/core.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 import { completeRunEvent } from '../support/openlineage.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;
@@ -200,7 +201,9 @@ describe('GET /api/v1/artifacts/{id}/lineage across a level wider than one query
     );
     const batch = await post('/api/v1/lineage', events, deployment);
     expect(batch.accepted).toBe(WIDE);
-    // The real store, watched: every lineage step names its frontier in a VALUES block bound to ?a.
+    // The walk asks the query index (its lineage index emptied, as in a database from before it), and the real
+    // store is watched: every lineage step names its frontier in a VALUES block bound to ?a.
+    wide.db.transaction(() => markLineageStale(wide.db, wide.graph.kind));
     const select = wide.graph.select.bind(wide.graph);
     wide.graph.select = async (query: string) => {
       const values = /VALUES \?a \{([^}]*)\}/.exec(query);
@@ -237,5 +240,59 @@ describe('GET /api/v1/artifacts/{id}/lineage across a level wider than one query
       query = `direction=down&depth=2&max_nodes=150&cursor=${page.cursor}`;
     }
     expect([...seen].sort()).toEqual(whole.nodes.map((node: any) => node.iri).sort());
+  });
+});
+
+describe('lineage from the lineage index', () => {
+  /** Every answer below, with its cursors left out (a cursor is a fresh random name each time). */
+  const answers = async (): Promise<unknown[]> => {
+    const out: unknown[] = [];
+    for (const [artifact, query] of [
+      [hubVersion, 'direction=both&depth=6'],
+      [written[3]!, 'direction=up&depth=3'],
+      [loader2.produced[0], 'direction=both&depth=2'],
+      [hubVersion, `direction=down&depth=2&as_of=${before}`],
+      [loader2.produced[0], 'direction=both&depth=3&collapse=datasets'],
+    ] as const) {
+      const answer = await lineageOf(artifact, query);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      out.push(answer.body);
+    }
+    // A walk in pages: each page, as given.
+    let query = 'direction=down&depth=2&max_nodes=9&max_edges=11';
+    for (let pages = 0; pages < 100; pages++) {
+      const { body } = await lineageOf(hubVersion, query);
+      const { cursor, ...page } = body;
+      out.push(page);
+      if (cursor === undefined) break;
+      query = `direction=down&depth=2&max_nodes=9&max_edges=11&cursor=${cursor}`;
+    }
+    return out;
+  };
+  /** Commits something unrelated, so no answer memoised before it is given again. */
+  const touch = async () =>
+    expect((await call('POST', '/api/v1/software', { name: `touch ${Date.now()}` })).status).toBe(201);
+
+  it('answers exactly as the query index does, and is filled again at the next start when it is emptied', async () => {
+    expect(lineageIndexReady(core.db)).toBe(true);
+    const fromIndex = await answers();
+    expect((fromIndex[0] as any).nodes).toHaveLength(3 + 2 * READERS);
+
+    // Emptied, as in a database from before it: lineage asks the query index, and answers the same.
+    core.db.transaction(() => markLineageStale(core.db, core.graph.kind));
+    expect(lineageIndexReady(core.db)).toBe(false);
+    await touch();
+    expect(await answers()).toEqual(fromIndex);
+
+    // The next start fills it from the records (in the background), and lineage reads it again.
+    const dataDir = core.config.dataDir;
+    await core.close();
+    core = await openTestCore({ REG_DATA_DIR: dataDir }, true);
+    app = createApp(core);
+    for (let waited = 0; !lineageIndexReady(core.db); waited++) {
+      expect(waited).toBeLessThan(500);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await answers()).toEqual(fromIndex);
   });
 });

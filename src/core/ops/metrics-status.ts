@@ -3,6 +3,7 @@ import type { Core } from '../core.js';
 import { GRAPHS } from '../ns.js';
 import { COUNTED_KINDS } from '../records/kind-registry.js';
 import { countPeers } from '../store/ops-status.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
 import { coreMetrics } from './metrics.js';
 
 /** Deliveries still to make, by state: waiting for a first attempt, retrying after a failure, given up. */
@@ -13,7 +14,7 @@ const BOUND = new WeakSet<object>();
 
 /**
  * Registers the gauges read at each scrape: the store's size and record counts, the peers, uptime, the index's
- * readiness, the delivery queue and the start-up count of stranded records (their names are part of the
+ * readiness and the lineage index's, the delivery queue and the start-up count of stranded records (their names are part of the
  * contract), and the Node runtime's metrics.
  */
 export function bindStatusGauges(core: Core): void {
@@ -71,6 +72,14 @@ export function bindStatusGauges(core: Core): void {
     registers,
     collect() {
       this.set(core.graph.ready ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'reg_lineage_index_ready',
+    help: 'Whether the lineage index holds every record (1), or is being filled (0: lineage asks the query index).',
+    registers,
+    collect() {
+      this.set(lineageIndexReady(core.db) ? 1 : 0);
     },
   });
   bindQueueGauges(core, registers);

@@ -13,6 +13,12 @@ import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 
 import { memoised } from '../stored/memoised.js';
+import {
+  lineageIndexReady,
+  lineageNodeRows,
+  lineageSeriesRows,
+  lineageStepLines,
+} from '../store/lineage-index.js';
 import { iriOf, originOf, requireReadable } from '../stored/records.js';
 import { unresolvedOrigin, valuesBlock } from './runs.js';
 
@@ -217,8 +223,8 @@ function recordedBy(variable: string, asOf: string | undefined): string {
 }
 
 /**
- * One breadth-first step from the frontiers of artifacts, both ways in one query (every query to the index costs a
- * round trip). Each row is one link: the way, the frontier artifact, what links it, the run in between (for used
+ * One breadth-first step from the frontiers of artifacts: from the lineage index when it is complete (SQLite
+ * lookups, no query), else both ways in one query (every query to the index costs a round trip). Each row is one link: the way, the frontier artifact, what links it, the run in between (for used
  * and generated, else empty) and the artifact reached (empty when the run used or generated nothing else). With
  * `asOf`, runs and artifacts recorded after it are left out. `offset` takes a stable page of the step's rows.
  * A store that answers queries side by side is asked each way at once instead, unless a page of the ordered rows
@@ -231,6 +237,8 @@ async function step(
   asOf: string | undefined,
   offset?: number,
 ): Promise<string[][]> {
+  if (lineageIndexReady(core.db))
+    return lineageStepLines(core.db, frontiers, limit, asOf, offset).map((line) => line.split(' '));
   if (frontiers.length > 1 && offset === undefined && core.graph.answersSideBySide) {
     const ways = await Promise.all(frontiers.map((frontier) => step(core, [frontier], limit, asOf)));
     return ways.flat();
@@ -419,7 +427,10 @@ async function follow(
   }
   return true;
 }
-/** Describes the nodes in one query: kind, title and graph of those the registry holds (its own graph first). */
+/**
+ * Describes the nodes (from the lineage index, or in one query): kind, title and graph of those the registry holds
+ * (its own graph first).
+ */
 async function describeNodes(core: Core, walk: Walk, iris: ReadonlySet<string>): Promise<LineageNode[]> {
   // Nodes met as the run between two generations are looked up as runs, all others as artifacts: one type
   // lookup per node. VALUES inside the GRAPH block and the OPTIONALs outside it keep every part an index lookup.
@@ -427,23 +438,12 @@ async function describeNodes(core: Core, walk: Walk, iris: ReadonlySet<string>):
     ['artifact', [...iris].filter((iri) => !walk.runs.has(iri)), ARTIFACT.types[0]!, DCT('title')],
     ['run', [...iris].filter((iri) => walk.runs.has(iri)), RUN.types[0]!, RDFS('label')],
   ] as const;
-  const branches = kinds
-    .filter(([, iris]) => iris.length > 0)
-    .map(
-      ([kind, iris, type, title]) =>
-        `{ GRAPH ?g { ${valuesBlock('n', iris)} ?n a <${type}> } BIND("${kind}" AS ?k)
-           OPTIONAL { GRAPH ?g { ?n <${title}> ?title } } }`,
-    );
-  const rows = await packedRows(
-    core,
-    'CONCAT(STR(?n), " ", ?k, " ", STR(?g), " ", COALESCE(ENCODE_FOR_URI(?title), ""))',
-    branches.join(' UNION '),
-    4 * iris.size + 8,
-  );
+  const rows = lineageIndexReady(core.db)
+    ? lineageNodeRows(core.db, kinds[0][1], kinds[1][1])
+    : await describeByQuery(core, kinds);
   // This registry's own copy wins over a peer's cached one.
   const held = new Map<string, { kind: string; graph: string; title: string }>();
-  for (const [iri = '', kind = '', graph = '', title = ''] of rows)
-    if (!held.has(iri) || graph === GRAPHS.local) held.set(iri, { kind, graph, title });
+  for (const row of rows) if (!held.has(row.iri) || row.graph === GRAPHS.local) held.set(row.iri, row);
   const nodes: LineageNode[] = [];
   for (const iri of iris) {
     const depth = walk.depths.get(iri) ?? 0;
@@ -461,12 +461,38 @@ async function describeNodes(core: Core, walk: Walk, iris: ReadonlySet<string>):
     nodes.push({
       iri,
       entity_type: row.kind === 'run' ? 'run' : 'artifact',
-      ...(row.title === '' ? {} : { title: decodeURIComponent(row.title) }),
+      ...(row.title === '' ? {} : { title: row.title }),
       origin: originOf(row.graph, core, iri),
       depth,
     });
   }
   return nodes.sort((a, b) => a.depth - b.depth || a.iri.localeCompare(b.iri));
+}
+
+/** What the query index says of lineage nodes of each kind: the graphs that type them, with a title there. */
+async function describeByQuery(
+  core: Core,
+  kinds: readonly (readonly [string, readonly string[], string, string])[],
+): Promise<{ iri: string; kind: string; graph: string; title: string }[]> {
+  const branches = kinds
+    .filter(([, iris]) => iris.length > 0)
+    .map(
+      ([kind, iris, type, title]) =>
+        `{ GRAPH ?g { ${valuesBlock('n', iris)} ?n a <${type}> } BIND("${kind}" AS ?k)
+           OPTIONAL { GRAPH ?g { ?n <${title}> ?title } } }`,
+    );
+  const rows = await packedRows(
+    core,
+    'CONCAT(STR(?n), " ", ?k, " ", STR(?g), " ", COALESCE(ENCODE_FOR_URI(?title), ""))',
+    branches.join(' UNION '),
+    4 * kinds.reduce((sum, [, iris]) => sum + iris.length, 0) + 8,
+  );
+  return rows.map(([iri = '', kind = '', graph = '', title = '']) => ({
+    iri,
+    kind,
+    graph,
+    title: decodeURIComponent(title),
+  }));
 }
 
 /** Partial walks waiting for their next page, by cursor; a cursor lives ten minutes. */
@@ -612,12 +638,14 @@ async function walkPage(
 async function collapseVersions(core: Core, answer: Lineage): Promise<Lineage> {
   const artifacts = answer.nodes.filter((node) => node.entity_type === 'artifact').map((node) => node.iri);
   if (artifacts.length === 0) return { ...answer, collapsed: true };
-  const rows = await packedRows(
-    core,
-    'CONCAT(STR(?a), " ", STR(?s))',
-    `GRAPH ?g { ${valuesBlock('a', artifacts)} ?a <${DCT('isVersionOf')}> ?s } GRAPH ?g2 { ?s a <${ARTIFACT_SERIES.types[0]!}> }`,
-    2 * artifacts.length + 2,
-  );
+  const rows = lineageIndexReady(core.db)
+    ? lineageSeriesRows(core.db, artifacts)
+    : await packedRows(
+        core,
+        'CONCAT(STR(?a), " ", STR(?s))',
+        `GRAPH ?g { ${valuesBlock('a', artifacts)} ?a <${DCT('isVersionOf')}> ?s } GRAPH ?g2 { ?s a <${ARTIFACT_SERIES.types[0]!}> }`,
+        2 * artifacts.length + 2,
+      );
   const seriesOf = new Map<string, string>();
   for (const [artifact = '', series = ''] of rows)
     if (!seriesOf.has(artifact)) seriesOf.set(artifact, series);

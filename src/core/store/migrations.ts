@@ -503,6 +503,40 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       CREATE INDEX delivery_artifact ON delivery (artifact_iri);`,
   },
+  {
+    id: 20,
+    name: 'the lineage index',
+    // The links lineage follows and what describes its nodes, per record (src/core/store/lineage-index.ts). The
+    // state row is written by the graph store that opens the database: with none, the index is filled from the
+    // records at that open.
+    sql: `
+      CREATE TABLE lineage_link (
+        graph TEXT NOT NULL,
+        record TEXT NOT NULL,
+        s TEXT NOT NULL,
+        p INTEGER NOT NULL,
+        o TEXT NOT NULL
+      );
+      CREATE INDEX lineage_link_from ON lineage_link (s, p);
+      CREATE INDEX lineage_link_to ON lineage_link (o, p);
+      CREATE INDEX lineage_link_record ON lineage_link (graph, record);
+      CREATE TABLE lineage_node (
+        graph TEXT NOT NULL,
+        record TEXT NOT NULL,
+        iri TEXT NOT NULL,
+        p INTEGER NOT NULL,
+        value TEXT NOT NULL
+      );
+      CREATE INDEX lineage_node_iri ON lineage_node (iri, p);
+      CREATE INDEX lineage_node_record ON lineage_node (graph, record);
+      CREATE TABLE lineage_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        store TEXT NOT NULL,
+        complete INTEGER NOT NULL,
+        after_graph TEXT NOT NULL,
+        after_subject TEXT NOT NULL
+      );`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */

@@ -2,7 +2,7 @@ import { QueryTimeoutError, UnavailableError } from '../../../errors.js';
 import { normaliseBinding } from '../sparql-terms.js';
 import type { Logger } from '../../../log.js';
 import type { Database } from '../../database.js';
-import { canonicalTextOf, markedRecord, toNQuads, toNTriples } from '../../nquads.js';
+import { canonicalTextOf, linesOf, markedRecord, toNQuads, toNTriples } from '../../nquads.js';
 import {
   ensureSearchSchema,
   indexRecordForSearch,
@@ -13,6 +13,12 @@ import {
   searchRebuildDue,
 } from '../../search-index.js';
 import type { SearchReader } from '../../search-entry.js';
+import {
+  claimLineageIndex,
+  indexRecordLineage,
+  lineageRefillPosition,
+  refillLineageIndex,
+} from '../../lineage-index.js';
 import { ClientIndex } from './client-index.js';
 import type { IndexClient } from './index-client.js';
 import type { IndexRequest } from './index-protocol.js';
@@ -86,6 +92,7 @@ export class EmbeddedGraphStore implements GraphStore {
   }[] = [];
   private searchRebuild: Promise<void> | undefined;
   private searchCatchUp: Promise<void> | undefined;
+  private lineageRefill: Promise<void> | undefined;
   private closing = false;
   /** The registry's own index. */
   private readonly main: IndexReplica;
@@ -105,6 +112,7 @@ export class EmbeddedGraphStore implements GraphStore {
   ) {
     // The write path keeps the search rows current, so they must exist before the first write.
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
+    claimLineageIndex(db, 'embedded');
     this.main = new IndexReplica(db, bundles, log, { name: 'query index', eager: true }, index);
     this.clients = new ClientIndex(db, bundles, log, options.clientIndexIdleMs ?? 0);
   }
@@ -118,6 +126,8 @@ export class EmbeddedGraphStore implements GraphStore {
   }
 
   async open(): Promise<void> {
+    // Lineage reads its own index, not the query index, so filling it need not wait for the load.
+    if (lineageRefillPosition(this.db) !== undefined) this.lineageRefill ??= this.refillLineage();
     const loading = storeMetrics(this).indexLoad.startTimer();
     await this.main.ensure();
     loading();
@@ -125,6 +135,42 @@ export class EmbeddedGraphStore implements GraphStore {
     this.opened = true;
     if (searchRebuildDue(this.db, this.options.search)) this.searchRebuild ??= this.rebuildSearch();
     if (searchPending(this.db)) this.searchCatchUp ??= this.catchUpSearch();
+  }
+
+  /** Fills the lineage index from the record rows in the background (lineage asks the query index meanwhile). */
+  private async refillLineage(): Promise<void> {
+    const started = Date.now();
+    const page = this.db.prepare(
+      'SELECT graph, subject, nquads, version FROM record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?',
+    );
+    const version = this.db.prepare('SELECT version FROM record WHERE graph = ? AND subject = ?').pluck();
+    try {
+      const records = await refillLineageIndex(
+        this.db,
+        (after, size) => {
+          const rows = page.all(after.graph, after.subject, size) as {
+            graph: string;
+            subject: string;
+            nquads: string;
+            version: number;
+          }[];
+          return Promise.resolve(
+            rows.map((row) => ({
+              graph: row.graph,
+              subject: row.subject,
+              lines: linesOf(row.nquads),
+              current: () => version.get(row.graph, row.subject) === row.version,
+            })),
+          );
+        },
+        () => this.closing,
+      );
+      if (!this.closing) this.log.info('lineage index filled', { records, ms: Date.now() - started });
+    } catch (error) {
+      this.log.error('filling the lineage index failed', { detail: (error as Error).message });
+    } finally {
+      this.lineageRefill = undefined;
+    }
   }
 
   /** Brings the search rows of large commits up to date, a few records per step, after they committed. */
@@ -253,6 +299,7 @@ export class EmbeddedGraphStore implements GraphStore {
         if (before !== undefined) {
           deleteRecord(this.db, write.graph, write.subject);
           search(write, before.kind);
+          indexRecordLineage(this.db, write.graph, write.subject, null);
           changes.removed.push(before.nquads);
         }
         continue;
@@ -266,6 +313,7 @@ export class EmbeddedGraphStore implements GraphStore {
       );
       // Withdrawn records (kind `<kind>:withdrawn`, or carrying the tombstone) leave the search index here.
       search(write, write.kind ?? before?.kind);
+      indexRecordLineage(this.db, write.graph, write.subject, linesOf(nquads));
       if (before !== undefined) changes.removed.push(before.nquads);
       changes.added.push(nquads);
     }
@@ -390,6 +438,7 @@ export class EmbeddedGraphStore implements GraphStore {
     this.closing = true;
     await this.searchRebuild;
     await this.searchCatchUp;
+    await this.lineageRefill;
     await this.clients.close();
     await this.main.close();
   }

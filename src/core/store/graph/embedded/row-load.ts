@@ -1,13 +1,14 @@
 import type { Database } from '../../database.js';
 import { markSearchStale } from '../../search-index.js';
+import { markLineageStale } from '../../lineage-index.js';
 import { mergeRecord } from '../record-merge.js';
 import type { BulkLoad, KindOfLines, MergeTarget } from '../types.js';
 import { readRecord } from './record-table.js';
 
 /**
  * A bulk load into the embedded store: record rows merged inside one SQLite transaction, opened here and
- * committed by `finish` (all or nothing). Counts follow by the record table's triggers; the search index is
- * marked stale and refilled from the records at the next start.
+ * committed by `finish` (all or nothing). Counts follow by the record table's triggers; the search and lineage
+ * indexes are marked stale and refilled from the records at the next start.
  */
 export class RowLoad implements BulkLoad {
   readonly atomic = true;
@@ -30,7 +31,10 @@ export class RowLoad implements BulkLoad {
   }
 
   finish(ops: () => void, changed: boolean): Promise<void> {
-    if (changed) markSearchStale(this.db);
+    if (changed) {
+      markSearchStale(this.db);
+      markLineageStale(this.db, 'embedded');
+    }
     ops();
     this.db.exec('COMMIT');
     return Promise.resolve();

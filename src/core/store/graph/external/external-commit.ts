@@ -8,6 +8,7 @@ import type { Database } from '../../database.js';
 import { canonicalTextOf, linesOf, tripleOf } from '../../nquads.js';
 import type { SearchReader } from '../../search-entry.js';
 import { indexRecordForSearch } from '../../search-index.js';
+import { indexRecordLineage } from '../../lineage-index.js';
 import type { ReadRecord } from './external-read.js';
 import {
   deleteExternalRecord,
@@ -225,12 +226,15 @@ export function updateOf(db: Database, changes: readonly Change[]): GraphUpdate 
   return { deletes, inserts, undo };
 }
 
-/** Records a change in the subject table and the search index; runs inside the commit's transaction. */
+/**
+ * Records a change in the subject table and the search and lineage indexes; runs inside the commit's transaction.
+ */
 export function recordChange(db: Database, search: SearchReader, change: Change): void {
   const { write, lines, kind, before, old } = change;
   if (lines === null) {
     deleteExternalRecord(db, write.graph, write.subject);
     indexRecordForSearch(db, search, { ...write, kind: before?.kind });
+    indexRecordLineage(db, write.graph, write.subject, null);
     return;
   }
   const kept = new Set(lines);
@@ -253,6 +257,7 @@ export function recordChange(db: Database, search: SearchReader, change: Change)
   });
   // Withdrawn records (kind `<kind>:withdrawn`, or carrying the tombstone) leave the search index here.
   indexRecordForSearch(db, search, { ...write, kind });
+  indexRecordLineage(db, write.graph, write.subject, lines);
 }
 
 /** The update requests that apply a journalled undo (none when it has nothing to do). */

@@ -141,7 +141,7 @@ export function sharedLineHolders(db: Database, graph: string, line: string): st
 /** Yields records in (graph, subject) order, `batch` rows per read, holding no read open between batches. */
 export function* iterateExternalRecords(
   db: Database,
-  options: { graph?: string; batch?: number } = {},
+  options: { graph?: string; batch?: number; after?: readonly [string, string] } = {},
 ): Generator<ExternalRecord> {
   const batch = options.batch ?? 500;
   const page =
@@ -150,7 +150,7 @@ export function* iterateExternalRecords(
           'SELECT * FROM external_record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?',
         )
       : db.prepare('SELECT * FROM external_record WHERE graph = ? AND subject > ? ORDER BY subject LIMIT ?');
-  let cursor: [string, string] = [options.graph ?? '', ''];
+  let cursor: [string, string] = options.after === undefined ? [options.graph ?? '', ''] : [...options.after];
   for (;;) {
     const rows = page.all(cursor[0], cursor[1], batch) as RawRecord[];
     for (const raw of rows) yield complete(db, raw);

@@ -34,6 +34,8 @@ import {
 import { dumpExternal } from './external-dump.js';
 import { readExternalRecords, type ReadRecord } from './external-read.js';
 import { rebuildExternalSearch } from './external-search.js';
+import { refillExternalLineage } from './external-lineage.js';
+import { claimLineageIndex, lineageRefillPosition } from '../../lineage-index.js';
 import {
   addIntent,
   countExternalByKind,
@@ -100,6 +102,7 @@ export class ExternalGraphStore implements GraphStore {
   private readonly pending: PendingCommit[] = [];
   private preparing: Promise<string[]> | undefined;
   private searchRebuild: Promise<void> | undefined;
+  private lineageRefill: Promise<void> | undefined;
   /**
    * Reads kept for the next read of the same version of a record, and for the commit that follows a read (an
    * edit), which takes the record's old state from here instead of asking again.
@@ -121,6 +124,7 @@ export class ExternalGraphStore implements GraphStore {
   ) {
     this.clientGate = new QueryGate(options.maxRunning ?? 4);
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
+    claimLineageIndex(db, 'sparql');
   }
 
   get ready(): boolean {
@@ -160,6 +164,24 @@ export class ExternalGraphStore implements GraphStore {
       ).finally(() => {
         this.searchRebuild = undefined;
       });
+    }
+    if (lineageRefillPosition(this.db) !== undefined) this.lineageRefill ??= this.refillLineage();
+  }
+
+  /** Fills the lineage index from the records on the server in the background (lineage asks queries meanwhile). */
+  private async refillLineage(): Promise<void> {
+    const started = Date.now();
+    try {
+      const records = await refillExternalLineage(
+        this.db,
+        (graph, subjects) => this.readRecords(graph, subjects),
+        () => this.closed,
+      );
+      if (!this.closed) this.log.info('lineage index filled', { records, ms: Date.now() - started });
+    } catch (error) {
+      this.log.error('filling the lineage index failed', { detail: (error as Error).message });
+    } finally {
+      this.lineageRefill = undefined;
     }
   }
 
@@ -443,6 +465,7 @@ export class ExternalGraphStore implements GraphStore {
     this.closed = true;
     await this.queue;
     await this.searchRebuild;
+    await this.lineageRefill;
     this.client.close();
   }
 }

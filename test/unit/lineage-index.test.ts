@@ -1,0 +1,150 @@
+/**
+ * The lineage index: what it takes from a record's lines, and the steps it answers (both ways, with `as_of`, in
+ * pages), on a real database.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/core/store/database.js';
+import {
+  claimLineageIndex,
+  FACT,
+  indexRecordLineage,
+  LINK,
+  lineageFactsOf,
+  lineageIndexReady,
+  lineageNodeRows,
+  lineageRefillPosition,
+  lineageStepLines,
+  refillLineage,
+} from '../../src/core/store/lineage-index.js';
+import { tempDir } from '../helpers.js';
+
+const PROV = 'http://www.w3.org/ns/prov#';
+const G = '<urn:g>';
+const line = (s: string, p: string, o: string) => `<${s}> <${p}> ${o} ${G} .`;
+
+describe('lineageFactsOf', () => {
+  it('takes links, kinds, titles and creation times, and passes everything else over', () => {
+    const { links, nodes } = lineageFactsOf([
+      line('urn:a2', `${PROV}wasGeneratedBy`, '<urn:run>'),
+      line('urn:run', `${PROV}used`, '<urn:a1>'),
+      line('urn:a2', `${PROV}wasDerivedFrom`, '"not a node"'),
+      `_:b1 <${PROV}used> <urn:a1> ${G} .`,
+      line(
+        'urn:a2',
+        'http://www.w3.org/1999/02/22-rdf-syntax-ns#type',
+        '<http://www.w3.org/ns/dcat#Dataset>',
+      ),
+      line('urn:a2', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', '<http://example.org/Other>'),
+      line('urn:a2', 'http://purl.org/dc/terms/title', '"orders \\"daily\\"\\u00e9"@en'),
+      line(
+        'urn:run',
+        'http://purl.org/dc/terms/created',
+        '"2026-04-01T03:00:00+02:00"^^<http://www.w3.org/2001/XMLSchema#dateTime>',
+      ),
+      line(
+        'urn:a2',
+        'http://purl.org/dc/terms/created',
+        '"2026-04-01"^^<http://www.w3.org/2001/XMLSchema#date>',
+      ),
+      line('urn:a2', 'http://purl.org/dc/terms/description', '"long text"'),
+    ]);
+    expect(links).toEqual([
+      { s: 'urn:a2', p: LINK.generatedBy, o: 'urn:run' },
+      { s: 'urn:run', p: LINK.used, o: 'urn:a1' },
+    ]);
+    expect(nodes).toEqual([
+      { s: 'urn:a2', p: FACT.artifact, o: '' },
+      { s: 'urn:a2', p: FACT.title, o: 'orders "daily"é' },
+      { s: 'urn:run', p: FACT.created, o: '2026-04-01T01:00:00.000Z' },
+    ]);
+  });
+});
+
+describe('the lineage index on a database', () => {
+  let db: Database;
+  beforeEach(() => {
+    db = openDatabase(tempDir());
+  });
+  afterEach(() => db.close());
+
+  const created = (iri: string, at: string) =>
+    line(iri, 'http://purl.org/dc/terms/created', `"${at}"^^<http://www.w3.org/2001/XMLSchema#dateTime>`);
+
+  it('answers a step both ways, leaves out what was created after as_of, and pages in line order', () => {
+    expect(claimLineageIndex(db, 'embedded')).toBe(true);
+    refillLineage(db, [], undefined, true);
+    expect(lineageIndexReady(db)).toBe(true);
+    db.transaction(() => {
+      indexRecordLineage(db, 'urn:g', 'urn:run1', [
+        line('urn:run1', `${PROV}used`, '<urn:in>'),
+        line('urn:run1', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', `<${PROV}Activity>`),
+        line('urn:run1', 'http://www.w3.org/2000/01/rdf-schema#label', '"nightly"'),
+        created('urn:run1', '2026-01-01T00:00:00Z'),
+      ]);
+      indexRecordLineage(db, 'urn:g', 'urn:out', [
+        line('urn:out', `${PROV}wasGeneratedBy`, '<urn:run1>'),
+        created('urn:out', '2026-01-01T00:00:00Z'),
+      ]);
+      indexRecordLineage(db, 'urn:g', 'urn:late', [
+        line('urn:late', `${PROV}wasDerivedFrom`, '<urn:in>'),
+        created('urn:late', '2026-03-01T00:00:00Z'),
+      ]);
+    });
+    expect(lineageStepLines(db, [['down', ['urn:in']]], 10, undefined)).toEqual([
+      'down urn:in derivedFrom  urn:late',
+      'down urn:in used urn:run1 urn:out',
+    ]);
+    expect(lineageStepLines(db, [['down', ['urn:in']]], 10, '2026-02-01T00:00:00.000Z')).toEqual([
+      'down urn:in used urn:run1 urn:out',
+    ]);
+    expect(lineageStepLines(db, [['up', ['urn:out']]], 10, undefined)).toEqual([
+      'up urn:out generated urn:run1 urn:in',
+    ]);
+    expect(lineageStepLines(db, [['down', ['urn:in']]], 1, undefined, 1)).toEqual([
+      'down urn:in used urn:run1 urn:out',
+    ]);
+    expect(lineageNodeRows(db, [], ['urn:run1'])).toEqual([
+      { iri: 'urn:run1', kind: 'run', graph: 'urn:g', title: 'nightly' },
+    ]);
+    // A record written again replaces what it said; a deleted one says nothing.
+    db.transaction(() => indexRecordLineage(db, 'urn:g', 'urn:late', null));
+    expect(lineageStepLines(db, [['down', ['urn:in']]], 10, undefined)).toEqual([
+      'down urn:in used urn:run1 urn:out',
+    ]);
+  });
+
+  it('is filled again when another store claims it, and a refill leaves records written meanwhile alone', () => {
+    claimLineageIndex(db, 'embedded');
+    refillLineage(db, [], undefined, true);
+    expect(claimLineageIndex(db, 'embedded')).toBe(false);
+    // The data directory moved to the other store: its records are read again, from the first.
+    expect(claimLineageIndex(db, 'sparql')).toBe(true);
+    expect(lineageIndexReady(db)).toBe(false);
+    expect(lineageRefillPosition(db)).toEqual({ graph: '', subject: '' });
+    // Written by a commit while its batch was being read: the commit's lines stay.
+    db.transaction(() =>
+      indexRecordLineage(db, 'urn:g', 'urn:b', [line('urn:b', `${PROV}wasDerivedFrom`, '<urn:new>')]),
+    );
+    refillLineage(
+      db,
+      [
+        { graph: 'urn:g', subject: 'urn:a', lines: [line('urn:a', `${PROV}wasDerivedFrom`, '<urn:x>')] },
+        {
+          graph: 'urn:g',
+          subject: 'urn:b',
+          lines: [line('urn:b', `${PROV}wasDerivedFrom`, '<urn:old>')],
+          current: () => false,
+        },
+      ],
+      { graph: 'urn:g', subject: 'urn:b' },
+      false,
+    );
+    expect(lineageRefillPosition(db)).toEqual({ graph: 'urn:g', subject: 'urn:b' });
+    refillLineage(db, [], undefined, true);
+    expect(lineageIndexReady(db)).toBe(true);
+    expect(lineageStepLines(db, [['up', ['urn:a', 'urn:b']]], 10, undefined)).toEqual([
+      'up urn:a derivedFrom  urn:x',
+      'up urn:b derivedFrom  urn:new',
+    ]);
+  });
+});
