@@ -153,13 +153,17 @@ export function markLineageStale(db: Database, store: string): void {
 
 /**
  * Called as a graph store opens the database: an index filled from another store's records (the data directory
- * was moved from one to the other), or never filled, is marked to be filled again. Returns whether it must be.
+ * was moved from one to the other), or never filled, is marked to be filled again, unless the store holds no
+ * records yet (a new data directory: its commits fill it). Returns whether it must be filled.
  */
-export function claimLineageIndex(db: Database, store: string): boolean {
+export function claimLineageIndex(db: Database, store: string, holdsRecords: boolean): boolean {
   const state = stateOf(db);
   if (state !== undefined && state.store === store) return state.complete === 0;
-  db.transaction(() => markLineageStale(db, store));
-  return true;
+  db.transaction(() => {
+    markLineageStale(db, store);
+    if (!holdsRecords) db.prepare('UPDATE lineage_state SET complete = 1').run();
+  });
+  return holdsRecords;
 }
 
 /** Whether lineage may be read from the index: it holds every record's links. */

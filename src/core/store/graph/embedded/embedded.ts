@@ -112,7 +112,7 @@ export class EmbeddedGraphStore implements GraphStore {
   ) {
     // The write path keeps the search rows current, so they must exist before the first write.
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
-    claimLineageIndex(db, 'embedded');
+    claimLineageIndex(db, 'embedded', db.prepare('SELECT 1 FROM record LIMIT 1').get() !== undefined);
     this.main = new IndexReplica(db, bundles, log, { name: 'query index', eager: true }, index);
     this.clients = new ClientIndex(db, bundles, log, options.clientIndexIdleMs ?? 0);
   }

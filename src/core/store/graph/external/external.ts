@@ -124,7 +124,11 @@ export class ExternalGraphStore implements GraphStore {
   ) {
     this.clientGate = new QueryGate(options.maxRunning ?? 4);
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
-    claimLineageIndex(db, 'sparql');
+    claimLineageIndex(
+      db,
+      'sparql',
+      db.prepare("SELECT 1 FROM external_record WHERE kind IS NOT 'bundle' LIMIT 1").get() !== undefined,
+    );
   }
 
   get ready(): boolean {
