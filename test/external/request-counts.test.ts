@@ -129,9 +129,10 @@ describe('reads on the external store cost a number of requests that does not gr
   });
 
   it('a lineage hop to 10, 100 or 200 runs', async () => {
+    // The artifact's own record, to check it may be read: the walk and its nodes come from the lineage index.
     constant(
       await bySize((n) => `/api/v1/artifacts/${source.id}/lineage?direction=down&depth=1&max_nodes=${n}`),
-      5,
+      1,
     );
   });
 });

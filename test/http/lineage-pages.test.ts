@@ -295,4 +295,16 @@ describe('lineage from the lineage index', () => {
     }
     expect(await answers()).toEqual(fromIndex);
   });
+
+  it('answers before the query index is loaded', async () => {
+    const expected = await lineageOf(hubVersion, 'direction=both&depth=6');
+    const dataDir = core.config.dataDir;
+    await core.close();
+    core = await openTestCore({ REG_DATA_DIR: dataDir }, false);
+    app = createApp(core);
+    expect(core.graph.ready).toBe(false);
+    const early = await lineageOf(hubVersion, 'direction=both&depth=6');
+    expect(early.status, JSON.stringify(early.body)).toBe(200);
+    expect(early.body).toEqual(expected.body);
+  });
 });
