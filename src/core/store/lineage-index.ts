@@ -10,7 +10,6 @@
  */
 import type { Database } from './database.js';
 import { DCAT, DCT, PROV, RDF, RDFS, REG, XSD } from '../ns.js';
-import { parseNQuads } from './nquads.js';
 
 /** The links between nodes, by code. */
 export const LINK = { generatedBy: 0, used: 1, derivedFrom: 2, revisionOf: 3 } as const;
@@ -88,19 +87,50 @@ export function lineageFactsOf(lines: readonly string[]): { links: Fact[]; nodes
       continue;
     }
     const fact = LITERALS.get(predicate);
-    if (fact === undefined || line[objectStart] !== '"') continue;
-    const [quad] = parseNQuads(line);
-    const object = quad?.object;
-    if (object?.termType !== 'Literal') continue;
+    const literal = fact === undefined ? undefined : literalAt(line, objectStart);
+    if (fact === undefined || literal === undefined) continue;
     if (fact !== FACT.created) {
-      nodes.push({ s, p: fact, o: object.value });
+      nodes.push({ s, p: fact, o: literal.value });
       continue;
     }
-    if (object.datatype.value !== DATE_TIME) continue;
-    const time = Date.parse(object.value);
+    if (literal.datatype !== DATE_TIME) continue;
+    const time = Date.parse(literal.value);
     if (!Number.isNaN(time)) nodes.push({ s, p: fact, o: new Date(time).toISOString() });
   }
   return { links, nodes };
+}
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  t: '\t',
+  b: '\b',
+  n: '\n',
+  r: '\r',
+  f: '\f',
+  '"': '"',
+  "'": "'",
+  '\\': '\\',
+};
+
+/**
+ * The literal starting at `from` in an N-Quads line (its lexical form unescaped, and its datatype IRI, empty for
+ * a language-tagged string), or undefined when none starts there. Only the lines lineage keeps a literal of are
+ * read, so no parser is built per line.
+ */
+function literalAt(line: string, from: number): { value: string; datatype: string } | undefined {
+  if (line[from] !== '"') return undefined;
+  let end = from + 1;
+  while (end < line.length && line[end] !== '"') end += line[end] === '\\' ? 2 : 1;
+  if (end >= line.length) return undefined;
+  const raw = line.slice(from + 1, end);
+  const value = raw.includes('\\')
+    ? raw.replace(/\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))/g, (_, u4: string, u8: string, c: string) =>
+        u4 !== undefined || u8 !== undefined
+          ? String.fromCodePoint(parseInt(u4 ?? u8, 16))
+          : (ESCAPES[c] ?? c),
+      )
+    : raw;
+  const datatype = line.startsWith('^^<', end + 1) ? line.slice(end + 4, line.indexOf('>', end + 4)) : '';
+  return { value, datatype };
 }
 
 /**
