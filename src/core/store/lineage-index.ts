@@ -9,6 +9,7 @@
  * record rows directly; until then lineage asks the query index as before (`lineageIndexReady`).
  */
 import type { Database } from './database.js';
+import type { Logger } from '../log.js';
 import { DCAT, DCT, PROV, RDF, RDFS, REG, XSD } from '../ns.js';
 
 /** The links between nodes, by code. */
@@ -353,28 +354,39 @@ export interface RefillPosition {
   readonly subject: string;
 }
 
+/** How a refill runs: when it stops early, where it reports, and how many records it reads per batch. */
+export interface RefillOptions {
+  readonly stopped: () => boolean;
+  readonly log: Logger;
+  readonly size?: number;
+}
+
 /**
  * Fills the index from a store's records, a batch per transaction, yielding between batches so requests are
  * served meanwhile (lineage asks the query index until it is done). `readBatch` gives the records after a
  * position in (graph, subject) order, at most `size`; fewer means the last batch. It resumes where a previous run
- * stopped (the position is stored), and commits meanwhile index their own records. `stopped` ends it early.
- * Returns the number of records read.
+ * stopped (the position is stored), and commits meanwhile index their own records. Reports its end in the log;
+ * a failure is logged and left for the next open to resume.
  */
 export async function refillLineageIndex(
   db: Database,
   readBatch: (after: RefillPosition, size: number) => Promise<RefillRecord[]>,
-  stopped: () => boolean,
-  size = 500,
-): Promise<number> {
+  options: RefillOptions,
+): Promise<void> {
+  const { stopped, log, size = 500 } = options;
+  const started = Date.now();
   let read = 0;
-  for (let after = lineageRefillPosition(db); after !== undefined && !stopped();) {
-    const records = await readBatch(after, size);
-    if (stopped()) break;
-    const last = records.at(-1);
-    refillLineage(db, records, last, records.length < size);
-    read += records.length;
-    after = lineageRefillPosition(db);
-    await new Promise((resolve) => setImmediate(resolve));
+  try {
+    for (let after = lineageRefillPosition(db); after !== undefined && !stopped();) {
+      const records = await readBatch(after, size);
+      if (stopped()) break;
+      refillLineage(db, records, records.at(-1), records.length < size);
+      read += records.length;
+      after = lineageRefillPosition(db);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (lineageIndexReady(db)) log.info('lineage index filled', { records: read, ms: Date.now() - started });
+  } catch (error) {
+    log.error('filling the lineage index failed', { detail: (error as Error).message });
   }
-  return read;
 }

@@ -30,6 +30,7 @@ import {
   iterateRecords,
   readRecord,
   recordGraphs,
+  recordsAfter,
   recordsOutside,
   writeRecord,
 } from './record-table.js';
@@ -127,7 +128,13 @@ export class EmbeddedGraphStore implements GraphStore {
 
   async open(): Promise<void> {
     // Lineage reads its own index, not the query index, so filling it need not wait for the load.
-    if (lineageRefillPosition(this.db) !== undefined) this.lineageRefill ??= this.refillLineage();
+    if (lineageRefillPosition(this.db) !== undefined)
+      this.lineageRefill ??= refillLineageIndex(this.db, recordsAfter(this.db), {
+        stopped: () => this.closing,
+        log: this.log,
+      }).finally(() => {
+        this.lineageRefill = undefined;
+      });
     const loading = storeMetrics(this).indexLoad.startTimer();
     await this.main.ensure();
     loading();
@@ -135,42 +142,6 @@ export class EmbeddedGraphStore implements GraphStore {
     this.opened = true;
     if (searchRebuildDue(this.db, this.options.search)) this.searchRebuild ??= this.rebuildSearch();
     if (searchPending(this.db)) this.searchCatchUp ??= this.catchUpSearch();
-  }
-
-  /** Fills the lineage index from the record rows in the background (lineage asks the query index meanwhile). */
-  private async refillLineage(): Promise<void> {
-    const started = Date.now();
-    const page = this.db.prepare(
-      'SELECT graph, subject, nquads, version FROM record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?',
-    );
-    const version = this.db.prepare('SELECT version FROM record WHERE graph = ? AND subject = ?').pluck();
-    try {
-      const records = await refillLineageIndex(
-        this.db,
-        (after, size) => {
-          const rows = page.all(after.graph, after.subject, size) as {
-            graph: string;
-            subject: string;
-            nquads: string;
-            version: number;
-          }[];
-          return Promise.resolve(
-            rows.map((row) => ({
-              graph: row.graph,
-              subject: row.subject,
-              lines: linesOf(row.nquads),
-              current: () => version.get(row.graph, row.subject) === row.version,
-            })),
-          );
-        },
-        () => this.closing,
-      );
-      if (!this.closing) this.log.info('lineage index filled', { records, ms: Date.now() - started });
-    } catch (error) {
-      this.log.error('filling the lineage index failed', { detail: (error as Error).message });
-    } finally {
-      this.lineageRefill = undefined;
-    }
   }
 
   /** Brings the search rows of large commits up to date, a few records per step, after they committed. */

@@ -1,4 +1,6 @@
 import type { Database } from '../../database.js';
+import type { RefillPosition, RefillRecord } from '../../lineage-index.js';
+import { linesOf } from '../../nquads.js';
 
 /** One stored record: the canonical N-Quads of one subject (and its fragments) in one graph. */
 export interface RecordRow {
@@ -140,4 +142,29 @@ function lineCount(text: string): number {
   let count = 0;
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
   return count;
+}
+
+/**
+ * Reads records for a refill of the lineage index: those after a position in (graph, subject) order, each with a
+ * check that it is still the version read.
+ */
+export function recordsAfter(db: Database): (after: RefillPosition, size: number) => Promise<RefillRecord[]> {
+  const page = db.prepare(
+    'SELECT graph, subject, nquads, version FROM record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?',
+  );
+  const version = db.prepare('SELECT version FROM record WHERE graph = ? AND subject = ?').pluck();
+  return (after, size) => {
+    const rows = page.all(after.graph, after.subject, size) as Pick<
+      RawRow,
+      'graph' | 'subject' | 'nquads' | 'version'
+    >[];
+    return Promise.resolve(
+      rows.map((row) => ({
+        graph: row.graph,
+        subject: row.subject,
+        lines: linesOf(row.nquads),
+        current: () => version.get(row.graph, row.subject) === row.version,
+      })),
+    );
+  };
 }

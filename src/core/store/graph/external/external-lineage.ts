@@ -4,7 +4,12 @@
  * batch at a time; a record written while its batch was read keeps what its own commit indexed.
  */
 import type { Database } from '../../database.js';
-import { refillLineageIndex, type RefillPosition, type RefillRecord } from '../../lineage-index.js';
+import {
+  refillLineageIndex,
+  type RefillOptions,
+  type RefillPosition,
+  type RefillRecord,
+} from '../../lineage-index.js';
 import { linesOf } from '../../nquads.js';
 import { groupBy } from './external-commit.js';
 import { iterateExternalRecords, readExternalRecord, type ExternalRecord } from './external-table.js';
@@ -12,12 +17,12 @@ import { iterateExternalRecords, readExternalRecord, type ExternalRecord } from 
 /** Records listed per batch; their reads are grouped by graph within the store's quad budget. */
 const BATCH = 200;
 
-/** Fills the lineage index; `read` reads records of one graph as the store does. Returns the records read. */
+/** Fills the lineage index; `read` reads records of one graph as the store does. */
 export function refillExternalLineage(
   db: Database,
   read: (graph: string, subjects: readonly string[]) => Promise<Map<string, string>>,
-  stopped: () => boolean,
-): Promise<number> {
+  options: Omit<RefillOptions, 'size'>,
+): Promise<void> {
   const readBatch = async (after: RefillPosition, size: number): Promise<RefillRecord[]> => {
     const listed: ExternalRecord[] = [];
     for (const record of iterateExternalRecords(db, { after: [after.graph, after.subject], batch: size })) {
@@ -39,5 +44,5 @@ export function refillExternalLineage(
     }
     return out;
   };
-  return refillLineageIndex(db, readBatch, stopped, BATCH);
+  return refillLineageIndex(db, readBatch, { ...options, size: BATCH });
 }

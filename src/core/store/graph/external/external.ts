@@ -169,24 +169,17 @@ export class ExternalGraphStore implements GraphStore {
         this.searchRebuild = undefined;
       });
     }
-    if (lineageRefillPosition(this.db) !== undefined) this.lineageRefill ??= this.refillLineage();
-  }
-
-  /** Fills the lineage index from the records on the server in the background (lineage asks queries meanwhile). */
-  private async refillLineage(): Promise<void> {
-    const started = Date.now();
-    try {
-      const records = await refillExternalLineage(
+    if (lineageRefillPosition(this.db) !== undefined)
+      this.lineageRefill ??= refillExternalLineage(
         this.db,
         (graph, subjects) => this.readRecords(graph, subjects),
-        () => this.closed,
-      );
-      if (!this.closed) this.log.info('lineage index filled', { records, ms: Date.now() - started });
-    } catch (error) {
-      this.log.error('filling the lineage index failed', { detail: (error as Error).message });
-    } finally {
-      this.lineageRefill = undefined;
-    }
+        {
+          stopped: () => this.closed,
+          log: this.log,
+        },
+      ).finally(() => {
+        this.lineageRefill = undefined;
+      });
   }
 
   async readRecord(graph: string, subject: string): Promise<string | undefined> {
