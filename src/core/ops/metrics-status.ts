@@ -13,9 +13,9 @@ const QUEUE_STATES = ['pending', 'failed', 'dead'] as const;
 const BOUND = new WeakSet<object>();
 
 /**
- * Registers the gauges read at each scrape: the store's size and record counts, the peers, uptime, the index's
- * readiness and the lineage index's, the delivery queue and the start-up count of stranded records (their names are part of the
- * contract), and the Node runtime's metrics.
+ * Registers the gauges read at each scrape: the store's size and record counts, the peers, uptime, the readiness
+ * of the query index and of the lineage index, the delivery queue and the start-up count of stranded records
+ * (their names are part of the contract), and the Node runtime's metrics.
  */
 export function bindStatusGauges(core: Core): void {
   if (BOUND.has(core)) return;

@@ -224,8 +224,9 @@ function recordedBy(variable: string, asOf: string | undefined): string {
 
 /**
  * One breadth-first step from the frontiers of artifacts: from the lineage index when it is complete (SQLite
- * lookups, no query), else both ways in one query (every query to the index costs a round trip). Each row is one link: the way, the frontier artifact, what links it, the run in between (for used
- * and generated, else empty) and the artifact reached (empty when the run used or generated nothing else). With
+ * lookups, no query), else both ways in one query (every query to the index costs a round trip). Each row is one
+ * link: the way, the frontier artifact, what links it, the run in between (for used and generated, else empty)
+ * and the artifact reached (empty when the run used or generated nothing else). With
  * `asOf`, runs and artifacts recorded after it are left out. `offset` takes a stable page of the step's rows.
  * A store that answers queries side by side is asked each way at once instead, unless a page of the ordered rows
  * is wanted: `limit` then bounds each way, and the caller reads more rows than it can take as not whole.

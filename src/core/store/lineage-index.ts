@@ -202,8 +202,14 @@ export function lineageIndexReady(db: Database): boolean {
   return stateOf(db)?.complete === 1;
 }
 
-/** Where a refill stands: the last record indexed (graph, subject order), or undefined when it is complete. */
-export function lineageRefillPosition(db: Database): { graph: string; subject: string } | undefined {
+/** Where a refill stands: the last record taken, in (graph, subject) order. */
+export interface RefillPosition {
+  readonly graph: string;
+  readonly subject: string;
+}
+
+/** Where a refill stands, or undefined when the index is complete. */
+export function lineageRefillPosition(db: Database): RefillPosition | undefined {
   const state = stateOf(db);
   if (state === undefined || state.complete === 1) return undefined;
   return { graph: state.after_graph, subject: state.after_subject };
@@ -225,7 +231,7 @@ export interface RefillRecord {
 export function refillLineage(
   db: Database,
   records: readonly RefillRecord[],
-  last: { graph: string; subject: string } | undefined,
+  last: RefillPosition | undefined,
   done: boolean,
 ): void {
   db.transaction(() => {
@@ -346,12 +352,6 @@ export function lineageSeriesRows(db: Database, artifacts: readonly string[]): [
     )
     .all(JSON.stringify(artifacts)) as { artifact: string; series: string }[];
   return rows.map((row) => [row.artifact, row.series]);
-}
-
-/** Where a refill stands: the last record taken, in (graph, subject) order. */
-export interface RefillPosition {
-  readonly graph: string;
-  readonly subject: string;
 }
 
 /** How a refill runs: when it stops early, where it reports, and how many records it reads per batch. */

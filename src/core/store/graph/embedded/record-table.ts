@@ -69,7 +69,7 @@ export function deleteRecord(db: Database, graph: string, subject: string): void
  */
 export function* iterateRecords(
   db: Database,
-  options: { graph?: string; batch?: number } = {},
+  options: { graph?: string; batch?: number; after?: readonly [string, string] } = {},
 ): Generator<RecordRow> {
   const batch = options.batch ?? 500;
   const page =
@@ -77,7 +77,7 @@ export function* iterateRecords(
       ? db.prepare('SELECT * FROM record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?')
       : db.prepare('SELECT * FROM record WHERE graph = ? AND subject > ? ORDER BY subject LIMIT ?');
   // Subjects are never empty, so ('', '') precedes every row, the default graph's included.
-  let cursor: [string, string] = [options.graph ?? '', ''];
+  let cursor: [string, string] = options.after === undefined ? [options.graph ?? '', ''] : [...options.after];
   for (;;) {
     const rows = (page.all(cursor[0], cursor[1], batch) as RawRow[]).map(toRow);
     for (const row of rows) yield row;
@@ -149,22 +149,18 @@ function lineCount(text: string): number {
  * check that it is still the version read.
  */
 export function recordsAfter(db: Database): (after: RefillPosition, size: number) => Promise<RefillRecord[]> {
-  const page = db.prepare(
-    'SELECT graph, subject, nquads, version FROM record WHERE (graph, subject) > (?, ?) ORDER BY graph, subject LIMIT ?',
-  );
   const version = db.prepare('SELECT version FROM record WHERE graph = ? AND subject = ?').pluck();
   return (after, size) => {
-    const rows = page.all(after.graph, after.subject, size) as Pick<
-      RawRow,
-      'graph' | 'subject' | 'nquads' | 'version'
-    >[];
-    return Promise.resolve(
-      rows.map((row) => ({
+    const out: RefillRecord[] = [];
+    for (const row of iterateRecords(db, { after: [after.graph, after.subject], batch: size })) {
+      out.push({
         graph: row.graph,
         subject: row.subject,
         lines: linesOf(row.nquads),
         current: () => version.get(row.graph, row.subject) === row.version,
-      })),
-    );
+      });
+      if (out.length >= size) break;
+    }
+    return Promise.resolve(out);
   };
 }
