@@ -144,6 +144,27 @@ function logTail(dir: string): string {
   }
 }
 
+/** Blocks until every thread of a process is stopped (state T in /proc), for up to ten seconds. */
+function waitUntilStopped(pid: number): void {
+  const taskDir = `/proc/${pid}/task`;
+  const stopped = (): boolean =>
+    fs.readdirSync(taskDir).every((task) => {
+      try {
+        // The state follows the command name, which is in parentheses and may hold spaces.
+        const stat = fs.readFileSync(path.join(taskDir, task, 'stat'), 'utf8');
+        return /^[Tt]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+      } catch {
+        return true; // the thread ended
+      }
+    });
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + 10_000;
+  while (!stopped()) {
+    if (Date.now() > deadline) throw new Error(`process ${pid} did not stop within 10 s`);
+    Atomics.wait(pause, 0, 0, 5);
+  }
+}
+
 /** Starts a server on a copy of `template` (or on a fresh database), blocking until it answers HTTP. */
 export function startVirtuosoSync(template?: string, options: VirtuosoOptions = {}): VirtuosoServer {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reg-virtuoso-'));
@@ -193,7 +214,10 @@ export function startVirtuosoSync(template?: string, options: VirtuosoOptions = 
       return Promise.resolve();
     },
     signal: (signal) => {
-      child?.kill(signal);
+      if (child?.pid === undefined) return;
+      child.kill(signal);
+      // A stop signal is delivered to each thread in its own time: the server may still answer meanwhile.
+      if (signal === 'SIGSTOP') waitUntilStopped(child.pid);
     },
     dispose: async () => {
       await stop();
