@@ -60,6 +60,40 @@ describe('lineageFactsOf', () => {
   });
 });
 
+describe('lineageFactsOf, for software counts', () => {
+  const REG = 'https://w3id.org/reg/ns#';
+  const SCHEMA = 'https://schema.org/';
+  const XSD = 'http://www.w3.org/2001/XMLSchema#';
+  it('takes deployments, releases with their versions and dates, run starts and withdrawals', () => {
+    const { links, nodes } = lineageFactsOf([
+      line('urn:i1', `${REG}instanceOf`, '<urn:sw>'),
+      line('urn:r1', 'http://purl.org/dc/terms/isVersionOf', '<urn:sw>'),
+      line('urn:r1', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', `<${REG}Release>`),
+      line('urn:r1', `${SCHEMA}softwareVersion`, '"1.2.0"'),
+      line('urn:r1', `${SCHEMA}datePublished`, `"2026-01-01"^^<${XSD}date>`),
+      line('urn:run', `${PROV}wasAssociatedWith`, '<urn:i1>'),
+      line('urn:run', `${PROV}startedAtTime`, `"2026-04-01T03:00:00+02:00"^^<${XSD}dateTime>`),
+      line('urn:old', `${PROV}startedAtTime`, '"yesterday"'),
+      line('urn:i2', `${REG}tombstoned`, `"true"^^<${XSD}boolean>`),
+      line('urn:i3', `${REG}tombstoned`, `"false"^^<${XSD}boolean>`),
+      line('urn:i4', `${REG}tombstoned`, '"true"'),
+    ]);
+    expect(links).toEqual([
+      { s: 'urn:i1', p: LINK.instanceOf, o: 'urn:sw' },
+      { s: 'urn:r1', p: LINK.versionOf, o: 'urn:sw' },
+      { s: 'urn:run', p: LINK.associatedWith, o: 'urn:i1' },
+    ]);
+    expect(nodes).toEqual([
+      { s: 'urn:r1', p: FACT.versionOf, o: 'urn:sw' },
+      { s: 'urn:r1', p: FACT.release, o: '' },
+      { s: 'urn:r1', p: FACT.softwareVersion, o: '1.2.0' },
+      { s: 'urn:r1', p: FACT.published, o: '2026-01-01' },
+      { s: 'urn:run', p: FACT.started, o: '2026-04-01T01:00:00.000Z' },
+      { s: 'urn:i2', p: FACT.tombstoned, o: 'true' },
+    ]);
+  });
+});
+
 describe('the lineage index on a database', () => {
   let db: Database;
   beforeEach(() => {

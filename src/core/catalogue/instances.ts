@@ -42,7 +42,8 @@ import {
 } from '../stored/records.js';
 import { readRelated, softwareName } from './releases.js';
 import { listRuns, type RunListParams } from '../provenance/runs.js';
-import { softwareCounts, softwareCountsOf, withEmptyLists } from './software.js';
+import { withEmptyLists } from './software.js';
+import { softwareCounts, softwareCountsOf } from './software-counts.js';
 import { presentCapability } from '../discovery/terms.js';
 import { liveTokenCount } from '../access/tokens.js';
 

@@ -1,5 +1,5 @@
 import { requireCurator, requireCuratorOrScope } from '../access/policy.js';
-import { DCT, GRAPHS, PROV, REG, SCHEMA, SH } from '../ns.js';
+import { DCT, REG, SCHEMA, SH } from '../ns.js';
 import { idOf, mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
@@ -25,10 +25,10 @@ import {
   tombstoneRecord,
   presentingTogether,
 } from '../stored/records.js';
-import type { Binding } from '../store/graph/types.js';
-import { memoised, memoisedEach } from '../stored/memoised.js';
+import { memoised } from '../stored/memoised.js';
 import type { Act } from '../stored/write-path.js';
-import { sparqlString, withinLastDays } from '../discovery/sparql-text.js';
+import { sparqlString } from '../discovery/sparql-text.js';
+import { softwareCounts, softwareCountsOf } from './software-counts.js';
 import { checkSyncInput, presentSync } from '../forge/sync-settings.js';
 import { describeTerm, describeTerms, presentCapability } from '../discovery/terms.js';
 
@@ -37,91 +37,6 @@ export function withEmptyLists(spec: RecordSpec, json: JsonObject): JsonObject {
   const out = { ...json };
   for (const field of spec.fields)
     if (field.many === true && field.registry !== true && out[field.json] === undefined) out[field.json] = [];
-  return out;
-}
-
-/** Counts derived from other records: deployments and releases of a software, and its newest release. */
-export async function softwareCounts(core: Core, iri: string): Promise<JsonObject> {
-  return (await softwareCountsOf(core, [iri])).get(iri) ?? {};
-}
-
-/**
- * The counts of `softwareCounts` for several software at once (a list page): four queries whatever their number,
- * each answer kept until the next write.
- */
-export async function softwareCountsOf(
-  core: Core,
-  iris: readonly string[],
-): Promise<Map<string, JsonObject>> {
-  if (!core.graph.ready) return new Map();
-  return memoisedEach(core, 'software-counts', iris, (missing) => readSoftwareCounts(core, missing));
-}
-
-async function readSoftwareCounts(core: Core, missing: readonly string[]): Promise<Map<string, JsonObject>> {
-  const out = new Map<string, JsonObject>();
-  const values = `VALUES ?s { ${missing.map((iri) => `<${iri}>`).join(' ')} }`;
-  const live = `FILTER NOT EXISTS { ?x <${REG('tombstoned')}> true }`;
-  const byS = (rows: Binding[]) => new Map(rows.map((row) => [row.s?.value ?? '', row]));
-  const counts = byS(
-    await core.graph.select(
-      `SELECT ?s (COUNT(DISTINCT ?i) AS ?instances) (COUNT(DISTINCT ?r) AS ?releases) WHERE { ${values}
-         GRAPH <${GRAPHS.local}> {
-           { ?i <${REG('instanceOf')}> ?s . BIND(?i AS ?x) ${live} } UNION
-           { ?r <${DCT('isVersionOf')}> ?s ; a <${REG('Release')}> . BIND(?r AS ?x) ${live} } } } GROUP BY ?s`,
-    ),
-  );
-  // The newest release of each: the greatest of "date, tab, IRI" (no date sorts first), as ordering by date and
-  // then IRI, newest first, would give; its version and date are then read as stored.
-  const newest = byS(
-    await core.graph.select(
-      `SELECT ?s (MAX(CONCAT(COALESCE(STR(?date), ""), "\t", STR(?r))) AS ?best) WHERE { ${values}
-         GRAPH <${GRAPHS.local}> { ?r <${DCT('isVersionOf')}> ?s ; a <${REG('Release')}> ;
-           <${SCHEMA('softwareVersion')}> ?version . BIND(?r AS ?x) ${live}
-           OPTIONAL { ?r <${SCHEMA('datePublished')}> ?date } } } GROUP BY ?s`,
-    ),
-  );
-  const newestOf = new Map(
-    [...newest].flatMap(([s, row]) => {
-      const best = row.best?.value ?? '';
-      const release = best.slice(best.indexOf('\t') + 1);
-      return release === '' ? [] : [[s, release] as const];
-    }),
-  );
-  const releases = new Map<string, Binding>();
-  if (newestOf.size > 0) {
-    const rows = await core.graph.select(
-      `SELECT ?r ?version ?date WHERE { VALUES ?r { ${[...new Set(newestOf.values())].map((r) => `<${r}>`).join(' ')} }
-         GRAPH <${GRAPHS.local}> { ?r <${SCHEMA('softwareVersion')}> ?version .
-           OPTIONAL { ?r <${SCHEMA('datePublished')}> ?date } } }`,
-    );
-    for (const row of rows) if (row.r !== undefined) releases.set(row.r.value, row);
-  }
-  const runs = byS(
-    await core.graph.select(
-      `SELECT ?s (COUNT(DISTINCT ?run) AS ?recent) WHERE { ${values} GRAPH <${GRAPHS.local}> {
-         ?i <${REG('instanceOf')}> ?s . ?run <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?start .
-         ${withinLastDays('?start', 30)} } } GROUP BY ?s`,
-    ),
-  );
-  for (const iri of missing) {
-    const result: JsonObject = {
-      instance_count: Number(counts.get(iri)?.instances?.value ?? 0),
-      release_count: Number(counts.get(iri)?.releases?.value ?? 0),
-      // Runs of its deployments in the last 30 days (cached until the next write, like the other counts).
-      runs_30d: Number(runs.get(iri)?.recent?.value ?? 0),
-    };
-    const release = newestOf.get(iri);
-    const latest = release === undefined ? undefined : releases.get(release);
-    if (release !== undefined && latest !== undefined) {
-      result.latest_release = {
-        iri: release,
-        id: idOf(release),
-        version: latest.version?.value ?? '',
-        ...(latest.date === undefined ? {} : { date_published: latest.date.value }),
-      };
-    }
-    out.set(iri, result);
-  }
   return out;
 }
 

@@ -10,7 +10,7 @@ import { isObject } from '../records/json.js';
 import type { JsonObject } from '../records/mapper.js';
 import { INSTANCE, RELEASE, SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
-import { softwareCounts } from '../catalogue/software.js';
+import { softwareCounts } from '../catalogue/software-counts.js';
 import { iriPattern, listAllRecords } from '../stored/listing.js';
 import {
   iriOf,

@@ -537,6 +537,16 @@ export const MIGRATIONS: readonly Migration[] = [
         after_subject TEXT NOT NULL
       );`,
   },
+  {
+    id: 21,
+    name: 'software counts in the lineage index',
+    // The index now also keeps what software counts are derived from: emptied with its state row, it is filled
+    // again from the records when a graph store opens the database.
+    sql: `
+      DELETE FROM lineage_link;
+      DELETE FROM lineage_node;
+      DELETE FROM lineage_state;`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */
