@@ -114,7 +114,7 @@ describe('reads on the external store cost a number of requests that does not gr
   }, 120_000);
 
   it('the releases of a software, however many it has', async () => {
-    expect(await cost(`/api/v1/software/${first.id}/releases`)).toBeLessThanOrEqual(5);
+    expect(await cost(`/api/v1/software/${first.id}/releases`)).toBeLessThanOrEqual(2);
   });
 
   it('a record with its sub-resources', async () => {

@@ -21,12 +21,16 @@ let bare: Json;
 const DAY = 86_400_000;
 const COUNTED = ['instance_count', 'release_count', 'runs_30d', 'latest_release'] as const;
 
-/** The counts of each software, read one by one and as a list page. */
+/** The counts of each software, read one by one and as a list page, and its releases. */
 async function counts(): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const software of [busy, quiet, bare]) {
     const read = await api.call('GET', `/api/v1/software/${software.id}`, 200);
     out.push(Object.fromEntries(COUNTED.map((name) => [name, read[name]])));
+  }
+  for (const software of [busy, quiet, bare]) {
+    const releases = await api.call('GET', `/api/v1/software/${software.id}/releases`, 200);
+    out.push([releases.total, ...(releases.items as Json[]).map((release) => release.version)]);
   }
   const page = await api.call('GET', '/api/v1/software?limit=200', 200);
   for (const item of page.items as Json[])
@@ -96,15 +100,17 @@ describe('software counts', () => {
       },
       { instance_count: 0, release_count: 0, runs_30d: 0, latest_release: undefined },
     ]);
+    // Releases newest first (by IRI, minted in time order), the withdrawn one left out.
+    expect(fromIndex.slice(3, 6)).toEqual([[2, '3.0.0-rc1', '1.0.0'], [1, '0.1.0'], [0]]);
 
     // Emptied, as in a database from before it: the query index answers, the same.
     core.db.transaction(() => markLineageStale(core.db, core.graph.kind));
     expect(lineageIndexReady(core.db)).toBe(false);
     await touch();
     const fromQueries = await counts();
-    expect(fromQueries.slice(0, 3)).toEqual(fromIndex.slice(0, 3));
+    expect(fromQueries.slice(0, 6)).toEqual(fromIndex.slice(0, 6));
     const touched = fromQueries.length - fromIndex.length;
-    expect(fromQueries.slice(3 + touched)).toEqual(fromIndex.slice(3));
+    expect(fromQueries.slice(6 + touched)).toEqual(fromIndex.slice(6));
 
     // The next start fills it from the records, and the counts are read from it again.
     const dataDir = core.config.dataDir;
@@ -117,8 +123,9 @@ describe('software counts', () => {
     expect(await counts()).toEqual(fromQueries);
   });
 
-  it('are given before the query index is loaded', async () => {
+  it('are given before the query index is loaded, as are the releases', async () => {
     const expected = await api.call('GET', `/api/v1/software/${busy.id}`, 200);
+    const releases = await api.call('GET', `/api/v1/software/${busy.id}/releases`, 200);
     const dataDir = core.config.dataDir;
     await core.close();
     await openOn(dataDir, false);
@@ -128,5 +135,6 @@ describe('software counts', () => {
       Object.fromEntries(COUNTED.map((name) => [name, expected[name]])),
     );
     expect(early.release_count).toBe(2);
+    expect(await api.call('GET', `/api/v1/software/${busy.id}/releases`, 200)).toEqual(releases);
   });
 });

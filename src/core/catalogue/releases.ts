@@ -25,6 +25,7 @@ import {
   presentingTogether,
 } from '../stored/records.js';
 import { withEmptyLists } from './software.js';
+import { releasesFromIndex } from './software-counts.js';
 import { presentCapability } from '../discovery/terms.js';
 
 /**
@@ -86,15 +87,18 @@ export async function listReleases(core: Core, softwareId: string): Promise<Json
 
 async function listReleasesNow(core: Core, iri: string): Promise<JsonObject> {
   const software = await requireStored(core, SOFTWARE, iri);
-  const page = await listAllRecords(
-    core,
-    {
-      type: REG('Release'),
-      patterns: [iriPattern(DCT('isVersionOf'), software.iri, 'software')],
-      registry: 'local',
-    },
-    RELEASE_LIST_MAX,
-  );
+  // From the lineage index (before the query index has loaded, and without a request to an external store).
+  const page =
+    releasesFromIndex(core, software.iri, RELEASE_LIST_MAX) ??
+    (await listAllRecords(
+      core,
+      {
+        type: REG('Release'),
+        patterns: [iriPattern(DCT('isVersionOf'), software.iri, 'software')],
+        registry: 'local',
+      },
+      RELEASE_LIST_MAX,
+    ));
   const items: JsonObject[] = [];
   const records = await readStoredMany(core, RELEASE, page.items);
   await prefetchReferences(core, records.values(), ['software']);

@@ -69,14 +69,40 @@ function present(missing: readonly string[], parts: CountParts): Map<string, Jso
   return out;
 }
 
+/**
+ * The releases of a software that are not withdrawn, newest first (descending IRI, as lists order), at most `max`,
+ * with their number: from the lineage index, or undefined while it is being filled.
+ */
+export function releasesFromIndex(
+  core: Core,
+  software: string,
+  max: number,
+): { items: { iri: string; graph: string }[]; total: number } | undefined {
+  if (!lineageIndexReady(core.db)) return undefined;
+  const local = GRAPHS.local;
+  const iris = core.db
+    .prepare(`SELECT DISTINCT l.s FROM lineage_link l WHERE ${releaseOf('= ?')} ORDER BY l.s DESC LIMIT ?`)
+    .pluck()
+    .all(software, local, max) as string[];
+  const total = core.db
+    .prepare(`SELECT COUNT(DISTINCT l.s) FROM lineage_link l WHERE ${releaseOf('= ?')}`)
+    .pluck()
+    .get(software, local) as number;
+  return { items: iris.map((iri) => ({ iri, graph: local })), total };
+}
+
+const live = (column: string): string =>
+  `NOT EXISTS (SELECT 1 FROM lineage_node t WHERE t.iri = ${column} AND t.graph = l.graph AND t.p = ${FACT.tombstoned})`;
+const has = (column: string, fact: number): string =>
+  `EXISTS (SELECT 1 FROM lineage_node h WHERE h.iri = ${column} AND h.graph = l.graph AND h.p = ${fact})`;
+/** The links `l` from a release that is not withdrawn to the software `software` names (a condition on `l.o`). */
+const releaseOf = (software: string): string =>
+  `l.o ${software} AND l.p = ${LINK.versionOf} AND l.graph = ? AND ${has('l.s', FACT.release)} AND ${live('l.s')}`;
+
 /** The counts from the lineage index: four statements whatever the number of software. */
 function countsFromIndex(core: Core, software: readonly string[]): CountParts {
   const wanted = JSON.stringify(software);
   const local = GRAPHS.local;
-  const live = (column: string): string =>
-    `NOT EXISTS (SELECT 1 FROM lineage_node t WHERE t.iri = ${column} AND t.graph = l.graph AND t.p = ${FACT.tombstoned})`;
-  const has = (column: string, fact: number): string =>
-    `EXISTS (SELECT 1 FROM lineage_node h WHERE h.iri = ${column} AND h.graph = l.graph AND h.p = ${fact})`;
   const counted = (sql: string, ...params: unknown[]): Map<string, number> =>
     new Map((core.db.prepare(sql).all(...params) as { s: string; n: number }[]).map((row) => [row.s, row.n]));
   const instances = counted(
@@ -86,10 +112,9 @@ function countsFromIndex(core: Core, software: readonly string[]): CountParts {
     wanted,
     local,
   );
-  const releaseOf = `l.o IN (SELECT value FROM json_each(?)) AND l.p = ${LINK.versionOf} AND l.graph = ?
-    AND ${has('l.s', FACT.release)} AND ${live('l.s')}`;
+  const ofWanted = releaseOf('IN (SELECT value FROM json_each(?))');
   const releases = counted(
-    `SELECT l.o AS s, COUNT(DISTINCT l.s) AS n FROM lineage_link l WHERE ${releaseOf} GROUP BY l.o`,
+    `SELECT l.o AS s, COUNT(DISTINCT l.s) AS n FROM lineage_link l WHERE ${ofWanted} GROUP BY l.o`,
     wanted,
     local,
   );
@@ -98,7 +123,7 @@ function countsFromIndex(core: Core, software: readonly string[]): CountParts {
     .prepare(
       `SELECT l.o AS s, MAX(coalesce(d.value, '') || char(9) || l.s) AS best FROM lineage_link l
        LEFT JOIN lineage_node d ON d.iri = l.s AND d.graph = l.graph AND d.p = ${FACT.published}
-       WHERE ${releaseOf} AND ${has('l.s', FACT.softwareVersion)} GROUP BY l.o`,
+       WHERE ${ofWanted} AND ${has('l.s', FACT.softwareVersion)} GROUP BY l.o`,
     )
     .all(wanted, local) as { s: string; best: string }[];
   const detail = core.db.prepare(
