@@ -1,8 +1,9 @@
 /**
  * A software's counts, derived from other records: its deployments, its releases and the newest of them, and the
- * runs of its deployments in the last 30 days. Read from the lineage index in `registry.db` (which keeps the links
- * and facts they are derived from), so they are answered before the query index has loaded and cost no request to
- * an external store; from the query index while the lineage index is being filled.
+ * runs of its deployments in the last 30 days; and the list of its releases. Read from the lineage index in
+ * `registry.db` (which keeps the links and facts they are derived from), so they are answered before the query
+ * index has loaded and cost no request to an external store; from the query index while the lineage index is
+ * being filled.
  */
 import { DCT, GRAPHS, PROV, REG, SCHEMA } from '../ns.js';
 import { idOf } from '../records/ids.js';
