@@ -84,7 +84,6 @@ describe('lineageFactsOf, for software counts', () => {
       { s: 'urn:run', p: LINK.associatedWith, o: 'urn:i1' },
     ]);
     expect(nodes).toEqual([
-      { s: 'urn:r1', p: FACT.versionOf, o: 'urn:sw' },
       { s: 'urn:r1', p: FACT.release, o: '' },
       { s: 'urn:r1', p: FACT.softwareVersion, o: '1.2.0' },
       { s: 'urn:r1', p: FACT.published, o: '2026-01-01' },

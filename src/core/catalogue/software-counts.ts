@@ -22,6 +22,12 @@ interface CountParts {
   readonly latest: Map<string, { readonly iri: string; readonly version: string; readonly date?: string }>;
 }
 
+interface ReleaseDetail {
+  readonly iri: string;
+  readonly version: string;
+  readonly date: string | null;
+}
+
 const RUN_DAYS = 30;
 
 /** Counts derived from other records: deployments and releases of a software, and its newest release. */
@@ -37,13 +43,12 @@ export async function softwareCountsOf(
   core: Core,
   iris: readonly string[],
 ): Promise<Map<string, JsonObject>> {
-  if (lineageIndexReady(core.db))
-    return memoisedEach(core, 'software-counts', iris, (missing) =>
-      Promise.resolve(present(missing, countsFromIndex(core, missing))),
-    );
-  if (!core.graph.ready) return new Map();
+  if (!lineageIndexReady(core.db) && !core.graph.ready) return new Map();
   return memoisedEach(core, 'software-counts', iris, async (missing) =>
-    present(missing, await countsFromQueries(core, missing)),
+    present(
+      missing,
+      lineageIndexReady(core.db) ? countsFromIndex(core, missing) : await countsFromQueries(core, missing),
+    ),
   );
 }
 
@@ -100,7 +105,7 @@ const has = (column: string, fact: number): string =>
 const releaseOf = (software: string): string =>
   `l.o ${software} AND l.p = ${LINK.versionOf} AND l.graph = ? AND ${has('l.s', FACT.release)} AND ${live('l.s')}`;
 
-/** The counts from the lineage index: four statements whatever the number of software. */
+/** The counts from the lineage index: five statements whatever the number of software. */
 function countsFromIndex(core: Core, software: readonly string[]): CountParts {
   const wanted = JSON.stringify(software);
   const local = GRAPHS.local;
@@ -127,15 +132,20 @@ function countsFromIndex(core: Core, software: readonly string[]): CountParts {
        WHERE ${ofWanted} AND ${has('l.s', FACT.softwareVersion)} GROUP BY l.o`,
     )
     .all(wanted, local) as { s: string; best: string }[];
-  const detail = core.db.prepare(
-    `SELECT v.value AS version, d.value AS date FROM lineage_node v
-     LEFT JOIN lineage_node d ON d.iri = v.iri AND d.graph = v.graph AND d.p = ${FACT.published}
-     WHERE v.iri = ? AND v.graph = ? AND v.p = ${FACT.softwareVersion} LIMIT 1`,
-  );
+  const newestOf = new Map(newest.map(({ s, best }) => [s, best.slice(best.indexOf('\t') + 1)]));
+  // Their versions and dates as stored (the first, should a release state more than one).
+  const rows = core.db
+    .prepare(
+      `SELECT v.iri AS iri, v.value AS version, d.value AS date FROM lineage_node v
+       LEFT JOIN lineage_node d ON d.iri = v.iri AND d.graph = v.graph AND d.p = ${FACT.published}
+       WHERE v.iri IN (SELECT value FROM json_each(?)) AND v.graph = ? AND v.p = ${FACT.softwareVersion}`,
+    )
+    .all(JSON.stringify([...new Set(newestOf.values())]), local) as ReleaseDetail[];
+  const details = new Map<string, ReleaseDetail>();
+  for (const row of rows) if (!details.has(row.iri)) details.set(row.iri, row);
   const latest: CountParts['latest'] = new Map();
-  for (const { s, best } of newest) {
-    const iri = best.slice(best.indexOf('\t') + 1);
-    const row = detail.get(iri, local) as { version: string; date: string | null } | undefined;
+  for (const [s, iri] of newestOf) {
+    const row = details.get(iri);
     if (row !== undefined)
       latest.set(s, { iri, version: row.version, ...(row.date === null ? {} : { date: row.date }) });
   }

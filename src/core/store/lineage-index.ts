@@ -21,7 +21,6 @@ export const LINK = {
   revisionOf: 3,
   instanceOf: 4,
   associatedWith: 5,
-  // Also a node fact (`FACT.versionOf`, read by the node); as a link it is found from what it is a version of.
   versionOf: 6,
 } as const;
 /** What is kept about a node, by code. */
@@ -32,12 +31,11 @@ export const FACT = {
   title: 3,
   label: 4,
   created: 5,
-  versionOf: 6,
-  release: 7,
-  softwareVersion: 8,
-  published: 9,
-  tombstoned: 10,
-  started: 11,
+  release: 6,
+  softwareVersion: 7,
+  published: 8,
+  tombstoned: 9,
+  started: 10,
 } as const;
 
 const LINK_PREDICATES = new Map<string, number>([
@@ -47,6 +45,7 @@ const LINK_PREDICATES = new Map<string, number>([
   [`<${PROV('wasRevisionOf')}>`, LINK.revisionOf],
   [`<${REG('instanceOf')}>`, LINK.instanceOf],
   [`<${PROV('wasAssociatedWith')}>`, LINK.associatedWith],
+  [`<${DCT('isVersionOf')}>`, LINK.versionOf],
 ]);
 const TYPES = new Map<string, number>([
   [`<${DCAT('Dataset')}>`, FACT.artifact],
@@ -66,7 +65,6 @@ const LITERALS = new Map<string, number>([
 /** Facts kept as their time in UTC (as `Date.toISOString` writes it), and only when they are `xsd:dateTime`. */
 const TIMES = new Set<number>([FACT.created, FACT.started]);
 const TYPE = `<${RDF('type')}>`;
-const VERSION_OF = `<${DCT('isVersionOf')}>`;
 const DATE_TIME = XSD('dateTime');
 const BOOLEAN = XSD('boolean');
 
@@ -99,15 +97,9 @@ export function lineageFactsOf(lines: readonly string[]): { links: Fact[]; nodes
     const predicate = line.slice(subjectEnd + 2, predicateEnd + 1);
     const objectStart = predicateEnd + 2;
     const link = LINK_PREDICATES.get(predicate);
-    if (link !== undefined || predicate === VERSION_OF) {
+    if (link !== undefined) {
       const end = iriEnd(line, objectStart);
-      if (end < 0) continue;
-      const o = line.slice(objectStart + 1, end);
-      if (link !== undefined) links.push({ s, p: link, o });
-      else {
-        nodes.push({ s, p: FACT.versionOf, o });
-        links.push({ s, p: LINK.versionOf, o });
-      }
+      if (end >= 0) links.push({ s, p: link, o: line.slice(objectStart + 1, end) });
       continue;
     }
     if (predicate === TYPE) {
@@ -380,9 +372,9 @@ export function lineageNodeRows(
 export function lineageSeriesRows(db: Database, artifacts: readonly string[]): [string, string][] {
   const rows = db
     .prepare(
-      `SELECT DISTINCT v.iri AS artifact, v.value AS series FROM lineage_node v
-       WHERE v.iri IN (SELECT value FROM json_each(?)) AND v.p = ${FACT.versionOf}
-         AND EXISTS (SELECT 1 FROM lineage_node s WHERE s.iri = v.value AND s.p = ${FACT.series})`,
+      `SELECT DISTINCT l.s AS artifact, l.o AS series FROM lineage_link l
+       WHERE l.s IN (SELECT value FROM json_each(?)) AND l.p = ${LINK.versionOf}
+         AND EXISTS (SELECT 1 FROM lineage_node s WHERE s.iri = l.o AND s.p = ${FACT.series})`,
     )
     .all(JSON.stringify(artifacts)) as { artifact: string; series: string }[];
   return rows.map((row) => [row.artifact, row.series]);
