@@ -60,7 +60,7 @@ describe('lineageFactsOf', () => {
   });
 });
 
-describe('lineageFactsOf, for software counts', () => {
+describe('lineageFactsOf, for counts, lists and facets', () => {
   const REG = 'https://w3id.org/reg/ns#';
   const SCHEMA = 'https://schema.org/';
   const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -89,6 +89,41 @@ describe('lineageFactsOf, for software counts', () => {
       { s: 'urn:r1', p: FACT.published, o: '2026-01-01' },
       { s: 'urn:run', p: FACT.started, o: '2026-04-01T01:00:00.000Z' },
       { s: 'urn:i2', p: FACT.tombstoned, o: 'true' },
+    ]);
+  });
+
+  it('takes conforms-to, capability and attribution links, types, run statuses and facet values', () => {
+    const DCT = 'http://purl.org/dc/terms/';
+    const { links, nodes } = lineageFactsOf([
+      line('urn:a', `${DCT}conformsTo`, '<urn:type>'),
+      line('urn:a', `${DCT}conformsTo`, '"not an IRI"'),
+      line('urn:a', `${PROV}wasAttributedTo`, '<urn:i1>'),
+      line('urn:sw', `${REG}hasCapability`, '<urn:sw#capability>'),
+      line('urn:sw#capability', `${REG}produces`, '<urn:type>'),
+      line('urn:sw#capability', `${REG}consumes`, '<urn:other>'),
+      line('urn:type', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', `<${REG}ArtifactType>`),
+      line('urn:i1', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', `<${REG}Instance>`),
+      line('urn:run', `${REG}status`, '"failed"'),
+      line('urn:sw', `${DCT}license`, '<https://spdx.org/licenses/MIT>'),
+      line('urn:sw', `${DCT}license`, '"see the file LICENSE"'),
+      line('urn:sw', `${SCHEMA}applicationCategory`, '"library"'),
+      line('urn:sw', `${DCT}subject`, '<urn:topic>'),
+    ]);
+    expect(links).toEqual([
+      { s: 'urn:a', p: LINK.conformsTo, o: 'urn:type' },
+      { s: 'urn:a', p: LINK.attributedTo, o: 'urn:i1' },
+      { s: 'urn:sw', p: LINK.hasCapability, o: 'urn:sw#capability' },
+      { s: 'urn:sw#capability', p: LINK.produces, o: 'urn:type' },
+      { s: 'urn:sw#capability', p: LINK.consumes, o: 'urn:other' },
+    ]);
+    expect(nodes).toEqual([
+      { s: 'urn:type', p: FACT.artifactType, o: '' },
+      { s: 'urn:i1', p: FACT.deployment, o: '' },
+      { s: 'urn:run', p: FACT.status, o: 'failed' },
+      { s: 'urn:sw', p: FACT.license, o: 'https://spdx.org/licenses/MIT' },
+      { s: 'urn:sw', p: FACT.license, o: 'see the file LICENSE' },
+      { s: 'urn:sw', p: FACT.category, o: 'library' },
+      { s: 'urn:sw', p: FACT.topic, o: 'urn:topic' },
     ]);
   });
 });

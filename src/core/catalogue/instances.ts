@@ -9,7 +9,7 @@ import {
   requireCuratorOrScope,
 } from '../access/policy.js';
 import { RegError } from '../errors.js';
-import { GRAPHS, PROV, REG, SH } from '../ns.js';
+import { GRAPHS, REG, SH } from '../ns.js';
 import { expandId, idOf, mintIri } from '../records/ids.js';
 import { isObject } from '../records/json.js';
 import { isAbsoluteIri, type JsonObject } from '../records/mapper.js';
@@ -17,15 +17,10 @@ import { INSTANCE, RELEASE, SOFTWARE } from '../records/specs.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
-import {
-  countArtifactsOfInstances,
-  listArtifacts,
-  type ArtifactListParams,
-} from '../provenance/artifact-list.js';
-import type { Binding } from '../store/graph/types.js';
-import { memoised, memoisedEach } from '../stored/memoised.js';
+import { listArtifacts, type ArtifactListParams } from '../provenance/artifact-list.js';
+import { memoised } from '../stored/memoised.js';
 import type { Act } from '../stored/write-path.js';
-import { withinLastDays } from '../discovery/sparql-text.js';
+import { activitiesOf, activityOf } from './instance-activity.js';
 import {
   createRecord,
   declareCapability,
@@ -167,58 +162,6 @@ async function versionsOf(core: Core, json: JsonObject, graph: string): Promise<
     out.release_version !== out.latest_version
   )
     out.outdated = true;
-  return out;
-}
-
-/**
- * What a deployment did: runs and failed runs in the last 30 days, when it last ran, and how many artifacts it
- * touched (its runs produced or consumed them, or it registered them). Counted over the query index; zero while
- * it is still loading.
- */
-async function activityOf(core: Core, iri: string): Promise<JsonObject> {
-  return (await activitiesOf(core, [iri])).get(iri) ?? {};
-}
-
-/**
- * `activityOf` for several deployments at once (a list page): three queries whatever their number, each answer kept
- * until the next write.
- */
-export async function activitiesOf(core: Core, iris: readonly string[]): Promise<Map<string, JsonObject>> {
-  if (!core.graph.ready)
-    return new Map(iris.map((iri) => [iri, { runs_30d: 0, failures_30d: 0, artifact_count: 0 }]));
-  return memoisedEach(core, 'instance-activity', iris, (missing) => readActivities(core, missing));
-}
-
-async function readActivities(core: Core, missing: readonly string[]): Promise<Map<string, JsonObject>> {
-  const out = new Map<string, JsonObject>();
-  const values = `VALUES ?i { ${missing.map((iri) => `<${iri}>`).join(' ')} }`;
-  const ran = `?r <${PROV('wasAssociatedWith')}> ?i ; <${PROV('startedAtTime')}> ?start .`;
-  const byI = (rows: Binding[]) => new Map(rows.map((row) => [row.i?.value ?? '', row]));
-  const runs = byI(
-    await core.graph.select(
-      `SELECT ?i (COUNT(DISTINCT ?r) AS ?recent) (COUNT(DISTINCT ?failed) AS ?failures) WHERE { ${values}
-         GRAPH <${GRAPHS.local}> { ${ran} ${withinLastDays('?start', 30)}
-         OPTIONAL { ?r <${REG('status')}> ?status FILTER(?status IN ("failed", "aborted")) BIND(?r AS ?failed) } } }
-       GROUP BY ?i`,
-    ),
-  );
-  const last = byI(
-    await core.graph.select(
-      `SELECT ?i (MAX(?start) AS ?last) WHERE { ${values} GRAPH <${GRAPHS.local}> { ${ran} } } GROUP BY ?i`,
-    ),
-  );
-  // Exactly what GET /api/v1/instances/{id}/artifacts lists: artifact records, not foreign IRIs a run used.
-  const artifacts = await countArtifactsOfInstances(core, missing);
-  for (const iri of missing) {
-    const lastRun = last.get(iri)?.last;
-    const activity: JsonObject = {
-      runs_30d: Number(runs.get(iri)?.recent?.value ?? 0),
-      failures_30d: Number(runs.get(iri)?.failures?.value ?? 0),
-      artifact_count: artifacts.get(iri) ?? 0,
-      ...(lastRun === undefined ? {} : { last_run_at: lastRun.value }),
-    };
-    out.set(iri, activity);
-  }
   return out;
 }
 

@@ -13,6 +13,7 @@ import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js'
 import { ARTIFACT_TYPE, TYPE_PATH } from '../records/type-specs.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
+import { FACT, LINK, lineageIndexReady } from '../store/lineage-index.js';
 import { readStored, requireObject, withoutRegistryFields } from '../stored/records.js';
 import { describeTerm } from '../discovery/terms.js';
 import { writeRecord, type Act } from '../stored/write-path.js';
@@ -164,15 +165,25 @@ async function artifactCounts(core: Core): Promise<ReadonlyMap<string, number>> 
   const cached = core.memo.get<Map<string, number>>('type artifact-counts', core.graph.generation);
   if (cached !== undefined) return cached;
   const generation = core.graph.generation;
-  const rows = await selectByKey(
-    core,
-    't',
-    ({ after, order }) =>
-      `SELECT ?t (COUNT(DISTINCT ?a) AS ?n) WHERE { GRAPH <${GRAPHS.local}> {
-       ?a a <${DCAT('Dataset')}> ; <${DCT('conformsTo')}> ?t . ${LIVE('?a')} } ${after} } GROUP BY ?t ${order}`,
-  );
   const counts = new Map<string, number>();
-  for (const row of rows) if (row.t !== undefined) counts.set(row.t.value, Number(row.n?.value ?? 0));
+  if (lineageIndexReady(core.db)) {
+    const rows = core.db
+      .prepare(
+        `SELECT c.o AS t, COUNT(DISTINCT c.s) AS n FROM lineage_link c
+         WHERE c.graph = ? AND c.p = ${LINK.conformsTo} AND ${artifactIn('c.s')} GROUP BY c.o`,
+      )
+      .all(GRAPHS.local, GRAPHS.local, GRAPHS.local) as { t: string; n: number }[];
+    for (const row of rows) counts.set(row.t, row.n);
+  } else {
+    const rows = await selectByKey(
+      core,
+      't',
+      ({ after, order }) =>
+        `SELECT ?t (COUNT(DISTINCT ?a) AS ?n) WHERE { GRAPH <${GRAPHS.local}> {
+         ?a a <${DCAT('Dataset')}> ; <${DCT('conformsTo')}> ?t . ${LIVE('?a')} } ${after} } GROUP BY ?t ${order}`,
+    );
+    for (const row of rows) if (row.t !== undefined) counts.set(row.t.value, Number(row.n?.value ?? 0));
+  }
   core.memo.set('type artifact-counts', generation, counts);
   return counts;
 }
@@ -241,11 +252,30 @@ async function describeCited(
   };
 }
 
+/** Whether the lineage index node `column` is an artifact of the local graph that is not withdrawn there. */
+const artifactIn = (column: string): string =>
+  `EXISTS (SELECT 1 FROM lineage_node a WHERE a.iri = ${column} AND a.graph = ? AND a.p = ${FACT.artifact})
+   AND NOT EXISTS (SELECT 1 FROM lineage_node w WHERE w.iri = ${column} AND w.graph = ? AND w.p = ${FACT.tombstoned})`;
+
 /**
- * Lists the types this registry uses: those minted or adopted here, and any term a live local record cites as
- * a capability's `produces`/`consumes` or an artifact's `conforms_to`; not the whole bundled vocabulary.
+ * The IRIs of the types `listTypes` lists: from the lineage index (which keeps artifact-type records, capability
+ * and conforms-to links), or the query index while it is being filled.
  */
-export async function listTypes(core: Core): Promise<{ items: JsonObject[]; total: number }> {
+async function typesInUse(core: Core): Promise<string[]> {
+  if (lineageIndexReady(core.db)) {
+    const local = GRAPHS.local;
+    return core.db
+      .prepare(
+        `SELECT iri FROM lineage_node WHERE graph = ? AND p = ${FACT.artifactType}
+         UNION SELECT t.o FROM lineage_link c JOIN lineage_link t ON t.s = c.o AND t.graph = c.graph
+           AND t.p IN (${LINK.produces}, ${LINK.consumes})
+         WHERE c.graph = ? AND c.p = ${LINK.hasCapability}
+           AND NOT EXISTS (SELECT 1 FROM lineage_node w WHERE w.iri = c.s AND w.graph = c.graph AND w.p = ${FACT.tombstoned})
+         UNION SELECT c.o FROM lineage_link c WHERE c.graph = ? AND c.p = ${LINK.conformsTo} AND ${artifactIn('c.s')}`,
+      )
+      .pluck()
+      .all(local, local, local, local, local) as string[];
+  }
   const rows = await selectByKey(
     core,
     't',
@@ -255,13 +285,18 @@ export async function listTypes(core: Core): Promise<{ items: JsonObject[]; tota
        UNION { ?r <${REG('hasCapability')}> ?c . ?c <${REG('produces')}>|<${REG('consumes')}> ?t . ${LIVE('?r')} }
        UNION { ?a a <${DCAT('Dataset')}> ; <${DCT('conformsTo')}> ?t . ${LIVE('?a')} } FILTER(isIRI(?t)) } ${after} } ${order}`,
   );
+  return rows.flatMap((row) => (row.t === undefined ? [] : [row.t.value]));
+}
+
+/**
+ * Lists the types this registry uses: those minted or adopted here, and any term a live local record cites as
+ * a capability's `produces`/`consumes` or an artifact's `conforms_to`; not the whole bundled vocabulary.
+ */
+export async function listTypes(core: Core): Promise<{ items: JsonObject[]; total: number }> {
   const counts = await artifactCounts(core);
   const items: JsonObject[] = [];
-  for (const row of rows) {
-    const iri = row.t?.value;
-    if (iri !== undefined)
-      items.push((await describeType(core, iri, counts)) ?? (await describeCited(core, iri, counts)));
-  }
+  for (const iri of await typesInUse(core))
+    items.push((await describeType(core, iri, counts)) ?? (await describeCited(core, iri, counts)));
   const key = (item: JsonObject): string => (typeof item.label === 'string' ? item.label.toLowerCase() : '');
   const iriOf = (item: JsonObject): string => (typeof item.iri === 'string' ? item.iri : '');
   items.sort((a, b) => key(a).localeCompare(key(b)) || iriOf(a).localeCompare(iriOf(b)));

@@ -3,7 +3,9 @@
  * and what describes the nodes it meets (artifact or run, title, creation time, dataset), taken from each record
  * as it is written. Lineage walks it with SQLite lookups instead of asking the query index a step at a time, so it
  * answers before the index has loaded, and from the external store without a round trip per generation. It also
- * keeps what a software's counts are derived from (its deployments and releases, their runs and versions).
+ * keeps what a software's counts are derived from (its deployments and releases, their runs and versions), what
+ * the list of artifact types reads (conforms-to and capability links, artifact-type records), and the values the
+ * software list counts as facets (licence, category, topic).
  *
  * It is derived data, kept current inside each commit by both stores. It is filled again from the records when it
  * is new (a database from before it, or one whose graph store was switched) and after a restore, which writes
@@ -22,6 +24,11 @@ export const LINK = {
   instanceOf: 4,
   associatedWith: 5,
   versionOf: 6,
+  conformsTo: 7,
+  hasCapability: 8,
+  produces: 9,
+  consumes: 10,
+  attributedTo: 11,
 } as const;
 /** What is kept about a node, by code. */
 export const FACT = {
@@ -36,6 +43,12 @@ export const FACT = {
   published: 8,
   tombstoned: 9,
   started: 10,
+  artifactType: 11,
+  license: 12,
+  category: 13,
+  topic: 14,
+  status: 15,
+  deployment: 16,
 } as const;
 
 const LINK_PREDICATES = new Map<string, number>([
@@ -46,12 +59,25 @@ const LINK_PREDICATES = new Map<string, number>([
   [`<${REG('instanceOf')}>`, LINK.instanceOf],
   [`<${PROV('wasAssociatedWith')}>`, LINK.associatedWith],
   [`<${DCT('isVersionOf')}>`, LINK.versionOf],
+  [`<${DCT('conformsTo')}>`, LINK.conformsTo],
+  [`<${REG('hasCapability')}>`, LINK.hasCapability],
+  [`<${REG('produces')}>`, LINK.produces],
+  [`<${REG('consumes')}>`, LINK.consumes],
+  [`<${PROV('wasAttributedTo')}>`, LINK.attributedTo],
 ]);
 const TYPES = new Map<string, number>([
   [`<${DCAT('Dataset')}>`, FACT.artifact],
   [`<${PROV('Activity')}>`, FACT.run],
   [`<${REG('ArtifactSeries')}>`, FACT.series],
   [`<${REG('Release')}>`, FACT.release],
+  [`<${REG('ArtifactType')}>`, FACT.artifactType],
+  [`<${REG('Instance')}>`, FACT.deployment],
+]);
+/** Facts kept with the value of their object, an IRI or a literal's lexical form (list facets count them). */
+const VALUES = new Map<string, number>([
+  [`<${DCT('license')}>`, FACT.license],
+  [`<${SCHEMA('applicationCategory')}>`, FACT.category],
+  [`<${DCT('subject')}>`, FACT.topic],
 ]);
 const LITERALS = new Map<string, number>([
   [`<${DCT('title')}>`, FACT.title],
@@ -61,7 +87,13 @@ const LITERALS = new Map<string, number>([
   [`<${SCHEMA('datePublished')}>`, FACT.published],
   [`<${REG('tombstoned')}>`, FACT.tombstoned],
   [`<${PROV('startedAtTime')}>`, FACT.started],
+  [`<${REG('status')}>`, FACT.status],
 ]);
+/** The fact that keeps the values of a predicate for list facets, if the index keeps them. */
+export function valueFactOf(predicate: string): number | undefined {
+  return VALUES.get(`<${predicate}>`);
+}
+
 /** Facts kept as their time in UTC (as `Date.toISOString` writes it), and only when they are `xsd:dateTime`. */
 const TIMES = new Set<number>([FACT.created, FACT.started]);
 const TYPE = `<${RDF('type')}>`;
@@ -106,6 +138,13 @@ export function lineageFactsOf(lines: readonly string[]): { links: Fact[]; nodes
       const end = iriEnd(line, objectStart);
       const type = end < 0 ? undefined : TYPES.get(line.slice(objectStart, end + 1));
       if (type !== undefined) nodes.push({ s, p: type, o: '' });
+      continue;
+    }
+    const valued = VALUES.get(predicate);
+    if (valued !== undefined) {
+      const end = iriEnd(line, objectStart);
+      const value = end >= 0 ? line.slice(objectStart + 1, end) : literalAt(line, objectStart)?.value;
+      if (value !== undefined) nodes.push({ s, p: valued, o: value });
       continue;
     }
     const fact = LITERALS.get(predicate);

@@ -547,6 +547,24 @@ export const MIGRATIONS: readonly Migration[] = [
       DELETE FROM lineage_node;
       DELETE FROM lineage_state;`,
   },
+  {
+    id: 22,
+    name: 'records of a kind in subject order',
+    // Unfiltered lists page the records of a kind newest first from these (src/core/store/graph/kind-pages.ts).
+    sql: `
+      CREATE INDEX record_kind_subject ON record (kind, subject);
+      CREATE INDEX external_record_kind_subject ON external_record (kind, subject);`,
+  },
+  {
+    id: 23,
+    name: 'types, capabilities and list facets in the lineage index',
+    // The index now also keeps conforms-to and capability links and the values list facets count: emptied with
+    // its state row, it is filled again from the records when a graph store opens the database.
+    sql: `
+      DELETE FROM lineage_link;
+      DELETE FROM lineage_node;
+      DELETE FROM lineage_state;`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */

@@ -2,6 +2,9 @@ import { BadRequestError } from '../errors.js';
 import { GRAPHS, PEER_GRAPH_PREFIX, REG } from '../ns.js';
 import { findPeerByBase } from '../store/peers.js';
 import type { Core } from '../core.js';
+import { kindOfClass } from '../records/kind-registry.js';
+import type { KindScope } from '../store/graph/kind-pages.js';
+import { lineageIndexReady, valueFactOf } from '../store/lineage-index.js';
 import { PAGE_ROWS, selectByKey } from './keyset.js';
 import { normaliseBaseIri } from '../federation/peer-http.js';
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
@@ -66,18 +69,38 @@ function where(core: Core, query: ListQuery): string {
   return `GRAPH ?g { ?s a <${query.type}> . ${live} ${query.patterns.join(' ')} } ${graphFilter(registryGraph(core, query.registry))}`;
 }
 
+/**
+ * The kinds an unfiltered list selects, when its class marks a record kind: such a list is read from the store's
+ * table of records (no query, so it is answered before the query index has loaded). Undefined when the list has
+ * patterns, which only a query can match.
+ */
+function kindScope(core: Core, query: Omit<ListQuery, 'limit' | 'cursor'>): KindScope | undefined {
+  if (query.patterns.length > 0) return undefined;
+  const kind = kindOfClass(query.type);
+  if (kind === undefined) return undefined;
+  return {
+    kinds: query.withdrawn === true ? [kind, `${kind}:withdrawn`] : [kind],
+    graph: registryGraph(core, query.registry),
+  };
+}
+
 /** Lists records newest first (descending IRI; minted ids are time-ordered), with the filtered total. */
 export async function listRecords(core: Core, query: ListQuery): Promise<ListPage> {
   // One more row than the page tells whether another page follows; the whole stays within one query's rows.
   const limit = Math.min(query.limit ?? PAGE.default, PAGE_ROWS - 1);
-  const after = query.cursor === undefined ? '' : `FILTER(STR(?s) < ${sparqlString(query.cursor)})`;
-  const rows = await core.graph.select(
-    `SELECT DISTINCT ?s ?g WHERE { ${where(core, query)} ${after} } ORDER BY DESC(STR(?s)) LIMIT ${limit + 1}`,
-  );
+  const scope = kindScope(core, query);
+  const rows =
+    scope === undefined
+      ? (
+          await core.graph.select(
+            `SELECT DISTINCT ?s ?g WHERE { ${where(core, query)} ${query.cursor === undefined ? '' : `FILTER(STR(?s) < ${sparqlString(query.cursor)})`} } ORDER BY DESC(STR(?s)) LIMIT ${limit + 1}`,
+          )
+        ).map((row) => ({ iri: row.s?.value ?? '', graph: row.g?.value ?? GRAPHS.local }))
+      : core.graph
+          .kindPage({ ...scope, before: query.cursor, limit: limit + 1 })
+          .map((row) => ({ iri: row.subject, graph: row.graph }));
   const total = await countRecords(core, query);
-  const items = rows
-    .slice(0, limit)
-    .map((row) => ({ iri: row.s?.value ?? '', graph: row.g?.value ?? GRAPHS.local }));
+  const items = rows.slice(0, limit);
   const last = items.at(-1);
   return rows.length > limit && last !== undefined
     ? { items, total, next_cursor: last.iri }
@@ -93,6 +116,14 @@ export async function listAllRecords(
   query: Omit<ListQuery, 'limit' | 'cursor'>,
   max: number,
 ): Promise<{ items: ListPage['items']; total: number }> {
+  const scope = kindScope(core, query);
+  if (scope !== undefined)
+    return {
+      items: core.graph
+        .kindPage({ ...scope, limit: max })
+        .map((row) => ({ iri: row.subject, graph: row.graph })),
+      total: core.graph.kindTotal(scope),
+    };
   const rows = await selectByKey(
     core,
     's',
@@ -107,6 +138,8 @@ export async function listAllRecords(
 
 /** How many records a list query selects, over every page. */
 export async function countRecords(core: Core, query: Omit<ListQuery, 'limit' | 'cursor'>): Promise<number> {
+  const scope = kindScope(core, query);
+  if (scope !== undefined) return core.graph.kindTotal(scope);
   const [count] = await core.graph.select(
     `SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, query)} }`,
   );
@@ -132,14 +165,24 @@ export async function countRecordsFor(
   return out;
 }
 
-/** Counts the values of `predicate` over the records a list query selects (at most 25 values, most frequent first). */
+/** The most values a facet lists. */
+const FACET_VALUES = 25;
+
+/**
+ * Counts the values of `predicate` over the records a list query selects (at most 25 values, most frequent first):
+ * from the lineage index for an unfiltered list of a kind, when it keeps the predicate's values.
+ */
 export async function facetCounts(
   core: Core,
   query: ListQuery,
   predicate: string,
 ): Promise<{ value: string; count: number }[]> {
+  const scope = kindScope(core, query);
+  const fact = valueFactOf(predicate);
+  if (scope !== undefined && fact !== undefined && lineageIndexReady(core.db))
+    return core.graph.kindFacet(scope, fact, FACET_VALUES);
   const rows = await core.graph.select(
-    `SELECT ?v (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, { ...query, patterns: [...query.patterns, `?s <${predicate}> ?v .`] })} } GROUP BY ?v ORDER BY DESC(?n) STR(?v) LIMIT 25`,
+    `SELECT ?v (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, { ...query, patterns: [...query.patterns, `?s <${predicate}> ?v .`] })} } GROUP BY ?v ORDER BY DESC(?n) STR(?v) LIMIT ${FACET_VALUES}`,
   );
   return rows.map((row) => ({ value: row.v?.value ?? '', count: Number(row.n?.value ?? 0) }));
 }

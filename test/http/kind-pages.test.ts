@@ -1,0 +1,183 @@
+/**
+ * Unfiltered lists are read from the store's table of records (each row has its kind, `:withdrawn` once
+ * withdrawn), not by a query: the same records, in the same order and with the same totals as the query over the
+ * records' classes gives, page by page, for every record kind, with withdrawn records left out or kept, and for
+ * this registry, one peer or all; and answered before the query index has loaded.
+ */
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/core/core.js';
+import { createApp } from '../../src/http/app.js';
+import { openTestCore } from '../helpers.js';
+import { apiOf, type Json } from '../support/api.js';
+import { seedExample } from '../../src/core/ops/seed.js';
+import { KINDS } from '../../src/core/records/kind-registry.js';
+import { listAllRecords, listRecords, type ListQuery } from '../../src/core/stored/listing.js';
+import { GRAPHS, PEER_GRAPH_PREFIX, REG, RDF, XSD } from '../../src/core/ns.js';
+import { parseNQuads } from '../../src/core/store/nquads.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+
+let core: Core;
+let api: ReturnType<typeof apiOf>;
+let dataDir: string;
+const PEER = 'kinds-peer';
+/** Lists whose items carry what other records say of them (counts, activity, facets). */
+const LISTS = [
+  '/api/v1/instances?limit=200',
+  '/api/v1/runs?limit=200',
+  '/api/v1/types',
+  '/api/v1/software?limit=200',
+];
+
+/** A pattern every listed record matches: the same list, asked of the query index. */
+const ANY = '?s ?anyPredicate ?anyObject .';
+
+/** Every page of a list, `size` records at a time, following the cursors. */
+async function walk(query: ListQuery, size: number): Promise<{ items: string[]; totals: number[] }> {
+  const items: string[] = [];
+  const totals: number[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 1_000; page++) {
+    const got = await listRecords(core, { ...query, limit: size, cursor });
+    items.push(...got.items.map((item) => `${item.graph} ${item.iri}`));
+    totals.push(got.total);
+    if (got.next_cursor === undefined) break;
+    cursor = got.next_cursor;
+  }
+  return { items, totals };
+}
+
+const stub = (subject: string, type: string, withdrawn: boolean) => {
+  const graph = `${PEER_GRAPH_PREFIX}${PEER}`;
+  const lines = [
+    `<${subject}> <${RDF('type')}> <${type}> <${graph}> .`,
+    `<${subject}> <http://schema.org/name> "cached ${subject.slice(-6)}" <${graph}> .`,
+    ...(withdrawn ? [`<${subject}> <${REG('tombstoned')}> "true"^^<${XSD('boolean')}> <${graph}> .`] : []),
+  ];
+  return {
+    graph,
+    subject,
+    quads: parseNQuads(lines.join('\n')),
+    kind: withdrawn ? 'software:withdrawn' : 'software',
+  };
+};
+
+beforeAll(async () => {
+  core = await openTestCore({}, true);
+  dataDir = core.config.dataDir;
+  api = apiOf(createApp(core));
+  await seedExample(core);
+  const software = await api.call('POST', '/api/v1/software', 201, { name: 'lineage emitter' });
+  const deployment = await api.deployment(software, 'emitting');
+  for (const name of ['airflow-complete', 'spark-complete', 'dbt-fail']) {
+    const event = JSON.parse(
+      fs.readFileSync(new URL(`../fixtures/openlineage/${name}.json`, import.meta.url), 'utf8'),
+    ) as { run: { runId: string } };
+    event.run.runId = randomUUID();
+    await api.call('POST', '/api/v1/lineage', 202, event, deployment.token);
+  }
+  // Withdrawn records of several kinds.
+  const withdrawn = await api.call('POST', '/api/v1/software', 201, { name: 'withdrawn' });
+  await api.call('DELETE', `/api/v1/software/${withdrawn.id}`, 204);
+  const idle = await api.deployment(software, 'idle');
+  await api.call('DELETE', `/api/v1/instances/${idle.instance.id}`, 204);
+  // Copies of another registry's records, one of them withdrawn there.
+  await core.graph.commit(
+    [
+      stub('https://peer.example/software/aaa', REG('Software'), false),
+      stub('https://peer.example/software/bbb', REG('Software'), true),
+      stub('https://peer.example/software/ccc', REG('Software'), false),
+    ],
+    () => undefined,
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await core.close();
+});
+
+describe('an unfiltered list, read from the table of records', () => {
+  const listed = KINDS.filter((entry) => entry.kind !== 'bundle');
+
+  it('gives every kind the records, order and totals the query gives', async () => {
+    let compared = 0;
+    for (const entry of listed)
+      for (const withdrawn of [false, true])
+        for (const registry of [undefined, 'local', PEER]) {
+          const query = { type: entry.marker, patterns: [], registry, withdrawn };
+          const fromTable = await walk(query, 7);
+          const fromQuery = await walk({ ...query, patterns: [ANY] }, 7);
+          expect({ kind: entry.kind, withdrawn, registry, ...fromTable }).toEqual({
+            kind: entry.kind,
+            withdrawn,
+            registry,
+            ...fromQuery,
+          });
+          const all = await listAllRecords(core, query, 10_000);
+          expect(all.items.map((item) => `${item.graph} ${item.iri}`)).toEqual(fromQuery.items);
+          expect(all.total).toBe(fromQuery.items.length);
+          compared += fromQuery.items.length;
+        }
+    // The comparison covered records of many kinds, withdrawn ones and a peer's copies.
+    expect(compared).toBeGreaterThan(100);
+    const software = await walk({ type: REG('Software'), patterns: [], withdrawn: true }, 50);
+    expect(software.items).toContain(`${PEER_GRAPH_PREFIX}${PEER} https://peer.example/software/bbb`);
+    expect(software.items.some((item) => item.startsWith(`${GRAPHS.local} `))).toBe(true);
+    const live = await walk({ type: REG('Software'), patterns: [] }, 50);
+    expect(live.items).not.toContain(`${PEER_GRAPH_PREFIX}${PEER} https://peer.example/software/bbb`);
+    expect(live.items.length).toBeLessThan(software.items.length);
+  });
+
+  it('answers the lists before the query index has loaded, as after', async () => {
+    const paths = [
+      '/api/v1/software',
+      '/api/v1/instances',
+      '/api/v1/runs',
+      '/api/v1/artifacts',
+      '/api/v1/types',
+    ];
+    const loaded: unknown[] = [];
+    for (const path of paths) loaded.push(await api.call('GET', `${path}?limit=5`, 200));
+    await core.close();
+    core = await openTestCore({ REG_DATA_DIR: dataDir }, false);
+    api = apiOf(createApp(core));
+    const early: unknown[] = [];
+    for (const path of paths) early.push(await api.call('GET', `${path}?limit=5`, 200));
+    expect(early).toEqual(loaded);
+    expect((loaded[1] as Json).total).toBeGreaterThan(0);
+  });
+
+  it('gives the same lists from the lineage index as from the query index', async () => {
+    const read = async () => {
+      const out: unknown[] = [];
+      for (const path of LISTS) out.push(await api.call('GET', path, 200));
+      return out;
+    };
+    await core.graph.open();
+    const fromIndex = await read();
+    markLineageStale(core.db, core.graph.kind);
+    expect(lineageIndexReady(core.db)).toBe(false);
+    // An unrelated write, so that no answer memoised before it is given again.
+    await api.call('POST', '/api/v1/licenses', 201, {
+      iri: 'https://licenses.example/unrelated',
+      label: 'Unrelated',
+    });
+    expect(await read()).toEqual(fromIndex);
+    const instances = (fromIndex[0] as Json).items as Json[];
+    // The deployments' activity was counted: runs, failures and artifacts.
+    expect(instances.some((item) => Number(item.runs_30d) > 0)).toBe(true);
+    expect(instances.some((item) => Number(item.failures_30d) > 0)).toBe(true);
+    expect(instances.some((item) => Number(item.artifact_count) > 0)).toBe(true);
+    expect(((fromIndex[2] as Json).items as Json[]).some((item) => Number(item.artifact_count) > 0)).toBe(
+      true,
+    );
+    // Every facet of the software list has values.
+    const facets = (fromIndex[3] as Json).facets as { name: string; values: unknown[] }[];
+    expect(facets.map((facet) => [facet.name, facet.values.length > 0])).toEqual([
+      ['license', true],
+      ['kind', true],
+      ['topic', true],
+    ]);
+  });
+});
