@@ -110,7 +110,7 @@ describe('reads on the external store cost a number of requests that does not gr
     constant(await bySize((n) => `/api/v1/instances?limit=${n}`), 2);
     constant(await bySize((n) => `/api/v1/artifacts?limit=${n}`), 1);
     constant(await bySize((n) => `/api/v1/runs?limit=${n}`), 3);
-    constant(await bySize((n) => `/api/v1/instances/${deployment.id}/runs?limit=${n}`), 5);
+    constant(await bySize((n) => `/api/v1/instances/${deployment.id}/runs?limit=${n}`), 3);
     constant(await bySize((n) => `/api/v1/instances/${deployment.id}/artifacts?limit=${n}`), 4);
   }, 120_000);
 

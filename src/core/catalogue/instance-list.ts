@@ -4,7 +4,7 @@ import type { ListParams } from '../records/kind-registry.js';
 import { INSTANCE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { prepareInstances, presentInstance } from './instances.js';
-import { filterPatterns } from '../stored/list-filters.js';
+import { filterConditions, filterPatterns } from '../stored/list-filters.js';
 import { listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import { readStoredMany, storedKey, presentingTogether } from '../stored/records.js';
@@ -23,6 +23,7 @@ async function listInstancesNow(core: Core, params: InstanceListParams): Promise
   const page = await listRecords(core, {
     type: REG('Instance'),
     patterns: filterPatterns(core, 'instance', params, {}) ?? [],
+    conditions: filterConditions(core, 'instance', params),
     limit: pageSize(params.limit),
     cursor: params.cursor,
     registry: params.registry,

@@ -5,7 +5,7 @@ import type { JsonObject } from '../records/mapper.js';
 import type { RecordSpec } from '../records/schema.js';
 import { SOFTWARE } from '../records/specs.js';
 import type { ListParams } from '../records/kind-registry.js';
-import { filterPatterns, type CustomFilters } from '../stored/list-filters.js';
+import { filterConditions, filterPatterns, type CustomFilters } from '../stored/list-filters.js';
 import { matchKeywordFilter, normaliseKeywords } from '../vocab/keywords.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Core } from '../core.js';
@@ -227,6 +227,7 @@ async function listSoftwareNow(core: Core, params: SoftwareListParams): Promise<
   const query: ListQuery = {
     type: REG('Software'),
     patterns: filterPatterns(core, 'software', params, softwareFilters()) ?? [],
+    conditions: filterConditions(core, 'software', params),
     limit: pageSize(params.limit),
     cursor: params.cursor,
     registry: params.registry,

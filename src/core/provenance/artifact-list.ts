@@ -14,7 +14,7 @@ import { keywordIri, matchKeywordFilter } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { presentArtifact } from './artifact-view.js';
 import { contentIdOf } from './identify.js';
-import { filterPatterns, type CustomFilters } from '../stored/list-filters.js';
+import { filterConditions, filterPatterns, type CustomFilters } from '../stored/list-filters.js';
 import {
   countRecords,
   countRecordsFor,
@@ -120,7 +120,12 @@ function artifactQuery(core: Core, params: ArtifactListParams): ListQuery | unde
   const patterns = filterPatterns(core, 'artifact', params, artifactFilters(core));
   return patterns === undefined
     ? undefined
-    : { type: ARTIFACT.types[0]!, patterns, registry: params.registry };
+    : {
+        type: ARTIFACT.types[0]!,
+        patterns,
+        registry: params.registry,
+        conditions: filterConditions(core, 'artifact', params),
+      };
 }
 
 /** How many artifacts `listArtifacts` would list for these filters, over every page. */

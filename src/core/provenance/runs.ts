@@ -11,7 +11,7 @@ import { INSTANCE, RELEASE } from '../records/specs.js';
 import type { Binding } from '../store/graph/types.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
-import { filterPatterns, type CustomFilters } from '../stored/list-filters.js';
+import { filterConditions, filterPatterns, type CustomFilters } from '../stored/list-filters.js';
 import { listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import { NO_PEER_REASON, peerCovering } from '../federation/peers.js';
@@ -339,6 +339,7 @@ async function listRunsNow(core: Core, params: RunListParams): Promise<JsonObjec
   const page = await listRecords(core, {
     type: RUN.types[0]!,
     patterns: filterPatterns(core, 'run', params, runFilters(core)) ?? [],
+    conditions: filterConditions(core, 'run', params),
     limit: pageSize(params.limit),
     cursor: params.cursor,
     registry: params.registry,

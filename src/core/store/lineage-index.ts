@@ -96,6 +96,19 @@ export function valueFactOf(predicate: string): number | undefined {
 
 /** Facts kept as their time in UTC (as `Date.toISOString` writes it), and only when they are `xsd:dateTime`. */
 const TIMES = new Set<number>([FACT.created, FACT.started]);
+
+/**
+ * How the index keeps a predicate's statements, for list filters: as links (IRI objects), as facts with their
+ * value (an IRI or a literal's lexical form), or not at all (times are kept in UTC and withdrawals as a flag, so
+ * neither is matched against a value).
+ */
+export function indexedAs(predicate: string): { link: number } | { fact: number } | undefined {
+  const key = `<${predicate}>`;
+  const link = LINK_PREDICATES.get(key);
+  if (link !== undefined) return { link };
+  const fact = VALUES.get(key) ?? LITERALS.get(key);
+  return fact === undefined || TIMES.has(fact) || fact === FACT.tombstoned ? undefined : { fact };
+}
 const TYPE = `<${RDF('type')}>`;
 const DATE_TIME = XSD('dateTime');
 const BOOLEAN = XSD('boolean');

@@ -17,6 +17,8 @@ import {
 import { sparqlString } from '../discovery/sparql-text.js';
 import type { Core } from '../core.js';
 import { iriPattern } from './listing.js';
+import { indexedAs } from '../store/lineage-index.js';
+import type { IndexCondition } from '../store/graph/kind-pages.js';
 
 /**
  * A filter the list service selects itself: its pattern, an empty pattern when the value selects everything, or
@@ -57,6 +59,45 @@ export function filterPatterns<K extends ListedKind>(
     if (pattern !== '') patterns.push(pattern);
   }
   return patterns;
+}
+
+/**
+ * The filters of a list request as conditions the lineage index answers (`store/graph/kind-pages.ts`), for a list
+ * read without the query index; undefined when one of them is not kept there (text, custom filters, predicates the
+ * index does not keep). Called after `filterPatterns`, which has checked the values.
+ */
+export function filterConditions<K extends ListedKind>(
+  core: Core,
+  kind: K,
+  params: ListParams<K>,
+): IndexCondition[] | undefined {
+  const conditions: IndexCondition[] = [];
+  for (const { param, match } of kindDeclaration(kind)?.filters ?? []) {
+    const value = (params as Readonly<Record<string, string | undefined>>)[param];
+    if (value === undefined) continue;
+    if (match.by === 'custom' || match.by === 'text') return undefined;
+    const kept = indexedAs(predicateOf(kind, match.field));
+    if (kept === undefined) return undefined;
+    const target =
+      match.by === 'iri'
+        ? match.spdx === true
+          ? licenceIri(value)
+          : value
+        : match.by === 'record'
+          ? recordIri(core.config.baseIri, match.of as RecordKind, value, param)
+          : value;
+    if ('link' in kept) {
+      // A link holds IRIs only: a filter comparing text is answered by the query.
+      if (match.by !== 'iri' && match.by !== 'record') return undefined;
+      conditions.push({ link: kept.link, o: target });
+    } else
+      conditions.push({
+        fact: kept.fact,
+        value: target,
+        ...(match.by === 'value' && match.absent === value ? { orAbsent: true } : {}),
+      });
+  }
+  return conditions;
 }
 
 /** The pattern of a filter declared by a field; undefined for a text filter without words. */

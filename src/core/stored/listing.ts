@@ -3,7 +3,7 @@ import { GRAPHS, PEER_GRAPH_PREFIX, REG } from '../ns.js';
 import { findPeerByBase } from '../store/peers.js';
 import type { Core } from '../core.js';
 import { kindOfClass } from '../records/kind-registry.js';
-import type { KindScope } from '../store/graph/kind-pages.js';
+import type { IndexCondition, KindScope } from '../store/graph/kind-pages.js';
 import { lineageIndexReady, valueFactOf } from '../store/lineage-index.js';
 import { PAGE_ROWS, selectByKey } from './keyset.js';
 import { normaliseBaseIri } from '../federation/peer-http.js';
@@ -22,6 +22,11 @@ export interface ListQuery {
   readonly registry?: string | undefined;
   /** Keep withdrawn records (they are left out of lists by default). */
   readonly withdrawn?: boolean;
+  /**
+   * The patterns as conditions the lineage index answers (`filterConditions`), when it keeps all of them: the list
+   * is then read from SQLite once the index is complete.
+   */
+  readonly conditions?: readonly IndexCondition[] | undefined;
 }
 
 /** One page of record IRIs with the graph each lives in. */
@@ -70,17 +75,19 @@ function where(core: Core, query: ListQuery): string {
 }
 
 /**
- * The kinds an unfiltered list selects, when its class marks a record kind: such a list is read from the store's
- * table of records (no query, so it is answered before the query index has loaded). Undefined when the list has
- * patterns, which only a query can match.
+ * The kinds a list selects, when its class marks a record kind and it is unfiltered or its filters are conditions
+ * the complete lineage index answers: such a list is read from the store's table of records and that index (no
+ * query, so it is answered before the query index has loaded). Undefined when only a query can match it.
  */
 function kindScope(core: Core, query: Omit<ListQuery, 'limit' | 'cursor'>): KindScope | undefined {
-  if (query.patterns.length > 0) return undefined;
+  const filtered = query.patterns.length > 0;
+  if (filtered && (query.conditions === undefined || !lineageIndexReady(core.db))) return undefined;
   const kind = kindOfClass(query.type);
   if (kind === undefined) return undefined;
   return {
     kinds: query.withdrawn === true ? [kind, `${kind}:withdrawn`] : [kind],
     graph: registryGraph(core, query.registry),
+    ...(filtered ? { conditions: query.conditions } : {}),
   };
 }
 

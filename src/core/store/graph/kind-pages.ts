@@ -13,12 +13,22 @@ export interface RecordTables {
   readonly stats: 'record_stats' | 'external_stats';
 }
 
+/**
+ * A list filter the lineage index can answer (`lineage-index.ts`, `indexedAs`): the record links to `o`, or states
+ * `value` (an IRI or a literal's lexical form), or, with `orAbsent`, states it or nothing for that fact.
+ */
+export type IndexCondition =
+  | { readonly link: number; readonly o: string }
+  | { readonly fact: number; readonly value: string; readonly orAbsent?: boolean };
+
 /** Which records of which graphs a page lists. */
 export interface KindScope {
   /** The record kinds listed (a kind and its withdrawn form, for a list that keeps withdrawn records). */
   readonly kinds: readonly string[];
   /** One graph, or undefined for this registry's and every peer's. */
   readonly graph?: string | undefined;
+  /** Filters every listed record meets, in its own graph. */
+  readonly conditions?: readonly IndexCondition[] | undefined;
 }
 
 /** A page of a kind: at most `limit` records whose subject sorts before `before`, newest (greatest) first. */
@@ -30,37 +40,85 @@ export interface KindPageQuery extends KindScope {
 /** The last graph name that starts with the peer prefix, as an exclusive upper bound. */
 const PEER_GRAPHS_END = `${PEER_GRAPH_PREFIX.slice(0, -1)}${String.fromCharCode(PEER_GRAPH_PREFIX.charCodeAt(PEER_GRAPH_PREFIX.length - 1) + 1)}`;
 
-/** The condition on a graph column that selects one graph, or this registry's and every peer's. */
-function graphCondition(graph: string | undefined, column = 'graph'): { sql: string; params: string[] } {
+interface Sql {
+  readonly sql: string;
+  readonly params: (string | number)[];
+}
+
+/** The condition on the graph of the record `r`: one graph, or this registry's and every peer's. */
+function graphCondition(graph: string | undefined): Sql {
   return graph === undefined
     ? {
-        sql: `(${column} = ? OR (${column} >= ? AND ${column} < ?))`,
+        sql: '(r.graph = ? OR (r.graph >= ? AND r.graph < ?))',
         params: [GRAPHS.local, PEER_GRAPH_PREFIX, PEER_GRAPHS_END],
       }
-    : { sql: `${column} = ?`, params: [graph] };
+    : { sql: 'r.graph = ?', params: [graph] };
 }
 
 /**
+ * The records `r` of a scope, without their kind (the caller's): the table they are read from and the conditions
+ * they meet (graph and filters). The first link filter, when there is one, leads: the records are found from the
+ * links to its target (so a deployment's few runs among many are not looked for one by one); the other filters are
+ * checked per record with the index that starts at the record.
+ */
+function scopeSql(tables: RecordTables, scope: KindScope): { from: string; where: Sql } {
+  const conditions = scope.conditions ?? [];
+  const lead = conditions.find((condition) => 'link' in condition);
+  const parts: Sql[] = [graphCondition(scope.graph)];
+  for (const condition of conditions) {
+    if (condition === lead) continue;
+    if ('link' in condition) {
+      parts.push({
+        sql: 'EXISTS (SELECT 1 FROM lineage_link l INDEXED BY lineage_link_from WHERE l.s = r.subject AND l.p = ? AND l.o = ? AND l.graph = r.graph)',
+        params: [condition.link, condition.o],
+      });
+      continue;
+    }
+    const stated =
+      'EXISTS (SELECT 1 FROM lineage_node n WHERE n.iri = r.subject AND n.p = ? AND n.value = ? AND n.graph = r.graph)';
+    parts.push(
+      condition.orAbsent === true
+        ? {
+            sql: `(${stated} OR NOT EXISTS (SELECT 1 FROM lineage_node n WHERE n.iri = r.subject AND n.p = ? AND n.graph = r.graph))`,
+            params: [condition.fact, condition.value, condition.fact],
+          }
+        : { sql: stated, params: [condition.fact, condition.value] },
+    );
+  }
+  if (lead !== undefined && 'link' in lead)
+    parts.unshift({ sql: 'd.p = ? AND d.o = ?', params: [lead.link, lead.o] });
+  return {
+    from:
+      lead === undefined
+        ? `${tables.records} r`
+        : `lineage_link d JOIN ${tables.records} r ON r.graph = d.graph AND r.subject = d.s`,
+    where: { sql: parts.map((part) => part.sql).join(' AND '), params: parts.flatMap((part) => part.params) },
+  };
+}
+
+const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
+
+/**
  * One page of records of the scope's kinds, in descending subject order (minted ids are time-ordered, so newest
- * first), a record held in two graphs listed once per graph. One statement per kind, each reading at most `limit`
- * rows of the (kind, subject) index.
+ * first), a record held in two graphs listed once per graph. One statement per kind, each reading the (kind,
+ * subject) index from `before` until `limit` records meet the scope.
  */
 export function kindPage(
   db: Database,
   tables: RecordTables,
   query: KindPageQuery,
 ): { subject: string; graph: string }[] {
-  const graphs = graphCondition(query.graph);
-  const before = query.before === undefined ? '' : 'AND subject < ?';
+  const { from, where } = scopeSql(tables, query);
+  const before = query.before === undefined ? '' : 'AND r.subject < ?';
   const statement = db.prepare(
-    `SELECT subject, graph FROM ${tables.records} WHERE kind = ? AND ${graphs.sql} ${before}
-     ORDER BY subject DESC, graph LIMIT ?`,
+    `SELECT DISTINCT r.subject AS subject, r.graph AS graph FROM ${from}
+     WHERE r.kind = ? AND ${where.sql} ${before} ORDER BY r.subject DESC, r.graph LIMIT ?`,
   );
   const rows = query.kinds.flatMap(
     (kind) =>
       statement.all(
         kind,
-        ...graphs.params,
+        ...where.params,
         ...(query.before === undefined ? [] : [query.before]),
         query.limit,
       ) as { subject: string; graph: string }[],
@@ -72,22 +130,25 @@ export function kindPage(
   return rows.slice(0, query.limit);
 }
 
-/** How many records of the scope's kinds there are, from the counts kept with the records. */
+/**
+ * How many records of the scope's kinds there are: from the counts kept with the records, or, with filters, by
+ * counting the distinct subjects that meet them.
+ */
 export function kindTotal(db: Database, tables: RecordTables, scope: KindScope): number {
   if (scope.kinds.length === 0) return 0;
-  const graphs = graphCondition(scope.graph);
-  const row = db
-    .prepare(
-      `SELECT coalesce(sum(records), 0) AS n FROM ${tables.stats}
-       WHERE kind IN (${scope.kinds.map(() => '?').join(', ')}) AND ${graphs.sql}`,
-    )
-    .get(...scope.kinds, ...graphs.params) as { n: number };
-  return row.n;
-}
-
-/** Orders strings as SQLite's binary collation does (by UTF-8 bytes, which is code point order). */
-function compare(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+  const kinds = `r.kind IN (${placeholders(scope.kinds)})`;
+  if ((scope.conditions ?? []).length === 0) {
+    const graphs = graphCondition(scope.graph);
+    return db
+      .prepare(`SELECT coalesce(sum(records), 0) FROM ${tables.stats} r WHERE ${kinds} AND ${graphs.sql}`)
+      .pluck()
+      .get(...scope.kinds, ...graphs.params) as number;
+  }
+  const { from, where } = scopeSql(tables, scope);
+  return db
+    .prepare(`SELECT COUNT(DISTINCT r.subject) FROM ${from} WHERE ${kinds} AND ${where.sql}`)
+    .pluck()
+    .get(...scope.kinds, ...where.params) as number;
 }
 
 /**
@@ -102,13 +163,18 @@ export function kindFacet(
   limit: number,
 ): { value: string; count: number }[] {
   if (scope.kinds.length === 0) return [];
-  const graphs = graphCondition(scope.graph, 'r.graph');
+  const { from, where } = scopeSql(tables, scope);
   return db
     .prepare(
-      `SELECT n.value AS value, COUNT(DISTINCT r.subject) AS count FROM ${tables.records} r
-       JOIN lineage_node n ON n.iri = r.subject AND n.graph = r.graph AND n.p = ?
-       WHERE r.kind IN (${scope.kinds.map(() => '?').join(', ')}) AND ${graphs.sql}
-       GROUP BY n.value ORDER BY count DESC, n.value LIMIT ?`,
+      `SELECT f.value AS value, COUNT(DISTINCT r.subject) AS count FROM ${from}
+       JOIN lineage_node f ON f.iri = r.subject AND f.graph = r.graph AND f.p = ?
+       WHERE r.kind IN (${placeholders(scope.kinds)}) AND ${where.sql}
+       GROUP BY f.value ORDER BY count DESC, f.value LIMIT ?`,
     )
-    .all(fact, ...scope.kinds, ...graphs.params, limit) as { value: string; count: number }[];
+    .all(fact, ...scope.kinds, ...where.params, limit) as { value: string; count: number }[];
+}
+
+/** Orders strings as SQLite's binary collation does (by UTF-8 bytes, which is code point order). */
+function compare(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
