@@ -161,6 +161,14 @@ describe('an unfiltered list, read from the table of records', () => {
     const busy = deployments[0] ?? {};
     const failing = deployments.find((item) => Number(item.failures_30d) > 0) ?? {};
     const q = encodeURIComponent;
+    const used =
+      ((await api.call('GET', '/api/v1/types', 200)).items as Json[]).find(
+        (item) => Number(item.artifact_count) > 0,
+      ) ?? {};
+    // Runs read one by one: what they used and generated, described.
+    const runs = (await api.call('GET', '/api/v1/runs?limit=200', 200)).items as Json[];
+    const runReads = runs.slice(0, 20).map((item) => `/api/v1/runs/${String(item.id)}`);
+    const named = (software.items as Json[]).find((item) => typeof item.name === 'string') ?? {};
     const filtered = [
       `/api/v1/software?limit=200&license=${q(facet('license'))}`,
       `/api/v1/software?limit=200&kind=${q(facet('kind'))}`,
@@ -169,21 +177,32 @@ describe('an unfiltered list, read from the table of records', () => {
       `/api/v1/instances?limit=200&label=${q(String(busy.label))}`,
       `/api/v1/runs?limit=200&instance=${q(String(busy.id))}`,
       `/api/v1/runs?limit=3&instance=${q(String(failing.id))}&status=failed`,
+      `/api/v1/runs?limit=200&software=${q(String(busy.software))}`,
+      `/api/v1/instances?limit=200&release=${q(String(busy.release))}`,
+      `/api/v1/artifacts?limit=200&conforms_to=${q(String(used.iri))}`,
+      `/api/v1/software?limit=200&name=${q(String(named.name))}`,
+      `/api/v1/instances?limit=200&health=unknown`,
       `/api/v1/runs?limit=200&status=unknown`,
       `/api/v1/instances/${String(busy.id)}/runs?limit=2`,
       `/api/v1/artifacts?limit=200&license=${q(facet('license'))}`,
     ];
     const read = async () => {
       const out: unknown[] = [];
-      for (const path of [...LISTS, ...filtered]) out.push(await api.call('GET', path, 200));
+      for (const path of [...LISTS, ...filtered, ...runReads]) out.push(await api.call('GET', path, 200));
       return out;
     };
     const fromIndex = await read();
     // The filters selected something, and not everything.
-    for (const [n, path] of filtered.slice(0, 7).entries()) {
+    for (const [n, path] of filtered.entries()) {
+      // No run is without a status and no artifact has a licence in these records.
+      if (path.includes('=unknown') || path.startsWith('/api/v1/artifacts?limit=200&license')) continue;
       const total = Number((fromIndex[LISTS.length + n] as Json).total);
       expect([path, total > 0]).toEqual([path, true]);
     }
+    // Runs that generated artifacts and used some were read.
+    const reads = fromIndex.slice(LISTS.length + filtered.length) as Json[];
+    expect(reads.some((run) => (run.generated as unknown[]).length > 0)).toBe(true);
+    expect(reads.some((run) => (run.used as unknown[]).length > 0)).toBe(true);
     expect(Number((fromIndex[LISTS.length + 5] as Json).total)).toBeLessThan(
       Number((fromIndex[1] as Json).total),
     );

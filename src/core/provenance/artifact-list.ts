@@ -14,6 +14,7 @@ import { keywordIri, matchKeywordFilter } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { presentArtifact } from './artifact-view.js';
 import { contentIdOf } from './identify.js';
+import { LINK } from '../store/lineage-index.js';
 import { filterConditions, filterPatterns, type CustomFilters } from '../stored/list-filters.js';
 import {
   countRecords,
@@ -124,7 +125,9 @@ function artifactQuery(core: Core, params: ArtifactListParams): ListQuery | unde
         type: ARTIFACT.types[0]!,
         patterns,
         registry: params.registry,
-        conditions: filterConditions(core, 'artifact', params),
+        conditions: filterConditions(core, 'artifact', params, {
+          conforms_to: (value) => ({ link: LINK.conformsTo, o: typeIri(core, value, 'conforms_to') }),
+        }),
       };
 }
 

@@ -97,6 +97,87 @@ const ARTIFACT_REF_BATCH = 100;
 export async function artifactRefs(core: Core, iris: readonly string[]): Promise<ArtifactRef[]> {
   const unique = [...new Set(iris)];
   if (unique.length === 0) return [];
+  const found = lineageIndexReady(core.db) ? foundInIndex(core, unique) : await foundByQuery(core, unique);
+  const refs: ArtifactRef[] = [];
+  for (const iri of unique) {
+    const entry = found.get(iri);
+    if (entry === undefined) {
+      refs.push({ iri, origin: unresolvedOrigin(core, iri), unresolved: true });
+      continue;
+    }
+    if (entry.tomb) continue;
+    // A distribution without an availability reads as public, as the artifact itself presents it.
+    const ranks = [...entry.distributions.values()]
+      .map((value) => OPENNESS.indexOf(value as (typeof OPENNESS)[number]))
+      .filter((rank) => rank >= 0);
+    const rank = ranks.length === 0 ? OPENNESS.length - 1 : Math.min(...ranks);
+    refs.push({
+      iri,
+      ...(entry.title === undefined ? {} : { title: entry.title }),
+      ...(entry.type === undefined ? {} : { conforms_to: entry.type }),
+      availability: OPENNESS[rank]!,
+      origin: originOf(entry.graph, core, iri),
+    });
+  }
+  return refs;
+}
+
+/** Where `RECORD_GRAPHS` holds for a graph column of the lineage index. */
+const RECORD_GRAPH_SQL = (column: string) => `(${column} = ? OR substr(${column}, 1, ?) = ?)`;
+const RECORD_GRAPH_PARAMS = [GRAPHS.local, PEER_GRAPH_PREFIX.length, PEER_GRAPH_PREFIX] as const;
+
+/**
+ * What `artifactRefs` needs of each artifact, from the lineage index (which keeps artifacts by graph, their titles,
+ * types, withdrawals, distributions and availabilities): five statements whatever their number.
+ */
+function foundInIndex(core: Core, iris: readonly string[]): Map<string, Found> {
+  const wanted = JSON.stringify(iris);
+  const held = core.db
+    .prepare(
+      `SELECT iri, graph FROM lineage_node WHERE iri IN (SELECT value FROM json_each(?)) AND p = ${FACT.artifact}
+         AND ${RECORD_GRAPH_SQL('graph')} ORDER BY iri, graph`,
+    )
+    .all(wanted, ...RECORD_GRAPH_PARAMS) as { iri: string; graph: string }[];
+  const found = new Map<string, Found>();
+  // This registry's own copy wins over a peer's cached one.
+  for (const { iri, graph } of held)
+    if (!found.has(iri) || graph === GRAPHS.local)
+      found.set(iri, { graph, tomb: false, distributions: new Map() });
+  const chosen = JSON.stringify([...found].map(([iri, entry]) => [iri, entry.graph]));
+  const facts = core.db
+    .prepare(
+      `SELECT n.iri AS iri, n.p AS p, n.value AS value FROM json_each(?) c
+       JOIN lineage_node n ON n.iri = c.value ->> 0 AND n.graph = c.value ->> 1
+       WHERE n.p IN (${FACT.title}, ${FACT.tombstoned}) ORDER BY n.rowid`,
+    )
+    .all(chosen) as { iri: string; p: number; value: string }[];
+  for (const { iri, p, value } of facts) {
+    const entry = found.get(iri);
+    if (entry === undefined) continue;
+    if (p === FACT.title) entry.title = value;
+    else entry.tomb = true;
+  }
+  const links = core.db
+    .prepare(
+      `SELECT l.s AS iri, l.p AS p, l.o AS o, av.value AS availability FROM json_each(?) c
+       JOIN lineage_link l ON l.s = c.value ->> 0 AND l.graph = c.value ->> 1
+       LEFT JOIN lineage_node av ON l.p = ${LINK.distribution} AND av.iri = l.o AND av.graph = l.graph
+         AND av.p = ${FACT.availability}
+       WHERE l.p IN (${LINK.conformsTo}, ${LINK.distribution}) ORDER BY l.rowid, av.rowid`,
+    )
+    .all(chosen) as { iri: string; p: number; o: string; availability: string | null }[];
+  for (const { iri, p, o, availability } of links) {
+    const entry = found.get(iri);
+    if (entry === undefined) continue;
+    if (p === LINK.conformsTo) entry.type = o;
+    else if (availability !== null) entry.distributions.set(o, availability);
+    else if (!entry.distributions.has(o)) entry.distributions.set(o, 'public');
+  }
+  return found;
+}
+
+/** What `artifactRefs` needs of each artifact, from the query index: one query per hundred artifacts. */
+async function foundByQuery(core: Core, unique: readonly string[]): Promise<Map<string, Found>> {
   // VALUES inside the GRAPH block and flat OPTIONALs outside it: oxigraph then looks each artifact up rather
   // than evaluating the optional parts over every artifact it holds (hundreds of times slower on a large store).
   // A batch of artifacts per query: distributions multiply the solutions, and a store caps an answer's rows.
@@ -134,32 +215,19 @@ export async function artifactRefs(core: Core, iris: readonly string[]): Promise
     if (row.d2 !== undefined && row.av !== undefined) entry.distributions.set(row.d2.value, row.av.value);
     found.set(iri, entry);
   }
-  const refs: ArtifactRef[] = [];
-  for (const iri of unique) {
-    const entry = found.get(iri);
-    if (entry === undefined) {
-      refs.push({ iri, origin: unresolvedOrigin(core, iri), unresolved: true });
-      continue;
-    }
-    if (entry.tomb) continue;
-    // A distribution without an availability reads as public, as the artifact itself presents it.
-    const ranks = [...entry.distributions.values()]
-      .map((value) => OPENNESS.indexOf(value as (typeof OPENNESS)[number]))
-      .filter((rank) => rank >= 0);
-    const rank = ranks.length === 0 ? OPENNESS.length - 1 : Math.min(...ranks);
-    refs.push({
-      iri,
-      ...(entry.title === undefined ? {} : { title: entry.title }),
-      ...(entry.type === undefined ? {} : { conforms_to: entry.type }),
-      availability: OPENNESS[rank]!,
-      origin: originOf(entry.graph, core, iri),
-    });
-  }
-  return refs;
+  return found;
 }
 
 /** The artifacts that name `run` as the activity that generated them, oldest first. */
 export async function generatedBy(core: Core, run: string): Promise<string[]> {
+  if (lineageIndexReady(core.db))
+    return core.db
+      .prepare(
+        `SELECT DISTINCT s FROM lineage_link WHERE o = ? AND p = ${LINK.generatedBy} AND ${RECORD_GRAPH_SQL('graph')}
+         ORDER BY s`,
+      )
+      .pluck()
+      .all(run, ...RECORD_GRAPH_PARAMS) as string[];
   const rows = await selectByKey(
     core,
     'a',
@@ -339,7 +407,12 @@ async function listRunsNow(core: Core, params: RunListParams): Promise<JsonObjec
   const page = await listRecords(core, {
     type: RUN.types[0]!,
     patterns: filterPatterns(core, 'run', params, runFilters(core)) ?? [],
-    conditions: filterConditions(core, 'run', params),
+    conditions: filterConditions(core, 'run', params, {
+      software: (value) => ({
+        link: LINK.associatedWith,
+        through: { link: LINK.instanceOf, o: iriOf(core, 'software', value) },
+      }),
+    }),
     limit: pageSize(params.limit),
     cursor: params.cursor,
     registry: params.registry,

@@ -29,6 +29,8 @@ export const LINK = {
   produces: 9,
   consumes: 10,
   attributedTo: 11,
+  distribution: 12,
+  runsRelease: 13,
 } as const;
 /** What is kept about a node, by code. */
 export const FACT = {
@@ -49,6 +51,9 @@ export const FACT = {
   topic: 14,
   status: 15,
   deployment: 16,
+  availability: 17,
+  health: 18,
+  name: 19,
 } as const;
 
 const LINK_PREDICATES = new Map<string, number>([
@@ -64,6 +69,8 @@ const LINK_PREDICATES = new Map<string, number>([
   [`<${REG('produces')}>`, LINK.produces],
   [`<${REG('consumes')}>`, LINK.consumes],
   [`<${PROV('wasAttributedTo')}>`, LINK.attributedTo],
+  [`<${DCAT('distribution')}>`, LINK.distribution],
+  [`<${REG('runsRelease')}>`, LINK.runsRelease],
 ]);
 const TYPES = new Map<string, number>([
   [`<${DCAT('Dataset')}>`, FACT.artifact],
@@ -73,11 +80,14 @@ const TYPES = new Map<string, number>([
   [`<${REG('ArtifactType')}>`, FACT.artifactType],
   [`<${REG('Instance')}>`, FACT.deployment],
 ]);
-/** Facts kept with the value of their object, an IRI or a literal's lexical form (list facets count them). */
+/** Facts kept with the value of their object, an IRI or a literal's lexical form (list facets and filters). */
 const VALUES = new Map<string, number>([
   [`<${DCT('license')}>`, FACT.license],
   [`<${SCHEMA('applicationCategory')}>`, FACT.category],
   [`<${DCT('subject')}>`, FACT.topic],
+  [`<${REG('availability')}>`, FACT.availability],
+  [`<${REG('health')}>`, FACT.health],
+  [`<${SCHEMA('name')}>`, FACT.name],
 ]);
 const LITERALS = new Map<string, number>([
   [`<${DCT('title')}>`, FACT.title],

@@ -63,19 +63,27 @@ export function filterPatterns<K extends ListedKind>(
 
 /**
  * The filters of a list request as conditions the lineage index answers (`store/graph/kind-pages.ts`), for a list
- * read without the query index; undefined when one of them is not kept there (text, custom filters, predicates the
- * index does not keep). Called after `filterPatterns`, which has checked the values.
+ * read without the query index; undefined when one of them is not kept there (text filters, custom filters without
+ * a condition in `custom`, predicates the index does not keep). Called after `filterPatterns`, which has checked
+ * the values.
  */
 export function filterConditions<K extends ListedKind>(
   core: Core,
   kind: K,
   params: ListParams<K>,
+  custom: Partial<Readonly<Record<CustomFilterParam<K>, (value: string) => IndexCondition>>> = {},
 ): IndexCondition[] | undefined {
   const conditions: IndexCondition[] = [];
   for (const { param, match } of kindDeclaration(kind)?.filters ?? []) {
     const value = (params as Readonly<Record<string, string | undefined>>)[param];
     if (value === undefined) continue;
-    if (match.by === 'custom' || match.by === 'text') return undefined;
+    if (match.by === 'custom') {
+      const condition = (custom as Readonly<Record<string, (value: string) => IndexCondition>>)[param];
+      if (condition === undefined) return undefined;
+      conditions.push(condition(value));
+      continue;
+    }
+    if (match.by === 'text') return undefined;
     const kept = indexedAs(predicateOf(kind, match.field));
     if (kept === undefined) return undefined;
     const target =

@@ -14,11 +14,13 @@ export interface RecordTables {
 }
 
 /**
- * A list filter the lineage index can answer (`lineage-index.ts`, `indexedAs`): the record links to `o`, or states
- * `value` (an IRI or a literal's lexical form), or, with `orAbsent`, states it or nothing for that fact.
+ * A list filter the lineage index can answer (`lineage-index.ts`, `indexedAs`): the record links to `o`, or links to
+ * something that links on to `through.o` (in the record's graph), or states `value` (an IRI or a literal's lexical
+ * form), or, with `orAbsent`, states it or nothing for that fact.
  */
 export type IndexCondition =
   | { readonly link: number; readonly o: string }
+  | { readonly link: number; readonly through: { readonly link: number; readonly o: string } }
   | { readonly fact: number; readonly value: string; readonly orAbsent?: boolean };
 
 /** Which records of which graphs a page lists. */
@@ -63,10 +65,19 @@ function graphCondition(graph: string | undefined): Sql {
  */
 function scopeSql(tables: RecordTables, scope: KindScope): { from: string; where: Sql } {
   const conditions = scope.conditions ?? [];
-  const lead = conditions.find((condition) => 'link' in condition);
+  const lead = conditions.find((condition) => 'o' in condition && 'link' in condition);
   const parts: Sql[] = [graphCondition(scope.graph)];
   for (const condition of conditions) {
     if (condition === lead) continue;
+    if ('through' in condition) {
+      parts.push({
+        sql: `EXISTS (SELECT 1 FROM lineage_link l INDEXED BY lineage_link_from
+                JOIN lineage_link m INDEXED BY lineage_link_from ON m.s = l.o AND m.graph = l.graph AND m.p = ? AND m.o = ?
+                WHERE l.s = r.subject AND l.p = ? AND l.graph = r.graph)`,
+        params: [condition.through.link, condition.through.o, condition.link],
+      });
+      continue;
+    }
     if ('link' in condition) {
       parts.push({
         sql: 'EXISTS (SELECT 1 FROM lineage_link l INDEXED BY lineage_link_from WHERE l.s = r.subject AND l.p = ? AND l.o = ? AND l.graph = r.graph)',
