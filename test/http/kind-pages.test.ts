@@ -77,6 +77,17 @@ beforeAll(async () => {
     event.run.runId = randomUUID();
     await api.call('POST', '/api/v1/lineage', 202, event, deployment.token);
   }
+  // A deployment and a release that declare capabilities of their own.
+  const type = ((await api.call('GET', '/api/v1/types', 200)).items as Json[])[0]!;
+  await api.call('PUT', `/api/v1/instances/${deployment.instance.id}/capability`, 200, {
+    produces: [type.iri],
+    consumes: [],
+  });
+  const release = await api.call('POST', `/api/v1/software/${software.id}/releases`, 201, {
+    version: '1.0.0',
+    capability: { produces: [type.iri], consumes: [] },
+  });
+  expect(release.capability).toBeDefined();
   // Withdrawn records of several kinds.
   const withdrawn = await api.call('POST', '/api/v1/software', 201, { name: 'withdrawn' });
   await api.call('DELETE', `/api/v1/software/${withdrawn.id}`, 204);
@@ -181,14 +192,22 @@ describe('an unfiltered list, read from the table of records', () => {
       `/api/v1/instances?limit=200&release=${q(String(busy.release))}`,
       `/api/v1/artifacts?limit=200&conforms_to=${q(String(used.iri))}`,
       `/api/v1/software?limit=200&name=${q(String(named.name))}`,
+      `/api/v1/instances/${String(busy.id)}/artifacts?limit=200`,
+      `/api/v1/artifacts?limit=200&software=${q(String(busy.software))}`,
       `/api/v1/instances?limit=200&health=unknown`,
       `/api/v1/runs?limit=200&status=unknown`,
       `/api/v1/instances/${String(busy.id)}/runs?limit=2`,
       `/api/v1/artifacts?limit=200&license=${q(facet('license'))}`,
     ];
+    // Matchmaking for every type in use, as produced and as consumed.
+    const types = (await api.call('GET', '/api/v1/types', 200)).items as Json[];
+    const matches = types.flatMap((type) =>
+      ['produces', 'consumes'].map((side) => `/api/v1/capabilities?${side}=${q(String(type.iri))}`),
+    );
     const read = async () => {
       const out: unknown[] = [];
-      for (const path of [...LISTS, ...filtered, ...runReads]) out.push(await api.call('GET', path, 200));
+      for (const path of [...LISTS, ...filtered, ...runReads, ...matches])
+        out.push(await api.call('GET', path, 200));
       return out;
     };
     const fromIndex = await read();
@@ -200,7 +219,12 @@ describe('an unfiltered list, read from the table of records', () => {
       expect([path, total > 0]).toEqual([path, true]);
     }
     // Runs that generated artifacts and used some were read.
-    const reads = fromIndex.slice(LISTS.length + filtered.length) as Json[];
+    const reads = fromIndex.slice(LISTS.length + filtered.length, -matches.length) as Json[];
+    // Matches of each kind were found.
+    const found = (fromIndex.slice(-matches.length) as Json[]).flatMap((page) => page.items as Json[]);
+    expect(new Set(found.map((item) => item.entity_type))).toEqual(
+      new Set(['software', 'release', 'instance']),
+    );
     expect(reads.some((run) => (run.generated as unknown[]).length > 0)).toBe(true);
     expect(reads.some((run) => (run.used as unknown[]).length > 0)).toBe(true);
     expect(Number((fromIndex[LISTS.length + 5] as Json).total)).toBeLessThan(

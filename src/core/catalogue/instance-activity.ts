@@ -5,11 +5,11 @@
  * attributed-to links), so a deployment and a list of them are answered before the query index has loaded; from
  * the query index while the lineage index is being filled; zero when neither is ready.
  */
-import { GRAPHS, PEER_GRAPH_PREFIX, PROV, REG } from '../ns.js';
+import { GRAPHS, PROV, REG } from '../ns.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import { countArtifactsOfInstances } from '../provenance/artifact-list.js';
-import { FACT, LINK, lineageIndexReady } from '../store/lineage-index.js';
+import { FACT, LINK, lineageIndexReady, touchedSql } from '../store/lineage-index.js';
 import type { Binding } from '../store/graph/types.js';
 import { memoisedEach } from '../stored/memoised.js';
 import { withinLastDays } from '../discovery/sparql-text.js';
@@ -80,33 +80,10 @@ function partsFromIndex(core: Core, deployments: readonly string[]): ActivityPar
     .all(since, since, wanted, local) as { i: string; recent: number; failures: number; last: string }[];
   // Each artifact `s` with a graph `g` that holds it, touched by the deployment `i`: generated (in g) by a run
   // associated with it, used by a run associated with it (both in the run's graph), or attributed to it (in g).
+  const touched = touchedSql('SELECT value FROM json_each(?)', [wanted]);
   const artifacts = core.db
-    .prepare(
-      `SELECT i, COUNT(DISTINCT s) AS n FROM (
-         SELECT a.o AS i, made.s AS s, made.graph AS g FROM lineage_link a
-           JOIN lineage_link made ON made.o = a.s AND made.p = ${LINK.generatedBy}
-           WHERE a.o IN (SELECT value FROM json_each(@wanted)) AND a.p = ${LINK.associatedWith}
-         UNION
-         SELECT a.o, u.o, h.graph FROM lineage_link a
-           JOIN lineage_link u ON u.s = a.s AND u.graph = a.graph AND u.p = ${LINK.used}
-           JOIN lineage_node h ON h.iri = u.o AND h.p = ${FACT.artifact}
-           WHERE a.o IN (SELECT value FROM json_each(@wanted)) AND a.p = ${LINK.associatedWith}
-         UNION
-         SELECT t.o, t.s, t.graph FROM lineage_link t
-           WHERE t.o IN (SELECT value FROM json_each(@wanted)) AND t.p = ${LINK.attributedTo}
-             AND EXISTS (SELECT 1 FROM lineage_node d WHERE d.iri = t.o AND d.p = ${FACT.deployment})
-       ) x
-       WHERE (g = @local OR substr(g, 1, @prefixLength) = @prefix)
-         AND EXISTS (SELECT 1 FROM lineage_node k WHERE k.iri = x.s AND k.graph = x.g AND k.p = ${FACT.artifact})
-         AND NOT EXISTS (SELECT 1 FROM lineage_node w WHERE w.iri = x.s AND w.graph = x.g AND w.p = ${FACT.tombstoned})
-       GROUP BY i`,
-    )
-    .all({
-      wanted,
-      local,
-      prefix: PEER_GRAPH_PREFIX,
-      prefixLength: PEER_GRAPH_PREFIX.length,
-    }) as { i: string; n: number }[];
+    .prepare(`SELECT i, COUNT(DISTINCT s) AS n FROM (${touched.sql}) GROUP BY i`)
+    .all(...touched.params) as { i: string; n: number }[];
   return {
     recent: new Map(runs.map((row) => [row.i, row.recent])),
     failures: new Map(runs.map((row) => [row.i, row.failures])),

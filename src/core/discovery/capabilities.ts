@@ -8,6 +8,7 @@ import { idOf } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import { memoised } from '../stored/memoised.js';
+import { FACT, LINK, lineageIndexReady } from '../store/lineage-index.js';
 import { originOf } from '../stored/records.js';
 import { sparqlIri } from './sparql-text.js';
 import { describeTerms } from './terms.js';
@@ -111,7 +112,9 @@ interface Row {
 }
 
 async function match(core: Core, produces: string[], consumes: string[]): Promise<CapabilityMatches> {
-  const rows = await query(core, produces, consumes);
+  const rows = lineageIndexReady(core.db)
+    ? fromIndex(core, produces, consumes)
+    : await query(core, produces, consumes);
   const order = KINDS.map(([kind]) => kind as string);
   const found = rows
     .sort(
@@ -191,6 +194,104 @@ async function query(core: Core, produces: string[], consumes: string[]): Promis
       release,
       produces: split(row.ps?.value),
       consumes: split(row.us?.value),
+    };
+  });
+}
+
+/** The lineage index fact that marks each kind of record that declares capabilities. */
+const KIND_FACTS = new Map<number, CapabilityMatch['entity_type']>([
+  [FACT.software, 'software'],
+  [FACT.release, 'release'],
+  [FACT.deployment, 'instance'],
+]);
+
+/**
+ * `query` from the lineage index (which keeps capability links, the kinds of records, names, labels, versions and
+ * withdrawals): three statements whatever the number of matches, the first led by the first type asked for.
+ */
+function fromIndex(core: Core, produces: string[], consumes: string[]): Row[] {
+  const wanted = [
+    ...produces.map((iri) => [LINK.produces, iri] as const),
+    ...consumes.map((iri) => [LINK.consumes, iri] as const),
+  ];
+  const [lead, ...rest] = wanted;
+  if (lead === undefined) return [];
+  const declares = rest.map(
+    () =>
+      'AND EXISTS (SELECT 1 FROM lineage_link x WHERE x.s = t.s AND x.graph = t.graph AND x.p = ? AND x.o = ?)',
+  );
+  // Software before releases before deployments (descending class IRI), then descending IRI, as the query orders.
+  const found = core.db
+    .prepare(
+      `SELECT h.s AS iri, h.graph AS graph, h.o AS capability, k.p AS kind FROM lineage_link t
+       JOIN lineage_link h ON h.o = t.s AND h.graph = t.graph AND h.p = ${LINK.hasCapability}
+       JOIN lineage_node k ON k.iri = h.s AND k.graph = h.graph AND k.p IN (${[...KIND_FACTS.keys()].join(', ')})
+       WHERE t.p = ? AND t.o = ? ${declares.join(' ')}
+         AND (h.graph = ? OR substr(h.graph, 1, ?) = ?)
+         AND NOT EXISTS (SELECT 1 FROM lineage_node w WHERE w.iri = h.s AND w.graph = h.graph AND w.p = ${FACT.tombstoned})
+       GROUP BY h.s, h.graph, h.o, k.p
+       ORDER BY CASE k.p WHEN ${FACT.software} THEN 0 WHEN ${FACT.release} THEN 1 ELSE 2 END, h.s DESC
+       LIMIT ${CAPABILITY_LIMIT + 1}`,
+    )
+    .all(...lead, ...rest.flat(), GRAPHS.local, PEER_GRAPH_PREFIX.length, PEER_GRAPH_PREFIX) as {
+    iri: string;
+    graph: string;
+    capability: string;
+    kind: number;
+  }[];
+  const pairs = JSON.stringify(
+    found.flatMap((row) => [
+      [row.iri, row.graph],
+      [row.capability, row.graph],
+    ]),
+  );
+  const facts = core.db
+    .prepare(
+      `SELECT n.iri AS iri, n.graph AS graph, n.p AS p, n.value AS value FROM json_each(?) c
+       JOIN lineage_node n ON n.iri = c.value ->> 0 AND n.graph = c.value ->> 1
+       WHERE n.p IN (${FACT.name}, ${FACT.label}, ${FACT.softwareVersion}) ORDER BY n.rowid`,
+    )
+    .all(pairs) as { iri: string; graph: string; p: number; value: string }[];
+  const links = core.db
+    .prepare(
+      `SELECT l.s AS iri, l.graph AS graph, l.p AS p, l.o AS o,
+         (SELECT sn.value FROM lineage_node sn WHERE sn.iri = l.o AND sn.p = ${FACT.name} ORDER BY sn.rowid LIMIT 1) AS name
+       FROM json_each(?) c JOIN lineage_link l ON l.s = c.value ->> 0 AND l.graph = c.value ->> 1
+       WHERE l.p IN (${LINK.produces}, ${LINK.consumes}, ${LINK.versionOf}) ORDER BY l.rowid`,
+    )
+    .all(pairs) as { iri: string; graph: string; p: number; o: string; name: string | null }[];
+  const key = (iri: string, graph: string) => `${graph} ${iri}`;
+  const factsOf = new Map<string, Map<number, string>>();
+  for (const fact of facts) {
+    const held = factsOf.get(key(fact.iri, fact.graph)) ?? new Map<number, string>();
+    if (!held.has(fact.p)) held.set(fact.p, fact.value);
+    factsOf.set(key(fact.iri, fact.graph), held);
+  }
+  const linksOf = new Map<string, typeof links>();
+  for (const link of links)
+    linksOf.set(key(link.iri, link.graph), [...(linksOf.get(key(link.iri, link.graph)) ?? []), link]);
+  return found.map((row) => {
+    const kind = KIND_FACTS.get(row.kind) ?? 'software';
+    const own = factsOf.get(key(row.iri, row.graph));
+    const ownName = own?.get(FACT.name) ?? own?.get(FACT.label);
+    const version = own?.get(FACT.softwareVersion);
+    const software = linksOf.get(key(row.iri, row.graph))?.find((link) => link.p === LINK.versionOf);
+    const declared = linksOf.get(key(row.capability, row.graph)) ?? [];
+    const typesOf = (p: number) =>
+      [...new Set(declared.filter((link) => link.p === p).map((link) => link.o))].sort();
+    const name = software?.name ?? ownName;
+    return {
+      iri: row.iri,
+      graph: row.graph,
+      kind,
+      capability: row.capability,
+      name:
+        kind === 'release'
+          ? [name, version].filter((part) => part !== undefined).join(' ') || undefined
+          : name,
+      release: kind === 'release' ? releaseFields(software?.o, software?.name ?? undefined, version) : {},
+      produces: typesOf(LINK.produces),
+      consumes: typesOf(LINK.consumes),
     };
   });
 }

@@ -127,6 +127,18 @@ function artifactQuery(core: Core, params: ArtifactListParams): ListQuery | unde
         registry: params.registry,
         conditions: filterConditions(core, 'artifact', params, {
           conforms_to: (value) => ({ link: LINK.conformsTo, o: typeIri(core, value, 'conforms_to') }),
+          instance: (value) => ({
+            touchedBy: {
+              sql: 'SELECT ?',
+              params: [expandId(core.config.baseIri, INSTANCE.path, value, 'instance')],
+            },
+          }),
+          software: (value) => ({
+            touchedBy: {
+              sql: `SELECT s FROM lineage_link WHERE o = ? AND p = ${LINK.instanceOf}`,
+              params: [iriOf(core, 'software', value)],
+            },
+          }),
         }),
       };
 }

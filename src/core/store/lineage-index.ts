@@ -13,7 +13,7 @@
  */
 import type { Database } from './database.js';
 import type { Logger } from '../log.js';
-import { DCAT, DCT, PROV, RDF, RDFS, REG, SCHEMA, XSD } from '../ns.js';
+import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, PROV, RDF, RDFS, REG, SCHEMA, XSD } from '../ns.js';
 
 /** The links between nodes, by code. */
 export const LINK = {
@@ -54,6 +54,7 @@ export const FACT = {
   availability: 17,
   health: 18,
   name: 19,
+  software: 20,
 } as const;
 
 const LINK_PREDICATES = new Map<string, number>([
@@ -79,6 +80,7 @@ const TYPES = new Map<string, number>([
   [`<${REG('Release')}>`, FACT.release],
   [`<${REG('ArtifactType')}>`, FACT.artifactType],
   [`<${REG('Instance')}>`, FACT.deployment],
+  [`<${REG('Software')}>`, FACT.software],
 ]);
 /** Facts kept with the value of their object, an IRI or a literal's lexical form (list facets and filters). */
 const VALUES = new Map<string, number>([
@@ -102,6 +104,38 @@ const LITERALS = new Map<string, number>([
 /** The fact that keeps the values of a predicate for list facets, if the index keeps them. */
 export function valueFactOf(predicate: string): number | undefined {
   return VALUES.get(`<${predicate}>`);
+}
+
+/**
+ * The artifacts deployments touched, as rows (i, s, g): the deployment `i`, an artifact `s` and a graph `g` that
+ * holds it (of this registry or a peer, not withdrawn there), where a run associated with `i` generated `s` (stated
+ * in g) or used it, or `s` is attributed to `i` (stated in g) and `i` is a deployment. `deployments` is an SQL
+ * subquery giving the deployments' IRIs, with its parameters.
+ */
+export function touchedSql(
+  deployments: string,
+  params: readonly unknown[],
+): { sql: string; params: unknown[] } {
+  return {
+    sql: `SELECT i, s, g FROM (
+      SELECT a.o AS i, made.s AS s, made.graph AS g FROM lineage_link a
+        JOIN lineage_link made ON made.o = a.s AND made.p = ${LINK.generatedBy}
+        WHERE a.o IN (${deployments}) AND a.p = ${LINK.associatedWith}
+      UNION
+      SELECT a.o, u.o, h.graph FROM lineage_link a
+        JOIN lineage_link u ON u.s = a.s AND u.graph = a.graph AND u.p = ${LINK.used}
+        JOIN lineage_node h ON h.iri = u.o AND h.p = ${FACT.artifact}
+        WHERE a.o IN (${deployments}) AND a.p = ${LINK.associatedWith}
+      UNION
+      SELECT t.o, t.s, t.graph FROM lineage_link t
+        WHERE t.o IN (${deployments}) AND t.p = ${LINK.attributedTo}
+          AND EXISTS (SELECT 1 FROM lineage_node d WHERE d.iri = t.o AND d.p = ${FACT.deployment})
+    ) x
+    WHERE (g = ? OR substr(g, 1, ?) = ?)
+      AND EXISTS (SELECT 1 FROM lineage_node k WHERE k.iri = x.s AND k.graph = x.g AND k.p = ${FACT.artifact})
+      AND NOT EXISTS (SELECT 1 FROM lineage_node w WHERE w.iri = x.s AND w.graph = x.g AND w.p = ${FACT.tombstoned})`,
+    params: [...params, ...params, ...params, GRAPHS.local, PEER_GRAPH_PREFIX.length, PEER_GRAPH_PREFIX],
+  };
 }
 
 /** Facts kept as their time in UTC (as `Date.toISOString` writes it), and only when they are `xsd:dateTime`. */

@@ -6,6 +6,7 @@
  */
 import { GRAPHS, PEER_GRAPH_PREFIX } from '../../ns.js';
 import type { Database } from '../database.js';
+import { touchedSql } from '../lineage-index.js';
 
 /** The table of a store's records and the table of their counts by graph and kind. */
 export interface RecordTables {
@@ -16,11 +17,13 @@ export interface RecordTables {
 /**
  * A list filter the lineage index can answer (`lineage-index.ts`, `indexedAs`): the record links to `o`, or links to
  * something that links on to `through.o` (in the record's graph), or states `value` (an IRI or a literal's lexical
- * form), or, with `orAbsent`, states it or nothing for that fact.
+ * form), or, with `orAbsent`, states it or nothing for that fact; or it is an artifact `touchedSql` finds for the
+ * deployments a subquery gives.
  */
 export type IndexCondition =
   | { readonly link: number; readonly o: string }
   | { readonly link: number; readonly through: { readonly link: number; readonly o: string } }
+  | { readonly touchedBy: { readonly sql: string; readonly params: readonly unknown[] } }
   | { readonly fact: number; readonly value: string; readonly orAbsent?: boolean };
 
 /** Which records of which graphs a page lists. */
@@ -44,7 +47,7 @@ const PEER_GRAPHS_END = `${PEER_GRAPH_PREFIX.slice(0, -1)}${String.fromCharCode(
 
 interface Sql {
   readonly sql: string;
-  readonly params: (string | number)[];
+  readonly params: unknown[];
 }
 
 /** The condition on the graph of the record `r`: one graph, or this registry's and every peer's. */
@@ -69,6 +72,14 @@ function scopeSql(tables: RecordTables, scope: KindScope): { from: string; where
   const parts: Sql[] = [graphCondition(scope.graph)];
   for (const condition of conditions) {
     if (condition === lead) continue;
+    if ('touchedBy' in condition) {
+      const touched = touchedSql(condition.touchedBy.sql, condition.touchedBy.params);
+      parts.push({
+        sql: `(r.graph, r.subject) IN (SELECT g, s FROM (${touched.sql}))`,
+        params: touched.params,
+      });
+      continue;
+    }
     if ('through' in condition) {
       parts.push({
         sql: `EXISTS (SELECT 1 FROM lineage_link l INDEXED BY lineage_link_from
