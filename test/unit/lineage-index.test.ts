@@ -92,7 +92,7 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
     ]);
   });
 
-  it('takes conforms-to, capability and attribution links, types, run statuses and facet values', () => {
+  it('takes the links and facts lists, activity, run reads and matchmaking read', () => {
     const DCT = 'http://purl.org/dc/terms/';
     const { links, nodes } = lineageFactsOf([
       line('urn:a', `${DCT}conformsTo`, '<urn:type>'),
@@ -108,6 +108,12 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
       line('urn:sw', `${DCT}license`, '"see the file LICENSE"'),
       line('urn:sw', `${SCHEMA}applicationCategory`, '"library"'),
       line('urn:sw', `${DCT}subject`, '<urn:topic>'),
+      line('urn:sw', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', `<${REG}Software>`),
+      line('urn:sw', `${SCHEMA}name`, '"Converter"'),
+      line('urn:a', 'http://www.w3.org/ns/dcat#distribution', '<urn:a#distribution-1>'),
+      line('urn:a#distribution-1', `${REG}availability`, '"restricted"'),
+      line('urn:i1', `${REG}runsRelease`, '<urn:r1>'),
+      line('urn:i1', `${REG}health`, '"up"'),
     ]);
     expect(links).toEqual([
       { s: 'urn:a', p: LINK.conformsTo, o: 'urn:type' },
@@ -115,6 +121,8 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
       { s: 'urn:sw', p: LINK.hasCapability, o: 'urn:sw#capability' },
       { s: 'urn:sw#capability', p: LINK.produces, o: 'urn:type' },
       { s: 'urn:sw#capability', p: LINK.consumes, o: 'urn:other' },
+      { s: 'urn:a', p: LINK.distribution, o: 'urn:a#distribution-1' },
+      { s: 'urn:i1', p: LINK.runsRelease, o: 'urn:r1' },
     ]);
     expect(nodes).toEqual([
       { s: 'urn:type', p: FACT.artifactType, o: '' },
@@ -124,6 +132,10 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
       { s: 'urn:sw', p: FACT.license, o: 'see the file LICENSE' },
       { s: 'urn:sw', p: FACT.category, o: 'library' },
       { s: 'urn:sw', p: FACT.topic, o: 'urn:topic' },
+      { s: 'urn:sw', p: FACT.software, o: '' },
+      { s: 'urn:sw', p: FACT.name, o: 'Converter' },
+      { s: 'urn:a#distribution-1', p: FACT.availability, o: 'restricted' },
+      { s: 'urn:i1', p: FACT.health, o: 'up' },
     ]);
   });
 });

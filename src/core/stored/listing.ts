@@ -3,7 +3,13 @@ import { GRAPHS, PEER_GRAPH_PREFIX, REG } from '../ns.js';
 import { findPeerByBase } from '../store/peers.js';
 import type { Core } from '../core.js';
 import { kindOfClass } from '../records/kind-registry.js';
-import type { IndexCondition, KindScope } from '../store/graph/kind-pages.js';
+import {
+  kindFacet,
+  kindPage,
+  kindTotal,
+  type IndexCondition,
+  type KindScope,
+} from '../store/graph/kind-pages.js';
 import { lineageIndexReady, valueFactOf } from '../store/lineage-index.js';
 import { PAGE_ROWS, selectByKey } from './keyset.js';
 import { normaliseBaseIri } from '../federation/peer-http.js';
@@ -103,9 +109,9 @@ export async function listRecords(core: Core, query: ListQuery): Promise<ListPag
             `SELECT DISTINCT ?s ?g WHERE { ${where(core, query)} ${query.cursor === undefined ? '' : `FILTER(STR(?s) < ${sparqlString(query.cursor)})`} } ORDER BY DESC(STR(?s)) LIMIT ${limit + 1}`,
           )
         ).map((row) => ({ iri: row.s?.value ?? '', graph: row.g?.value ?? GRAPHS.local }))
-      : core.graph
-          .kindPage({ ...scope, before: query.cursor, limit: limit + 1 })
-          .map((row) => ({ iri: row.subject, graph: row.graph }));
+      : kindPage(core.db, core.graph.recordTables, { ...scope, before: query.cursor, limit: limit + 1 }).map(
+          (row) => ({ iri: row.subject, graph: row.graph }),
+        );
   const total = await countRecords(core, query);
   const items = rows.slice(0, limit);
   const last = items.at(-1);
@@ -126,10 +132,11 @@ export async function listAllRecords(
   const scope = kindScope(core, query);
   if (scope !== undefined)
     return {
-      items: core.graph
-        .kindPage({ ...scope, limit: max })
-        .map((row) => ({ iri: row.subject, graph: row.graph })),
-      total: core.graph.kindTotal(scope),
+      items: kindPage(core.db, core.graph.recordTables, { ...scope, limit: max }).map((row) => ({
+        iri: row.subject,
+        graph: row.graph,
+      })),
+      total: kindTotal(core.db, core.graph.recordTables, scope),
     };
   const rows = await selectByKey(
     core,
@@ -146,7 +153,7 @@ export async function listAllRecords(
 /** How many records a list query selects, over every page. */
 export async function countRecords(core: Core, query: Omit<ListQuery, 'limit' | 'cursor'>): Promise<number> {
   const scope = kindScope(core, query);
-  if (scope !== undefined) return core.graph.kindTotal(scope);
+  if (scope !== undefined) return kindTotal(core.db, core.graph.recordTables, scope);
   const [count] = await core.graph.select(
     `SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, query)} }`,
   );
@@ -187,7 +194,7 @@ export async function facetCounts(
   const scope = kindScope(core, query);
   const fact = valueFactOf(predicate);
   if (scope !== undefined && fact !== undefined && lineageIndexReady(core.db))
-    return core.graph.kindFacet(scope, fact, FACET_VALUES);
+    return kindFacet(core.db, core.graph.recordTables, scope, fact, FACET_VALUES);
   const rows = await core.graph.select(
     `SELECT ?v (COUNT(DISTINCT ?s) AS ?n) WHERE { ${where(core, { ...query, patterns: [...query.patterns, `?s <${predicate}> ?v .`] })} } GROUP BY ?v ORDER BY DESC(?n) STR(?v) LIMIT ${FACET_VALUES}`,
   );

@@ -1,5 +1,5 @@
 import type { Quad } from '../nquads.js';
-import type { KindPageQuery, KindScope } from './kind-pages.js';
+import type { RecordTables } from './kind-pages.js';
 
 /** The new state of one record: its quads in one graph, or null to delete it. */
 export interface RecordWrite {
@@ -138,14 +138,10 @@ export interface GraphStore {
   /** Record counts by kind in one graph. */
   countByKind(graph: string): Promise<Map<string, number>>;
   /**
-   * A page of the records of some kinds, newest first, from the store's table of records (no query): at most
-   * `limit`, each subject before `before`.
+   * The tables of `registry.db` that list the store's records and count them by kind, from which unfiltered and
+   * index-filtered lists are read (`kind-pages.ts`).
    */
-  kindPage(query: KindPageQuery): { subject: string; graph: string }[];
-  /** How many records of some kinds there are, from the counts kept with the records. */
-  kindTotal(scope: KindScope): number;
-  /** The values of a lineage index fact over the records of some kinds, most frequent first (`kindFacet`). */
-  kindFacet(scope: KindScope, fact: number, limit: number): { value: string; count: number }[];
+  readonly recordTables: RecordTables;
   /** The named graphs that hold records, in order. */
   recordGraphs(): string[];
   /** How many records of `graph` have a subject that does not start with `prefix`, and one of them. */

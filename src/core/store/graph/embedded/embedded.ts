@@ -48,17 +48,7 @@ import type {
   RecordWrite,
   SparqlResponse,
 } from '../types.js';
-import {
-  kindFacet,
-  kindPage,
-  kindTotal,
-  type KindPageQuery,
-  type KindScope,
-  type RecordTables,
-} from '../kind-pages.js';
-
-/** The tables that list this store's records and count them by kind. */
-const TABLES: RecordTables = { records: 'record', stats: 'record_stats' };
+import type { RecordTables } from '../kind-pages.js';
 
 /**
  * Records a commit may write with their search rows in the same transaction. A larger one (an advertisement of
@@ -91,6 +81,7 @@ export interface EmbeddedOptions {
  */
 export class EmbeddedGraphStore implements GraphStore {
   readonly kind = 'embedded' as const;
+  readonly recordTables: RecordTables = { records: 'record', stats: 'record_stats' };
   readonly keepsDefaultGraph = true;
   readonly answersSideBySide = false;
   readonly notReadyReason = 'the query index is still loading';
@@ -385,18 +376,6 @@ export class EmbeddedGraphStore implements GraphStore {
 
   countByKind(graph: string): Promise<Map<string, number>> {
     return Promise.resolve(countRecordsByKind(this.db, graph));
-  }
-
-  kindPage(query: KindPageQuery): { subject: string; graph: string }[] {
-    return kindPage(this.db, TABLES, query);
-  }
-
-  kindTotal(scope: KindScope): number {
-    return kindTotal(this.db, TABLES, scope);
-  }
-
-  kindFacet(scope: KindScope, fact: number, limit: number): { value: string; count: number }[] {
-    return kindFacet(this.db, TABLES, scope, fact, limit);
   }
 
   async *dump(options: { graph?: string } = {}): AsyncIterable<string> {

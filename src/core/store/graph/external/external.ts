@@ -66,17 +66,7 @@ import type {
   RecordWrite,
   SparqlResponse,
 } from '../types.js';
-import {
-  kindFacet,
-  kindPage,
-  kindTotal,
-  type KindPageQuery,
-  type KindScope,
-  type RecordTables,
-} from '../kind-pages.js';
-
-/** The tables that list this store's records and count them by kind. */
-const TABLES: RecordTables = { records: 'external_record', stats: 'external_stats' };
+import type { RecordTables } from '../kind-pages.js';
 
 /** Quads per commit of a bulk load whose inserts are posted to the Graph Store Protocol endpoint. */
 const BULK_POST_QUADS = 50_000;
@@ -103,6 +93,7 @@ export interface ExternalOptions {
 /** The graph store of a registry whose graph lives in an external SPARQL 1.1 server. */
 export class ExternalGraphStore implements GraphStore {
   readonly kind = 'sparql' as const;
+  readonly recordTables: RecordTables = { records: 'external_record', stats: 'external_stats' };
   readonly keepsDefaultGraph = false;
   readonly answersSideBySide = true;
   readonly notReadyReason = 'the external SPARQL store is not open yet';
@@ -463,18 +454,6 @@ export class ExternalGraphStore implements GraphStore {
 
   countByKind(graph: string): Promise<Map<string, number>> {
     return Promise.resolve(countExternalByKind(this.db, graph));
-  }
-
-  kindPage(query: KindPageQuery): { subject: string; graph: string }[] {
-    return kindPage(this.db, TABLES, query);
-  }
-
-  kindTotal(scope: KindScope): number {
-    return kindTotal(this.db, TABLES, scope);
-  }
-
-  kindFacet(scope: KindScope, fact: number, limit: number): { value: string; count: number }[] {
-    return kindFacet(this.db, TABLES, scope, fact, limit);
   }
 
   dump(options: { graph?: string } = {}): AsyncIterable<string> {
