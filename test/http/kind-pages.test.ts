@@ -147,16 +147,20 @@ describe('an unfiltered list, read from the table of records', () => {
       '/api/v1/runs',
       '/api/v1/artifacts',
       '/api/v1/types',
-    ];
+      '/api/v1/licenses',
+      '/api/v1/vocab/search?q=conformance&branch=data',
+    ].map((path) => `${path}${path.includes('?') ? '&' : '?'}limit=5`);
     const loaded: unknown[] = [];
-    for (const path of paths) loaded.push(await api.call('GET', `${path}?limit=5`, 200));
+    for (const path of paths) loaded.push(await api.call('GET', path, 200));
     await core.close();
     core = await openTestCore({ REG_DATA_DIR: dataDir }, false);
     api = apiOf(createApp(core));
     const early: unknown[] = [];
-    for (const path of paths) early.push(await api.call('GET', `${path}?limit=5`, 200));
+    for (const path of paths) early.push(await api.call('GET', path, 200));
     expect(early).toEqual(loaded);
     expect((loaded[1] as Json).total).toBeGreaterThan(0);
+    // The types minted here are found by vocabulary search.
+    expect(((loaded[6] as Json).items as Json[]).some((item) => item.source === 'local')).toBe(true);
   });
 
   it('gives the same lists from the lineage index as from the query index', async () => {

@@ -4,7 +4,7 @@
  * says only whether a term is bundled, minted here (`local`) or someone else's (`external`).
  */
 import { BadRequestError } from '../errors.js';
-import { DCT, GRAPHS, PEER_GRAPH_PREFIX, RDFS, REG, SKOS } from '../ns.js';
+import { DCT, GRAPHS, RDF, RDFS, REG, SKOS } from '../ns.js';
 
 export { VOCAB_BRANCHES, makeEntry, type VocabBranch, type VocabEntry, type VocabHit };
 
@@ -21,36 +21,53 @@ import {
   type VocabEntry,
   type VocabHit,
 } from '../vocab/term-catalogue.js';
-import type { Binding } from '../store/graph/types.js';
+import { kindPage } from '../store/graph/kind-pages.js';
+import { indexQuads } from '../records/mapper.js';
+import { parseNQuads } from '../store/nquads.js';
 import type { Core } from '../core.js';
-import { selectByKey } from '../stored/keyset.js';
 import { describeTerm, type TypeRef } from './terms.js';
 
 // Bundles are canonical N-Triples (./ntriples.ts): `<s> <p> object .`, one per line.
 
+/** What search reads of a term: its labels, aliases, definition and default media type. */
+const DESCRIBED = [SKOS('prefLabel'), RDFS('label'), P_ALT, P_DEFINITION, P_MEDIA_TYPE];
+
 /**
- * The live terms of the given classes in `graph` (an IRI, or `?g` narrowed by `filter`) with the values search
- * reads, a page of terms per query: a solution per value, or one without `?p` for a term that has none.
+ * The live terms of this registry's graph (minted and adopted artifact types, adopted licences; `local`) or of
+ * peers' caches (artifact types), each with its class and the values search reads, in subject order: listed from
+ * the table of records by kind and read as records, so they are answered before the query index has loaded. A
+ * term of the local graph with none of the values is left out (a peer's copy of it may then describe it).
  */
-function describedTerms(
+async function termRecords(
   core: Core,
-  graph: string,
-  classes: readonly string[],
-  filter: string,
-): Promise<Binding[]> {
-  const values = `VALUES ?c { ${classes.map((cls) => `<${cls}>`).join(' ')} }`;
-  const live = `FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true }`;
-  const described = `VALUES ?p { <${SKOS('prefLabel')}> <${RDFS('label')}> <${P_ALT}> <${P_DEFINITION}> <${P_MEDIA_TYPE}> }`;
-  return selectByKey(
-    core,
-    's',
-    ({ after, order }) =>
-      `SELECT ?s ?c ?p ?o WHERE {
-         { SELECT DISTINCT ?s WHERE { GRAPH ${graph} { ${values} ?s a ?c . ${live} } ${filter} ${after} } ${order} }
-         GRAPH ${graph} { ${values} ?s a ?c . ${live} OPTIONAL { ${described} ?s ?p ?o } } ${filter} }`,
-    // Aliases make several solutions per term: fewer terms per page keep an answer small.
-    { rows: 200 },
-  );
+  local: boolean,
+): Promise<[string, { cls: string; values: Map<string, string[]> }][]> {
+  const kinds = local ? ['type', 'license'] : ['type'];
+  const rows = kindPage(core.db, core.graph.recordTables, {
+    kinds,
+    graph: local ? GRAPHS.local : undefined,
+    limit: Number.MAX_SAFE_INTEGER,
+  }).filter((row) => local || row.graph !== GRAPHS.local);
+  const byGraph = new Map<string, string[]>();
+  for (const row of rows) byGraph.set(row.graph, [...(byGraph.get(row.graph) ?? []), row.subject]);
+  const out: [string, { cls: string; values: Map<string, string[]> }][] = [];
+  for (const [graph, subjects] of byGraph) {
+    const texts = await core.graph.readRecords(graph, subjects);
+    for (const subject of subjects) {
+      const text = texts.get(subject);
+      const byPredicate = text === undefined ? undefined : indexQuads(parseNQuads(text)).get(subject);
+      if (byPredicate === undefined) continue;
+      const types = (byPredicate.get(RDF('type')) ?? []).map((term) => term.value);
+      const cls = types.includes(REG('ArtifactType')) ? REG('ArtifactType') : DCT('LicenseDocument');
+      const values = new Map<string, string[]>();
+      for (const predicate of DESCRIBED) {
+        const held = (byPredicate.get(predicate) ?? []).map((term) => term.value);
+        if (held.length > 0) values.set(predicate, held);
+      }
+      if (values.size > 0) out.push([subject, { cls, values }]);
+    }
+  }
+  return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
@@ -62,28 +79,10 @@ export async function localEntries(core: Core): Promise<readonly VocabEntry[]> {
   const cached = core.memo.get<VocabEntry[]>('vocab local-entries', core.graph.generation);
   if (cached !== undefined) return cached;
   const generation = core.graph.generation;
-  const rows = await describedTerms(
-    core,
-    `<${GRAPHS.local}>`,
-    [REG('ArtifactType'), DCT('LicenseDocument')],
-    '',
-  );
-  const peerRows = await describedTerms(
-    core,
-    '?g',
-    [REG('ArtifactType')],
-    `FILTER(STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))`,
-  );
   const drafts = new Map<string, { cls: string; values: Map<string, string[]> }>();
-  const held = new Set(rows.filter((row) => row.p !== undefined).map((row) => row.s?.value));
   // This registry's own copy of a term wins over a peer's.
-  for (const row of [...rows, ...peerRows.filter((peerRow) => !held.has(peerRow.s?.value))]) {
-    const [s, c, p, o] = [row.s?.value, row.c?.value, row.p?.value, row.o?.value];
-    if (s === undefined || c === undefined || p === undefined || o === undefined) continue;
-    let draft = drafts.get(s);
-    if (draft === undefined) drafts.set(s, (draft = { cls: c, values: new Map() }));
-    draft.values.set(p, [...(draft.values.get(p) ?? []), o]);
-  }
+  for (const [s, draft] of [...(await termRecords(core, true)), ...(await termRecords(core, false))])
+    if (!drafts.has(s)) drafts.set(s, draft);
   const bundled = core.reference.catalogue.byIri;
   const entries: VocabEntry[] = [];
   for (const [iri, { cls, values }] of drafts) {
