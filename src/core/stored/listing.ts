@@ -184,7 +184,7 @@ const FACET_VALUES = 25;
 
 /**
  * Counts the values of `predicate` over the records a list query selects (at most 25 values, most frequent first):
- * from the lineage index for an unfiltered list of a kind, when it keeps the predicate's values.
+ * from the lineage index when it keeps the predicate's values and the list is one `kindScope` answers.
  */
 export async function facetCounts(
   core: Core,

@@ -1,8 +1,8 @@
 /**
  * Pages of the records of a kind, read from the table in `registry.db` that lists a store's records (the embedded
  * store's `record`, the external store's `external_record`; each row carries the record's kind, `<kind>:withdrawn`
- * once withdrawn) and its per-kind counts: an unfiltered list is answered from SQLite, before the query index has
- * loaded and without a request to an external store.
+ * once withdrawn) and its per-kind counts, joined with the lineage index for filters it keeps: such a list is
+ * answered from SQLite, before the query index has loaded and without a request to an external store.
  */
 import { GRAPHS, PEER_GRAPH_PREFIX } from '../../ns.js';
 import type { Database } from '../database.js';
