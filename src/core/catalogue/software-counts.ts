@@ -9,7 +9,7 @@ import { DCT, GRAPHS, PROV, REG, SCHEMA } from '../ns.js';
 import { idOf } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
-import { FACT, LINK, lineageIndexReady } from '../store/lineage-index.js';
+import { FACT, LINK, lineageIndexReady, notWithdrawnSql } from '../store/lineage-index.js';
 import type { Binding } from '../store/graph/types.js';
 import { memoisedEach } from '../stored/memoised.js';
 import { withinLastDays } from '../discovery/sparql-text.js';
@@ -97,8 +97,7 @@ export function releasesFromIndex(
   return { items: iris.map((iri) => ({ iri, graph: local })), total };
 }
 
-const live = (column: string): string =>
-  `NOT EXISTS (SELECT 1 FROM lineage_node t WHERE t.iri = ${column} AND t.graph = l.graph AND t.p = ${FACT.tombstoned})`;
+const live = (column: string): string => notWithdrawnSql(column, 'l.graph');
 const has = (column: string, fact: number): string =>
   `EXISTS (SELECT 1 FROM lineage_node h WHERE h.iri = ${column} AND h.graph = l.graph AND h.p = ${fact})`;
 /** The links `l` from a release that is not withdrawn to the software `software` names (a condition on `l.o`). */

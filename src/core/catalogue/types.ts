@@ -13,7 +13,7 @@ import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js'
 import { ARTIFACT_TYPE, TYPE_PATH } from '../records/type-specs.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
-import { FACT, LINK, lineageIndexReady } from '../store/lineage-index.js';
+import { FACT, LINK, lineageIndexReady, notWithdrawnSql } from '../store/lineage-index.js';
 import { readStored, requireObject, withoutRegistryFields } from '../stored/records.js';
 import { describeTerm } from '../discovery/terms.js';
 import { writeRecord, type Act } from '../stored/write-path.js';
@@ -255,7 +255,7 @@ async function describeCited(
 /** Whether the lineage index node `column` is an artifact of the local graph that is not withdrawn there. */
 const artifactIn = (column: string): string =>
   `EXISTS (SELECT 1 FROM lineage_node a WHERE a.iri = ${column} AND a.graph = ? AND a.p = ${FACT.artifact})
-   AND NOT EXISTS (SELECT 1 FROM lineage_node w WHERE w.iri = ${column} AND w.graph = ? AND w.p = ${FACT.tombstoned})`;
+   AND ${notWithdrawnSql(column, '?')}`;
 
 /**
  * The IRIs of the types `listTypes` lists: from the lineage index (which keeps artifact-type records, capability
@@ -270,7 +270,7 @@ async function typesInUse(core: Core): Promise<string[]> {
          UNION SELECT t.o FROM lineage_link c JOIN lineage_link t ON t.s = c.o AND t.graph = c.graph
            AND t.p IN (${LINK.produces}, ${LINK.consumes})
          WHERE c.graph = ? AND c.p = ${LINK.hasCapability}
-           AND NOT EXISTS (SELECT 1 FROM lineage_node w WHERE w.iri = c.s AND w.graph = c.graph AND w.p = ${FACT.tombstoned})
+           AND ${notWithdrawnSql('c.s', 'c.graph')}
          UNION SELECT c.o FROM lineage_link c WHERE c.graph = ? AND c.p = ${LINK.conformsTo} AND ${artifactIn('c.s')}`,
       )
       .pluck()

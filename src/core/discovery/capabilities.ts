@@ -8,7 +8,7 @@ import { idOf } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import { memoised } from '../stored/memoised.js';
-import { FACT, LINK, lineageIndexReady } from '../store/lineage-index.js';
+import { FACT, LINK, lineageIndexReady, notWithdrawnSql, recordGraphSql } from '../store/lineage-index.js';
 import { originOf } from '../stored/records.js';
 import { sparqlIri } from './sparql-text.js';
 import { describeTerms } from './terms.js';
@@ -227,13 +227,12 @@ function fromIndex(core: Core, produces: string[], consumes: string[]): Row[] {
        JOIN lineage_link h ON h.o = t.s AND h.graph = t.graph AND h.p = ${LINK.hasCapability}
        JOIN lineage_node k ON k.iri = h.s AND k.graph = h.graph AND k.p IN (${[...KIND_FACTS.keys()].join(', ')})
        WHERE t.p = ? AND t.o = ? ${declares.join(' ')}
-         AND (h.graph = ? OR substr(h.graph, 1, ?) = ?)
-         AND NOT EXISTS (SELECT 1 FROM lineage_node w WHERE w.iri = h.s AND w.graph = h.graph AND w.p = ${FACT.tombstoned})
+         AND ${recordGraphSql('h.graph').sql} AND ${notWithdrawnSql('h.s', 'h.graph')}
        GROUP BY h.s, h.graph, h.o, k.p
        ORDER BY CASE k.p WHEN ${FACT.software} THEN 0 WHEN ${FACT.release} THEN 1 ELSE 2 END, h.s DESC
        LIMIT ${CAPABILITY_LIMIT + 1}`,
     )
-    .all(...lead, ...rest.flat(), GRAPHS.local, PEER_GRAPH_PREFIX.length, PEER_GRAPH_PREFIX) as {
+    .all(...lead, ...rest.flat(), ...recordGraphSql('h.graph').params) as {
     iri: string;
     graph: string;
     capability: string;

@@ -16,7 +16,7 @@ import { listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import { NO_PEER_REASON, peerCovering } from '../federation/peers.js';
 import { findResolveRow } from '../store/peers.js';
-import { FACT, LINK, lineageIndexReady } from '../store/lineage-index.js';
+import { FACT, LINK, lineageIndexReady, notWithdrawnSql, recordGraphSql } from '../store/lineage-index.js';
 import {
   iriOf,
   originOf,
@@ -122,10 +122,6 @@ export async function artifactRefs(core: Core, iris: readonly string[]): Promise
   return refs;
 }
 
-/** Where `RECORD_GRAPHS` holds for a graph column of the lineage index. */
-const RECORD_GRAPH_SQL = (column: string) => `(${column} = ? OR substr(${column}, 1, ?) = ?)`;
-const RECORD_GRAPH_PARAMS = [GRAPHS.local, PEER_GRAPH_PREFIX.length, PEER_GRAPH_PREFIX] as const;
-
 /**
  * What `artifactRefs` needs of each artifact, from the lineage index (which keeps artifacts by graph, their titles,
  * types, withdrawals, distributions and availabilities): five statements whatever their number.
@@ -135,9 +131,9 @@ function foundInIndex(core: Core, iris: readonly string[]): Map<string, Found> {
   const held = core.db
     .prepare(
       `SELECT iri, graph FROM lineage_node WHERE iri IN (SELECT value FROM json_each(?)) AND p = ${FACT.artifact}
-         AND ${RECORD_GRAPH_SQL('graph')} ORDER BY iri, graph`,
+         AND ${recordGraphSql('graph').sql} ORDER BY iri, graph`,
     )
-    .all(wanted, ...RECORD_GRAPH_PARAMS) as { iri: string; graph: string }[];
+    .all(wanted, ...recordGraphSql('graph').params) as { iri: string; graph: string }[];
   const found = new Map<string, Found>();
   // This registry's own copy wins over a peer's cached one.
   for (const { iri, graph } of held)
@@ -223,11 +219,11 @@ export async function generatedBy(core: Core, run: string): Promise<string[]> {
   if (lineageIndexReady(core.db))
     return core.db
       .prepare(
-        `SELECT DISTINCT s FROM lineage_link WHERE o = ? AND p = ${LINK.generatedBy} AND ${RECORD_GRAPH_SQL('graph')}
+        `SELECT DISTINCT s FROM lineage_link WHERE o = ? AND p = ${LINK.generatedBy} AND ${recordGraphSql('graph').sql}
          ORDER BY s`,
       )
       .pluck()
-      .all(run, ...RECORD_GRAPH_PARAMS) as string[];
+      .all(run, ...recordGraphSql('graph').params) as string[];
   const rows = await selectByKey(
     core,
     'a',
@@ -270,23 +266,19 @@ function activityCountsFromIndex(
   runs: readonly string[],
 ): Map<string, { generated: number; used: number }> {
   const wanted = JSON.stringify(runs);
-  const live = (column: string) =>
-    `NOT EXISTS (SELECT 1 FROM lineage_node t WHERE t.iri = ${column} AND t.p = ${FACT.tombstoned})`;
   const counted = (sql: string, ...params: unknown[]): Map<string, number> =>
     new Map((core.db.prepare(sql).all(...params) as { r: string; n: number }[]).map((row) => [row.r, row.n]));
   const generated = counted(
     `SELECT l.o AS r, COUNT(DISTINCT l.s) AS n FROM lineage_link l
      WHERE l.o IN (SELECT value FROM json_each(?)) AND l.p = ${LINK.generatedBy}
-       AND (l.graph = ? OR substr(l.graph, 1, ?) = ?) AND ${live('l.s')}
+       AND ${recordGraphSql('l.graph').sql} AND ${notWithdrawnSql('l.s')}
      GROUP BY l.o`,
     wanted,
-    GRAPHS.local,
-    PEER_GRAPH_PREFIX.length,
-    PEER_GRAPH_PREFIX,
+    ...recordGraphSql('l.graph').params,
   );
   const used = counted(
     `SELECT l.s AS r, COUNT(DISTINCT l.o) AS n FROM lineage_link l
-     WHERE l.s IN (SELECT value FROM json_each(?)) AND l.p = ${LINK.used} AND ${live('l.o')}
+     WHERE l.s IN (SELECT value FROM json_each(?)) AND l.p = ${LINK.used} AND ${notWithdrawnSql('l.o')}
      GROUP BY l.s`,
     wanted,
   );

@@ -106,6 +106,26 @@ export function valueFactOf(predicate: string): number | undefined {
   return VALUES.get(`<${predicate}>`);
 }
 
+/** The last graph name that starts with the peer prefix, as an exclusive upper bound. */
+const PEER_GRAPHS_END = `${PEER_GRAPH_PREFIX.slice(0, -1)}${String.fromCharCode(PEER_GRAPH_PREFIX.charCodeAt(PEER_GRAPH_PREFIX.length - 1) + 1)}`;
+
+/**
+ * An SQL condition that the graph in `column` holds records (this registry's, or a peer's cache), as the query
+ * readers filter `?g`; a range, so the column's indexes serve it. With its parameters.
+ */
+export function recordGraphSql(column: string): { sql: string; params: string[] } {
+  return {
+    sql: `(${column} = ? OR (${column} >= ? AND ${column} < ?))`,
+    params: [GRAPHS.local, PEER_GRAPH_PREFIX, PEER_GRAPHS_END],
+  };
+}
+
+/** An SQL condition that the node in `iri` is not withdrawn in the graph `graph` (a column or `?`), or in any. */
+export function notWithdrawnSql(iri: string, graph?: string): string {
+  const inGraph = graph === undefined ? '' : ` AND w.graph = ${graph}`;
+  return `NOT EXISTS (SELECT 1 FROM lineage_node w WHERE w.iri = ${iri}${inGraph} AND w.p = ${FACT.tombstoned})`;
+}
+
 /**
  * The artifacts deployments touched, as rows (i, s, g): the deployment `i`, an artifact `s` and a graph `g` that
  * holds it (of this registry or a peer, not withdrawn there), where a run associated with `i` generated `s` (stated
@@ -131,10 +151,10 @@ export function touchedSql(
         WHERE t.o IN (${deployments}) AND t.p = ${LINK.attributedTo}
           AND EXISTS (SELECT 1 FROM lineage_node d WHERE d.iri = t.o AND d.p = ${FACT.deployment})
     ) x
-    WHERE (g = ? OR substr(g, 1, ?) = ?)
+    WHERE ${recordGraphSql('g').sql}
       AND EXISTS (SELECT 1 FROM lineage_node k WHERE k.iri = x.s AND k.graph = x.g AND k.p = ${FACT.artifact})
-      AND NOT EXISTS (SELECT 1 FROM lineage_node w WHERE w.iri = x.s AND w.graph = x.g AND w.p = ${FACT.tombstoned})`,
-    params: [...params, ...params, ...params, GRAPHS.local, PEER_GRAPH_PREFIX.length, PEER_GRAPH_PREFIX],
+      AND ${notWithdrawnSql('x.s', 'x.g')}`,
+    params: [...params, ...params, ...params, ...recordGraphSql('g').params],
   };
 }
 

@@ -4,9 +4,8 @@
  * once withdrawn) and its per-kind counts, joined with the lineage index for filters it keeps: such a list is
  * answered from SQLite, before the query index has loaded and without a request to an external store.
  */
-import { GRAPHS, PEER_GRAPH_PREFIX } from '../../ns.js';
 import type { Database } from '../database.js';
-import { touchedSql } from '../lineage-index.js';
+import { recordGraphSql, touchedSql } from '../lineage-index.js';
 
 /** The table of a store's records and the table of their counts by graph and kind. */
 export interface RecordTables {
@@ -42,9 +41,6 @@ export interface KindPageQuery extends KindScope {
   readonly limit: number;
 }
 
-/** The last graph name that starts with the peer prefix, as an exclusive upper bound. */
-const PEER_GRAPHS_END = `${PEER_GRAPH_PREFIX.slice(0, -1)}${String.fromCharCode(PEER_GRAPH_PREFIX.charCodeAt(PEER_GRAPH_PREFIX.length - 1) + 1)}`;
-
 interface Sql {
   readonly sql: string;
   readonly params: unknown[];
@@ -52,12 +48,7 @@ interface Sql {
 
 /** The condition on the graph of the record `r`: one graph, or this registry's and every peer's. */
 function graphCondition(graph: string | undefined): Sql {
-  return graph === undefined
-    ? {
-        sql: '(r.graph = ? OR (r.graph >= ? AND r.graph < ?))',
-        params: [GRAPHS.local, PEER_GRAPH_PREFIX, PEER_GRAPHS_END],
-      }
-    : { sql: 'r.graph = ?', params: [graph] };
+  return graph === undefined ? recordGraphSql('r.graph') : { sql: 'r.graph = ?', params: [graph] };
 }
 
 /**
