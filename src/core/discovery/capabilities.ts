@@ -8,7 +8,14 @@ import { idOf } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import { memoised } from '../stored/memoised.js';
-import { FACT, LINK, lineageIndexReady, notWithdrawnSql, recordGraphSql } from '../store/lineage-index.js';
+import {
+  factsAt,
+  FACT,
+  LINK,
+  lineageIndexReady,
+  notWithdrawnSql,
+  recordGraphSql,
+} from '../store/lineage-index.js';
 import { originOf } from '../stored/records.js';
 import { sparqlIri } from './sparql-text.js';
 import { describeTerms } from './terms.js';
@@ -238,19 +245,8 @@ function fromIndex(core: Core, produces: string[], consumes: string[]): Row[] {
     capability: string;
     kind: number;
   }[];
-  const pairs = JSON.stringify(
-    found.flatMap((row) => [
-      [row.iri, row.graph],
-      [row.capability, row.graph],
-    ]),
-  );
-  const facts = core.db
-    .prepare(
-      `SELECT n.iri AS iri, n.graph AS graph, n.p AS p, n.value AS value FROM json_each(?) c
-       JOIN lineage_node n ON n.iri = c.value ->> 0 AND n.graph = c.value ->> 1
-       WHERE n.p IN (${FACT.name}, ${FACT.label}, ${FACT.softwareVersion}) ORDER BY n.rowid`,
-    )
-    .all(pairs) as { iri: string; graph: string; p: number; value: string }[];
+  const nodes = found.flatMap((row) => [[row.iri, row.graph] as const, [row.capability, row.graph] as const]);
+  const facts = factsAt(core.db, nodes, [FACT.name, FACT.label, FACT.softwareVersion]);
   const links = core.db
     .prepare(
       `SELECT l.s AS iri, l.graph AS graph, l.p AS p, l.o AS o,
@@ -258,7 +254,13 @@ function fromIndex(core: Core, produces: string[], consumes: string[]): Row[] {
        FROM json_each(?) c JOIN lineage_link l ON l.s = c.value ->> 0 AND l.graph = c.value ->> 1
        WHERE l.p IN (${LINK.produces}, ${LINK.consumes}, ${LINK.versionOf}) ORDER BY l.rowid`,
     )
-    .all(pairs) as { iri: string; graph: string; p: number; o: string; name: string | null }[];
+    .all(JSON.stringify(nodes)) as {
+    iri: string;
+    graph: string;
+    p: number;
+    o: string;
+    name: string | null;
+  }[];
   const key = (iri: string, graph: string) => `${graph} ${iri}`;
   const factsOf = new Map<string, Map<number, string>>();
   for (const fact of facts) {

@@ -16,7 +16,14 @@ import { listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import { NO_PEER_REASON, peerCovering } from '../federation/peers.js';
 import { findResolveRow } from '../store/peers.js';
-import { FACT, LINK, lineageIndexReady, notWithdrawnSql, recordGraphSql } from '../store/lineage-index.js';
+import {
+  factsAt,
+  FACT,
+  LINK,
+  lineageIndexReady,
+  notWithdrawnSql,
+  recordGraphSql,
+} from '../store/lineage-index.js';
 import {
   iriOf,
   originOf,
@@ -139,15 +146,8 @@ function foundInIndex(core: Core, iris: readonly string[]): Map<string, Found> {
   for (const { iri, graph } of held)
     if (!found.has(iri) || graph === GRAPHS.local)
       found.set(iri, { graph, tomb: false, distributions: new Map() });
-  const chosen = JSON.stringify([...found].map(([iri, entry]) => [iri, entry.graph]));
-  const facts = core.db
-    .prepare(
-      `SELECT n.iri AS iri, n.p AS p, n.value AS value FROM json_each(?) c
-       JOIN lineage_node n ON n.iri = c.value ->> 0 AND n.graph = c.value ->> 1
-       WHERE n.p IN (${FACT.title}, ${FACT.tombstoned}) ORDER BY n.rowid`,
-    )
-    .all(chosen) as { iri: string; p: number; value: string }[];
-  for (const { iri, p, value } of facts) {
+  const nodes = [...found].map(([iri, entry]) => [iri, entry.graph] as const);
+  for (const { iri, p, value } of factsAt(core.db, nodes, [FACT.title, FACT.tombstoned])) {
     const entry = found.get(iri);
     if (entry === undefined) continue;
     if (p === FACT.title) entry.title = value;
@@ -161,7 +161,7 @@ function foundInIndex(core: Core, iris: readonly string[]): Map<string, Found> {
          AND av.p = ${FACT.availability}
        WHERE l.p IN (${LINK.conformsTo}, ${LINK.distribution}) ORDER BY l.rowid, av.rowid`,
     )
-    .all(chosen) as { iri: string; p: number; o: string; availability: string | null }[];
+    .all(JSON.stringify(nodes)) as { iri: string; p: number; o: string; availability: string | null }[];
   for (const { iri, p, o, availability } of links) {
     const entry = found.get(iri);
     if (entry === undefined) continue;

@@ -127,6 +127,24 @@ export function notWithdrawnSql(iri: string, graph?: string): string {
 }
 
 /**
+ * The facts of the codes `facts` kept about each node in its graph (pairs of IRI and graph), in the order the
+ * records stated them.
+ */
+export function factsAt(
+  db: Database,
+  nodes: readonly (readonly [string, string])[],
+  facts: readonly number[],
+): { iri: string; graph: string; p: number; value: string }[] {
+  return db
+    .prepare(
+      `SELECT n.iri AS iri, n.graph AS graph, n.p AS p, n.value AS value FROM json_each(?) c
+       JOIN lineage_node n ON n.iri = c.value ->> 0 AND n.graph = c.value ->> 1
+       WHERE n.p IN (${facts.map(() => '?').join(', ')}) ORDER BY n.rowid`,
+    )
+    .all(JSON.stringify(nodes), ...facts) as { iri: string; graph: string; p: number; value: string }[];
+}
+
+/**
  * The artifacts deployments touched, as rows (i, s, g): the deployment `i`, an artifact `s` and a graph `g` that
  * holds it (of this registry or a peer, not withdrawn there), where a run associated with `i` generated `s` (stated
  * in g) or used it, or `s` is attributed to `i` (stated in g) and `i` is a deployment. `deployments` is an SQL
