@@ -69,6 +69,8 @@ beforeAll(async () => {
   api = apiOf(createApp(core));
   await seedExample(core);
   const software = await api.call('POST', '/api/v1/software', 201, { name: 'lineage emitter' });
+  // Words beyond ASCII, in capitals.
+  await api.call('POST', '/api/v1/software', 201, { name: 'ÉCLAIR Übersetzer', tagline: 'Σύνοψη' });
   const deployment = await api.deployment(software, 'emitting');
   for (const name of ['airflow-complete', 'spark-complete', 'dbt-fail']) {
     const event = JSON.parse(
@@ -149,6 +151,8 @@ describe('an unfiltered list, read from the table of records', () => {
       '/api/v1/types',
       '/api/v1/licenses',
       '/api/v1/vocab/search?q=conformance&branch=data',
+      '/api/v1/software?q=SHACL',
+      '/api/v1/software?keyword=rdf',
     ].map((path) => `${path}${path.includes('?') ? '&' : '?'}limit=5`);
     const loaded: unknown[] = [];
     for (const path of paths) loaded.push(await api.call('GET', path, 200));
@@ -159,6 +163,9 @@ describe('an unfiltered list, read from the table of records', () => {
     for (const path of paths) early.push(await api.call('GET', path, 200));
     expect(early).toEqual(loaded);
     expect((loaded[1] as Json).total).toBeGreaterThan(0);
+    // Lists filtered by words and keywords found something.
+    expect((loaded[7] as Json).total).toBeGreaterThan(0);
+    expect((loaded[8] as Json).total).toBeGreaterThan(0);
     // The types minted here are found by vocabulary search.
     expect(((loaded[6] as Json).items as Json[]).some((item) => item.source === 'local')).toBe(true);
   });
@@ -184,6 +191,11 @@ describe('an unfiltered list, read from the table of records', () => {
     const runs = (await api.call('GET', '/api/v1/runs?limit=200', 200)).items as Json[];
     const runReads = runs.slice(0, 20).map((item) => `/api/v1/runs/${String(item.id)}`);
     const named = (software.items as Json[]).find((item) => typeof item.name === 'string') ?? {};
+    // Words: part of a word in another case, as a client types it.
+    const part = (text: unknown) => q(String(text).slice(1, 5).toUpperCase());
+    const artifacts = (await api.call('GET', '/api/v1/artifacts?limit=200', 200)).items as Json[];
+    const titled = artifacts.find((item) => typeof item.title === 'string') ?? {};
+    const labelled = runs.find((item) => typeof item.label === 'string') ?? {};
     const filtered = [
       `/api/v1/software?limit=200&license=${q(facet('license'))}`,
       `/api/v1/software?limit=200&kind=${q(facet('kind'))}`,
@@ -202,6 +214,16 @@ describe('an unfiltered list, read from the table of records', () => {
       `/api/v1/runs?limit=200&status=unknown`,
       `/api/v1/instances/${String(busy.id)}/runs?limit=2`,
       `/api/v1/artifacts?limit=200&license=${q(facet('license'))}`,
+      `/api/v1/software?limit=200&q=${part(named.name)}`,
+      `/api/v1/instances?limit=200&q=${part(busy.label)}`,
+      `/api/v1/artifacts?limit=200&q=${part(titled.title)}`,
+      `/api/v1/runs?limit=200&q=${part(labelled.label)}`,
+      `/api/v1/software?limit=200&keyword=Shacl`,
+      `/api/v1/artifacts?limit=200&keyword=validation`,
+      `/api/v1/artifacts?limit=200&keyword=RDF`,
+      `/api/v1/software?limit=2&q=E&license=${q(facet('license'))}`,
+      `/api/v1/software?limit=200&q=shacl`,
+      `/api/v1/software?limit=200&q=${q('éclair übersetzer σύνοψη')}`,
     ];
     // Matchmaking for every type in use, as produced and as consumed.
     const types = (await api.call('GET', '/api/v1/types', 200)).items as Json[];

@@ -46,7 +46,7 @@ describe('lineageFactsOf', () => {
         'http://purl.org/dc/terms/created',
         '"2026-04-01"^^<http://www.w3.org/2001/XMLSchema#date>',
       ),
-      line('urn:a2', 'http://purl.org/dc/terms/description', '"long text"'),
+      line('urn:a2', 'http://purl.org/dc/terms/format', '"text/csv"'),
     ]);
     expect(links).toEqual([
       { s: 'urn:a2', p: LINK.generatedBy, o: 'urn:run' },
@@ -56,6 +56,31 @@ describe('lineageFactsOf', () => {
       { s: 'urn:a2', p: FACT.artifact, o: '' },
       { s: 'urn:a2', p: FACT.title, o: 'orders "daily"é' },
       { s: 'urn:run', p: FACT.created, o: '2026-04-01T01:00:00.000Z' },
+    ]);
+  });
+});
+
+describe('lineageFactsOf, for lists filtered by words and keywords', () => {
+  it('takes descriptions, taglines, identifiers, keywords and themes as their text', () => {
+    const DCT = 'http://purl.org/dc/terms/';
+    const { links, nodes } = lineageFactsOf([
+      line('urn:sw', `${DCT}description`, '"Validates \\"shapes\\"\\nfast"@en'),
+      line('urn:sw', `${DCT}abstract`, '"Σύνοψη"'),
+      line('urn:sw', 'https://schema.org/keywords', '"SHACL"'),
+      line('urn:run', 'https://schema.org/identifier', '"run-1"'),
+      line('urn:run', `${DCT}identifier`, '"key:1"'),
+      line('urn:a', 'http://www.w3.org/ns/dcat#keyword', '"rdf"'),
+      line('urn:a', 'http://www.w3.org/ns/dcat#theme', '<urn:keyword/rdf>'),
+      line('urn:a', 'http://www.w3.org/ns/dcat#theme', '"not a link"'),
+    ]);
+    expect(links).toEqual([{ s: 'urn:a', p: LINK.theme, o: 'urn:keyword/rdf' }]);
+    expect(nodes).toEqual([
+      { s: 'urn:sw', p: FACT.description, o: 'Validates "shapes"\nfast' },
+      { s: 'urn:sw', p: FACT.abstract, o: 'Σύνοψη' },
+      { s: 'urn:sw', p: FACT.keywords, o: 'SHACL' },
+      { s: 'urn:run', p: FACT.identifier, o: 'run-1' },
+      { s: 'urn:run', p: FACT.externalKey, o: 'key:1' },
+      { s: 'urn:a', p: FACT.keyword, o: 'rdf' },
     ]);
   });
 });

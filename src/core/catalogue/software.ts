@@ -26,6 +26,7 @@ import {
   presentingTogether,
 } from '../stored/records.js';
 import { memoised } from '../stored/memoised.js';
+import { FACT } from '../store/lineage-index.js';
 import type { Act } from '../stored/write-path.js';
 import { sparqlString } from '../discovery/sparql-text.js';
 import { softwareCounts, softwareCountsOf } from './software-counts.js';
@@ -227,7 +228,13 @@ async function listSoftwareNow(core: Core, params: SoftwareListParams): Promise<
   const query: ListQuery = {
     type: REG('Software'),
     patterns: filterPatterns(core, 'software', params, softwareFilters()) ?? [],
-    conditions: filterConditions(core, 'software', params),
+    conditions: filterConditions(core, 'software', params, {
+      keyword: (value) => ({
+        fact: FACT.keywords,
+        value: matchKeywordFilter(value)?.label ?? value,
+        caseless: true,
+      }),
+    }),
     limit: pageSize(params.limit),
     cursor: params.cursor,
     registry: params.registry,

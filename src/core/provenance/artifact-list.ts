@@ -14,7 +14,8 @@ import { keywordIri, matchKeywordFilter } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { presentArtifact } from './artifact-view.js';
 import { contentIdOf } from './identify.js';
-import { LINK } from '../store/lineage-index.js';
+import { FACT, LINK } from '../store/lineage-index.js';
+import type { IndexCondition } from '../store/graph/kind-pages.js';
 import { filterConditions, filterPatterns, type CustomFilters } from '../stored/list-filters.js';
 import {
   countRecords,
@@ -63,6 +64,18 @@ function keywordPattern(core: Core, value: string): string {
   if (entry !== undefined)
     return `{ ?s <${DCAT('theme')}> <${keywordIri(core.config.baseIri, entry.slug)}> } UNION ${literal(entry.label)}`;
   if (isAbsoluteIri(value)) return iriPattern(DCAT('theme'), value, 'keyword');
+  return literal(value.trim());
+}
+
+/** `keywordPattern` as a condition the lineage index answers. */
+function keywordCondition(core: Core, value: string): IndexCondition {
+  const entry = matchKeywordFilter(value);
+  const literal = (text: string): IndexCondition => ({ fact: FACT.keyword, value: text, caseless: true });
+  if (entry !== undefined)
+    return {
+      anyOf: [{ link: LINK.theme, o: keywordIri(core.config.baseIri, entry.slug) }, literal(entry.label)],
+    };
+  if (isAbsoluteIri(value)) return { link: LINK.theme, o: value };
   return literal(value.trim());
 }
 
@@ -127,6 +140,7 @@ function artifactQuery(core: Core, params: ArtifactListParams): ListQuery | unde
         registry: params.registry,
         conditions: filterConditions(core, 'artifact', params, {
           conforms_to: (value) => ({ link: LINK.conformsTo, o: typeIri(core, value, 'conforms_to') }),
+          keyword: (value) => (value.trim() === '' ? null : keywordCondition(core, value)),
           instance: (value) => ({
             touchedBy: {
               sql: 'SELECT ?',

@@ -79,6 +79,10 @@ export function openDatabase(dataDir: string): Database {
   // a statement journal, by default a temporary file written with a system call per page. In memory it costs a
   // copy: records are written about twice as fast (the journal lives only until the savepoint is released).
   db.pragma('temp_store = MEMORY');
+  // SQLite's own lower() folds ASCII only; lists filtered by words compare text in any case as SPARQL's LCASE does.
+  db.function('lower_unicode', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? text.toLowerCase() : text,
+  );
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
     db.close();

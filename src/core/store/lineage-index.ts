@@ -4,8 +4,9 @@
  * as it is written. Lineage walks it with SQLite lookups instead of asking the query index a step at a time, so it
  * answers before the index has loaded, and from the external store without a round trip per generation. It also
  * keeps what a software's counts are derived from (its deployments and releases, their runs and versions), what
- * the list of artifact types reads (conforms-to and capability links, artifact-type records), and the values the
- * software list counts as facets (licence, category, topic).
+ * the list of artifact types reads (conforms-to and capability links, artifact-type records), the values the
+ * software list counts as facets (licence, category, topic), and the text lists are filtered by (words and
+ * keywords).
  *
  * It is derived data, kept current inside each commit by both stores. It is filled again from the records when it
  * is new (a database from before it, or one whose graph store was switched) and after a restore, which writes
@@ -31,6 +32,7 @@ export const LINK = {
   attributedTo: 11,
   distribution: 12,
   runsRelease: 13,
+  theme: 15,
 } as const;
 /** What is kept about a node, by code. */
 export const FACT = {
@@ -55,6 +57,12 @@ export const FACT = {
   health: 18,
   name: 19,
   software: 20,
+  description: 21,
+  abstract: 22,
+  identifier: 23,
+  externalKey: 24,
+  keywords: 25,
+  keyword: 26,
 } as const;
 
 const LINK_PREDICATES = new Map<string, number>([
@@ -72,6 +80,7 @@ const LINK_PREDICATES = new Map<string, number>([
   [`<${PROV('wasAttributedTo')}>`, LINK.attributedTo],
   [`<${DCAT('distribution')}>`, LINK.distribution],
   [`<${REG('runsRelease')}>`, LINK.runsRelease],
+  [`<${DCAT('theme')}>`, LINK.theme],
 ]);
 const TYPES = new Map<string, number>([
   [`<${DCAT('Dataset')}>`, FACT.artifact],
@@ -100,6 +109,13 @@ const LITERALS = new Map<string, number>([
   [`<${REG('tombstoned')}>`, FACT.tombstoned],
   [`<${PROV('startedAtTime')}>`, FACT.started],
   [`<${REG('status')}>`, FACT.status],
+  // The text lists filter by words and keywords (`q`, `keyword`).
+  [`<${DCT('description')}>`, FACT.description],
+  [`<${DCT('abstract')}>`, FACT.abstract],
+  [`<${SCHEMA('identifier')}>`, FACT.identifier],
+  [`<${DCT('identifier')}>`, FACT.externalKey],
+  [`<${SCHEMA('keywords')}>`, FACT.keywords],
+  [`<${DCAT('keyword')}>`, FACT.keyword],
 ]);
 /** The fact that keeps the values of a predicate for list facets, if the index keeps them. */
 export function valueFactOf(predicate: string): number | undefined {

@@ -565,6 +565,16 @@ export const MIGRATIONS: readonly Migration[] = [
       DELETE FROM lineage_node;
       DELETE FROM lineage_state;`,
   },
+  {
+    id: 24,
+    name: 'words and keywords in the lineage index',
+    // The index now also keeps the text lists filter by words and keywords, and theme links: emptied with its
+    // state row, it is filled again from the records when a graph store opens the database.
+    sql: `
+      DELETE FROM lineage_link;
+      DELETE FROM lineage_node;
+      DELETE FROM lineage_state;`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */

@@ -63,27 +63,40 @@ export function filterPatterns<K extends ListedKind>(
 
 /**
  * The filters of a list request as conditions the lineage index answers (`store/graph/kind-pages.ts`), for a list
- * read without the query index; undefined when one of them is not kept there (text filters, custom filters without
- * a condition in `custom`, predicates the index does not keep). Called after `filterPatterns`, which has checked
+ * read without the query index; undefined when one of them is not kept there (custom filters without a condition
+ * in `custom`, predicates the index does not keep). A custom condition of null selects everything. Called after `filterPatterns`, which has checked
  * the values.
  */
 export function filterConditions<K extends ListedKind>(
   core: Core,
   kind: K,
   params: ListParams<K>,
-  custom: Partial<Readonly<Record<CustomFilterParam<K>, (value: string) => IndexCondition>>> = {},
+  custom: Partial<Readonly<Record<CustomFilterParam<K>, (value: string) => IndexCondition | null>>> = {},
 ): IndexCondition[] | undefined {
   const conditions: IndexCondition[] = [];
   for (const { param, match } of kindDeclaration(kind)?.filters ?? []) {
     const value = (params as Readonly<Record<string, string | undefined>>)[param];
     if (value === undefined) continue;
     if (match.by === 'custom') {
-      const condition = (custom as Readonly<Record<string, (value: string) => IndexCondition>>)[param];
+      const condition = (custom as Readonly<Record<string, (value: string) => IndexCondition | null>>)[param];
       if (condition === undefined) return undefined;
-      conditions.push(condition(value));
+      // null: the value selects everything.
+      const made = condition(value);
+      if (made !== null) conditions.push(made);
       continue;
     }
-    if (match.by === 'text') return undefined;
+    if (match.by === 'text') {
+      const words = value.trim();
+      if (words === '') continue;
+      const facts: number[] = [];
+      for (const field of match.fields) {
+        const kept = indexedAs(predicateOf(kind, field));
+        if (kept === undefined || !('fact' in kept)) return undefined;
+        facts.push(kept.fact);
+      }
+      conditions.push({ words, facts });
+      continue;
+    }
     const kept = indexedAs(predicateOf(kind, match.field));
     if (kept === undefined) return undefined;
     const target =

@@ -16,14 +16,22 @@ export interface RecordTables {
 /**
  * A list filter the lineage index can answer (`lineage-index.ts`, `indexedAs`): the record links to `o`, or links to
  * something that links on to `through.o` (in the record's graph), or states `value` (an IRI or a literal's lexical
- * form), or, with `orAbsent`, states it or nothing for that fact; or it is an artifact `touchedSql` finds for the
- * deployments a subquery gives.
+ * form; with `caseless`, in any case), or, with `orAbsent`, states it or nothing for that fact; or it is an artifact
+ * `touchedSql` finds for the deployments a subquery gives; or the text of its `facts` joined by spaces (a missing
+ * one read as empty) contains `words` in any case; or it meets one of `anyOf`.
  */
 export type IndexCondition =
   | { readonly link: number; readonly o: string }
   | { readonly link: number; readonly through: { readonly link: number; readonly o: string } }
   | { readonly touchedBy: { readonly sql: string; readonly params: readonly unknown[] } }
-  | { readonly fact: number; readonly value: string; readonly orAbsent?: boolean };
+  | {
+      readonly fact: number;
+      readonly value: string;
+      readonly orAbsent?: boolean;
+      readonly caseless?: boolean;
+    }
+  | { readonly words: string; readonly facts: readonly number[] }
+  | { readonly anyOf: readonly IndexCondition[] };
 
 /** Which records of which graphs a page lists. */
 export interface KindScope {
@@ -51,6 +59,57 @@ function graphCondition(graph: string | undefined): Sql {
   return graph === undefined ? recordGraphSql('r.graph') : { sql: 'r.graph = ?', params: [graph] };
 }
 
+/** A condition on the record `r` in its graph, as SQL with its parameters. */
+function conditionSql(condition: IndexCondition): Sql {
+  if ('anyOf' in condition) {
+    const parts = condition.anyOf.map(conditionSql);
+    return {
+      sql: parts.length === 0 ? '0' : `(${parts.map((part) => part.sql).join(' OR ')})`,
+      params: parts.flatMap((part) => part.params),
+    };
+  }
+  if ('words' in condition) {
+    // As SPARQL's CONTAINS(LCASE(CONCAT(...))) over optional fields: each combination of the fields' values, a
+    // missing field read as empty; `lower_unicode` folds case as LCASE does, beyond ASCII.
+    const joins = condition.facts
+      .map(
+        (_, n) =>
+          `LEFT JOIN lineage_node t${n} ON t${n}.iri = r.subject AND t${n}.graph = r.graph AND t${n}.p = ?`,
+      )
+      .join(' ');
+    const text = condition.facts.map((_, n) => `coalesce(t${n}.value, '')`).join(" || ' ' || ");
+    return {
+      sql: `EXISTS (SELECT 1 FROM (SELECT 1) x ${joins} WHERE instr(lower_unicode(${text}), ?) > 0)`,
+      params: [...condition.facts, condition.words.toLowerCase()],
+    };
+  }
+  if ('touchedBy' in condition) {
+    const touched = touchedSql(condition.touchedBy.sql, condition.touchedBy.params);
+    return { sql: `(r.graph, r.subject) IN (SELECT g, s FROM (${touched.sql}))`, params: touched.params };
+  }
+  if ('through' in condition)
+    return {
+      sql: `EXISTS (SELECT 1 FROM lineage_link l INDEXED BY lineage_link_from
+              JOIN lineage_link m INDEXED BY lineage_link_from ON m.s = l.o AND m.graph = l.graph AND m.p = ? AND m.o = ?
+              WHERE l.s = r.subject AND l.p = ? AND l.graph = r.graph)`,
+      params: [condition.through.link, condition.through.o, condition.link],
+    };
+  if ('link' in condition)
+    return {
+      sql: 'EXISTS (SELECT 1 FROM lineage_link l INDEXED BY lineage_link_from WHERE l.s = r.subject AND l.p = ? AND l.o = ? AND l.graph = r.graph)',
+      params: [condition.link, condition.o],
+    };
+  const caseless = condition.caseless === true;
+  const stated = `EXISTS (SELECT 1 FROM lineage_node n WHERE n.iri = r.subject AND n.p = ? AND ${caseless ? 'lower_unicode(n.value)' : 'n.value'} = ? AND n.graph = r.graph)`;
+  const value = caseless ? condition.value.toLowerCase() : condition.value;
+  return condition.orAbsent === true
+    ? {
+        sql: `(${stated} OR NOT EXISTS (SELECT 1 FROM lineage_node n WHERE n.iri = r.subject AND n.p = ? AND n.graph = r.graph))`,
+        params: [condition.fact, value, condition.fact],
+      }
+    : { sql: stated, params: [condition.fact, value] };
+}
+
 /**
  * The records `r` of a scope, without their kind (the caller's): the table they are read from and the conditions
  * they meet (graph and filters). The first link filter, when there is one, leads: the records are found from the
@@ -61,43 +120,7 @@ function scopeSql(tables: RecordTables, scope: KindScope): { from: string; where
   const conditions = scope.conditions ?? [];
   const lead = conditions.find((condition) => 'o' in condition && 'link' in condition);
   const parts: Sql[] = [graphCondition(scope.graph)];
-  for (const condition of conditions) {
-    if (condition === lead) continue;
-    if ('touchedBy' in condition) {
-      const touched = touchedSql(condition.touchedBy.sql, condition.touchedBy.params);
-      parts.push({
-        sql: `(r.graph, r.subject) IN (SELECT g, s FROM (${touched.sql}))`,
-        params: touched.params,
-      });
-      continue;
-    }
-    if ('through' in condition) {
-      parts.push({
-        sql: `EXISTS (SELECT 1 FROM lineage_link l INDEXED BY lineage_link_from
-                JOIN lineage_link m INDEXED BY lineage_link_from ON m.s = l.o AND m.graph = l.graph AND m.p = ? AND m.o = ?
-                WHERE l.s = r.subject AND l.p = ? AND l.graph = r.graph)`,
-        params: [condition.through.link, condition.through.o, condition.link],
-      });
-      continue;
-    }
-    if ('link' in condition) {
-      parts.push({
-        sql: 'EXISTS (SELECT 1 FROM lineage_link l INDEXED BY lineage_link_from WHERE l.s = r.subject AND l.p = ? AND l.o = ? AND l.graph = r.graph)',
-        params: [condition.link, condition.o],
-      });
-      continue;
-    }
-    const stated =
-      'EXISTS (SELECT 1 FROM lineage_node n WHERE n.iri = r.subject AND n.p = ? AND n.value = ? AND n.graph = r.graph)';
-    parts.push(
-      condition.orAbsent === true
-        ? {
-            sql: `(${stated} OR NOT EXISTS (SELECT 1 FROM lineage_node n WHERE n.iri = r.subject AND n.p = ? AND n.graph = r.graph))`,
-            params: [condition.fact, condition.value, condition.fact],
-          }
-        : { sql: stated, params: [condition.fact, condition.value] },
-    );
-  }
+  for (const condition of conditions) if (condition !== lead) parts.push(conditionSql(condition));
   if (lead !== undefined && 'link' in lead)
     parts.unshift({ sql: 'd.p = ? AND d.o = ?', params: [lead.link, lead.o] });
   return {
