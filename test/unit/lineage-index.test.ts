@@ -85,6 +85,33 @@ describe('lineageFactsOf, for lists filtered by words and keywords', () => {
   });
 });
 
+describe('lineageFactsOf, for lookups by value and series versions', () => {
+  it('takes the values records are looked up by, and issue times in UTC', () => {
+    const REG = 'https://w3id.org/reg/ns#';
+    const XSD = 'http://www.w3.org/2001/XMLSchema#';
+    const { nodes } = lineageFactsOf([
+      line('urn:i', `${REG}selfRegisteredBy`, '"urn:reg:token:t1"'),
+      line('urn:i', `${REG}instanceKey`, '"node-a"'),
+      line('urn:i', `${REG}oidcClientId`, '"client"'),
+      line('urn:sw', `${REG}registrationClient`, '"runner"'),
+      line('urn:sw#publisher-1', `${REG}publisherIssuer`, '<https://issuer.example>'),
+      line('urn:r', `${REG}imageDigest`, '"sha256:ab"'),
+      line('urn:v', 'http://purl.org/dc/terms/issued', `"2026-01-01T10:00:00+02:00"^^<${XSD}dateTime>`),
+      line('urn:v', 'http://www.w3.org/ns/dcat#version', '"4"'),
+    ]);
+    expect(nodes).toEqual([
+      { s: 'urn:i', p: FACT.selfRegisteredBy, o: 'urn:reg:token:t1' },
+      { s: 'urn:i', p: FACT.instanceKey, o: 'node-a' },
+      { s: 'urn:i', p: FACT.oidcClientId, o: 'client' },
+      { s: 'urn:sw', p: FACT.registrationClient, o: 'runner' },
+      { s: 'urn:sw#publisher-1', p: FACT.publisherIssuer, o: 'https://issuer.example' },
+      { s: 'urn:r', p: FACT.imageDigest, o: 'sha256:ab' },
+      { s: 'urn:v', p: FACT.issued, o: '2026-01-01T08:00:00.000Z' },
+      { s: 'urn:v', p: FACT.version, o: '4' },
+    ]);
+  });
+});
+
 describe('lineageFactsOf, for counts, lists and facets', () => {
   const REG = 'https://w3id.org/reg/ns#';
   const SCHEMA = 'https://schema.org/';

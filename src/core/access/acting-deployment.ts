@@ -1,7 +1,7 @@
 import type { Core } from '../core.js';
 import { ForbiddenError } from '../errors.js';
-import { GRAPHS, REG } from '../ns.js';
-import { sparqlString } from '../discovery/sparql-text.js';
+import { REG } from '../ns.js';
+import { recordsStating, valueOf } from '../stored/stating.js';
 import { INSTANCE } from '../records/specs.js';
 import { readStored, type StoredRecord } from '../stored/records.js';
 import type { Principal } from './principal.js';
@@ -79,16 +79,9 @@ export async function requireActingDeployment(core: Core, principal: Principal):
 
 /** The live deployments whose record says `subject` registered them, oldest first, with their instance keys. */
 async function registeredBy(core: Core, subject: string): Promise<Registered[]> {
-  const rows = await core.graph.select(
-    `SELECT ?i ?key WHERE { GRAPH <${GRAPHS.local}> {
-       ?i a <${REG('Instance')}> ; <${REG('selfRegisteredBy')}> ${sparqlString(subject)} .
-       OPTIONAL { ?i <${REG('instanceKey')}> ?key }
-       FILTER NOT EXISTS { ?i <${REG('tombstoned')}> true } } } ORDER BY STR(?i)`,
-  );
-  const byIri = new Map<string, Registered>();
-  for (const row of rows) {
-    if (row.i !== undefined && !byIri.has(row.i.value))
-      byIri.set(row.i.value, { iri: row.i.value, key: row.key?.value });
-  }
-  return [...byIri.values()];
+  const found = await recordsStating(core, REG('selfRegisteredBy'), subject, [REG('Instance')]);
+  return found.map((record) => ({
+    iri: record.iri,
+    key: valueOf(record.about, record.iri, REG('instanceKey')),
+  }));
 }

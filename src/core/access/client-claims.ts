@@ -1,12 +1,10 @@
 import type { Core } from '../core.js';
 import { ConflictError } from '../errors.js';
-import { GRAPHS, REG } from '../ns.js';
+import { REG } from '../ns.js';
 import type { JsonObject } from '../records/mapper.js';
-import { sparqlString } from '../discovery/sparql-text.js';
+import { recordsStating, valueOf } from '../stored/stating.js';
 import { defaultIssuer } from './issuers.js';
 import { softwareListingClient } from './registration-clients.js';
-
-const LIVE = `FILTER NOT EXISTS { ?i <${REG('tombstoned')}> true }`;
 
 /**
  * Refuses a deployment record `iri` that names an identity-provider client which already belongs elsewhere at
@@ -39,22 +37,20 @@ async function claimedBy(
 ): Promise<string | undefined> {
   const { iri } = record;
   const fallback = defaultIssuer(core.config);
-  const declared = await core.graph.select(
-    `SELECT ?i ?issuer WHERE { GRAPH <${GRAPHS.local}> {
-       ?i a <${REG('Instance')}> ; <${REG('oidcClientId')}> ${sparqlString(clientId)} .
-       OPTIONAL { ?i <${REG('oidcIssuer')}> ?issuer }
-       FILTER(?i != <${iri}>) ${LIVE} } }`,
-  );
-  const declarer = declared.find((row) => (row.issuer?.value ?? fallback) === issuer)?.i?.value;
+  const others = async (predicate: string, value: string, issuerPredicate: string) =>
+    (await recordsStating(core, predicate, value, [REG('Instance')]))
+      .filter((found) => found.iri !== iri)
+      .map((found) => ({ i: found.iri, issuer: valueOf(found.about, found.iri, issuerPredicate) }));
+  const declared = await others(REG('oidcClientId'), clientId, REG('oidcIssuer'));
+  const declarer = declared.find((row) => (row.issuer ?? fallback) === issuer)?.i;
   if (declarer !== undefined) return `is already the credential of the deployment ${declarer}`;
   if (issuer === undefined) return undefined;
-  const registered = await core.graph.select(
-    `SELECT ?i ?issuer WHERE { GRAPH <${GRAPHS.local}> {
-       ?i a <${REG('Instance')}> ; <${REG('selfRegisteredBy')}> ${sparqlString(`${issuer}|${clientId}`)} .
-       OPTIONAL { ?i <${REG('selfRegisteredIssuer')}> ?issuer }
-       FILTER(?i != <${iri}>) ${LIVE} } }`,
+  const registered = await others(
+    REG('selfRegisteredBy'),
+    `${issuer}|${clientId}`,
+    REG('selfRegisteredIssuer'),
   );
-  const registrant = registered.find((row) => row.issuer?.value === issuer)?.i?.value;
+  const registrant = registered.find((row) => row.issuer === issuer)?.i;
   if (registrant !== undefined) return `already registered the deployment ${registrant} itself`;
   const lister = (await softwareListingClient(core, clientId, issuer)).find((sw) => sw !== record.software);
   return lister === undefined ? undefined : `is listed in the registration_clients of the software ${lister}`;

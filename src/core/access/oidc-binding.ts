@@ -2,7 +2,9 @@ import type { JWTPayload } from 'jose';
 import type { Core } from '../core.js';
 import { UnauthorizedError } from '../errors.js';
 import { GRAPHS, REG } from '../ns.js';
-import { sparqlString } from '../discovery/sparql-text.js';
+import { indexQuads } from '../records/reader.js';
+import { parseNQuads } from '../store/nquads.js';
+import { recordsStating, valueOf, valuesOf } from '../stored/stating.js';
 import { principal, type Principal, type Role } from './principal.js';
 import { SCOPES } from './scopes.js';
 import { defaultIssuer } from './issuers.js';
@@ -15,7 +17,6 @@ const ROLE_PATTERN = /^(?:reg(?:istry)?[-:_.])?(reader|curator|admin)$/i;
 /** What a deployment may do when its record lists no `allowed_scopes`. */
 const DEFAULT_DEPLOYMENT_SCOPES = ['advertise:produce', 'advertise:consume'];
 const REGISTRY_SCOPES: ReadonlySet<string> = new Set(SCOPES);
-const LIVE = (node: string): string => `FILTER NOT EXISTS { ${node} <${REG('tombstoned')}> true }`;
 
 /** A live deployment that names a client, with the issuer it pins that client to (if any). */
 interface Candidate {
@@ -227,32 +228,19 @@ async function candidates(
   value: string,
   issuerPredicate: string,
 ): Promise<Candidate[]> {
-  const rows = await core.graph.select(
-    `SELECT ?i ?software ?issuer ?key WHERE { GRAPH <${GRAPHS.local}> {
-       ?i a <${REG('Instance')}> ; <${predicate}> ${sparqlString(value)} .
-       OPTIONAL { ?i <${REG('instanceOf')}> ?software }
-       OPTIONAL { ?i <${issuerPredicate}> ?issuer }
-       OPTIONAL { ?i <${REG('instanceKey')}> ?key }
-       ${LIVE('?i')} } }`,
-  );
-  const byInstance = new Map<string, Candidate>();
-  for (const row of rows) {
-    if (row.i === undefined || byInstance.has(row.i.value)) continue;
-    byInstance.set(row.i.value, {
-      instance: row.i.value,
-      software: row.software?.value ?? null,
-      issuer: row.issuer?.value,
-      instanceKey: row.key?.value,
-    });
-  }
-  return [...byInstance.values()];
+  const found = await recordsStating(core, predicate, value, [REG('Instance')]);
+  return found.map(({ iri, about }) => ({
+    instance: iri,
+    software: valueOf(about, iri, REG('instanceOf')) ?? null,
+    issuer: valueOf(about, iri, issuerPredicate),
+    instanceKey: valueOf(about, iri, REG('instanceKey')),
+  }));
 }
 
 /** The deployment's `allowed_scopes`, or advertising both ways when it lists none. */
 async function allowedScopes(core: Core, instance: string): Promise<readonly string[]> {
-  const rows = await core.graph.select(
-    `SELECT ?scope WHERE { GRAPH <${GRAPHS.local}> { <${instance}> <${REG('allowedScope')}> ?scope } }`,
-  );
-  const listed = rows.flatMap((row) => (row.scope === undefined ? [] : [row.scope.value]));
+  const text = await core.graph.readRecord(GRAPHS.local, instance);
+  const listed =
+    text === undefined ? [] : valuesOf(indexQuads(parseNQuads(text)), instance, REG('allowedScope'));
   return listed.length > 0 ? listed : DEFAULT_DEPLOYMENT_SCOPES;
 }

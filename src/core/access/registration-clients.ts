@@ -1,6 +1,6 @@
 import type { Core } from '../core.js';
-import { GRAPHS, REG } from '../ns.js';
-import { sparqlString } from '../discovery/sparql-text.js';
+import { REG } from '../ns.js';
+import { recordsStating, valueOf } from '../stored/stating.js';
 import { defaultIssuer } from './issuers.js';
 import type { Principal } from './principal.js';
 
@@ -9,19 +9,11 @@ import type { Principal } from './principal.js';
  * `registration_issuer`, or read against the default issuer when unpinned (spec §4 Software rule 1).
  */
 export async function softwareListingClient(core: Core, clientId: string, issuer: string): Promise<string[]> {
-  const rows = await core.graph.select(
-    `SELECT ?s ?issuer WHERE { GRAPH <${GRAPHS.local}> { ?s a <${REG('Software')}> ; <${REG('registrationClient')}> ${sparqlString(clientId)} .
-       OPTIONAL { ?s <${REG('registrationIssuer')}> ?issuer } FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true } } }`,
-  );
+  const listing = await recordsStating(core, REG('registrationClient'), clientId, [REG('Software')]);
   const fallback = defaultIssuer(core.config);
-  return [
-    ...new Set(
-      rows
-        .filter((row) => (row.issuer === undefined ? fallback === issuer : row.issuer.value === issuer))
-        .map((row) => row.s?.value ?? '')
-        .filter((iri) => iri !== ''),
-    ),
-  ];
+  return listing
+    .filter((found) => (valueOf(found.about, found.iri, REG('registrationIssuer')) ?? fallback) === issuer)
+    .map((found) => found.iri);
 }
 
 /** The software whose `registration_clients` name this identity-provider workload, when exactly one does. */

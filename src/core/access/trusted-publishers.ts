@@ -1,7 +1,14 @@
 import type { JWTPayload } from 'jose';
 import type { Core } from '../core.js';
-import { sparqlString } from '../discovery/sparql-text.js';
-import { GRAPHS, REG } from '../ns.js';
+import { RDF, REG } from '../ns.js';
+import {
+  nodesStating,
+  recordsOfNodes,
+  recordsStating,
+  statesTrue,
+  valueOf,
+  valuesOf,
+} from '../stored/stating.js';
 import { mintIri } from '../records/ids.js';
 import { INSTANCE } from '../records/specs.js';
 import { appendAudit } from '../store/audit.js';
@@ -125,29 +132,21 @@ async function bindingsOf(core: Core, issuer: string): Promise<PublisherBinding[
   const generation = core.graph.generation;
   const cached = core.memo.get<PublisherBinding[]>(memoKey, generation);
   if (cached !== undefined) return cached;
-  const rows = await core.graph.select(
-    `SELECT ?owner ?type ?b ?claims ?key ?software WHERE { GRAPH <${GRAPHS.local}> {
-       ?owner <${REG('trustedPublisher')}> ?b ; a ?type .
-       FILTER(?type IN (<${REG('Software')}>, <${REG('Instance')}>))
-       ?b <${REG('publisherIssuer')}> ?issuer ; <${REG('publisherClaims')}> ?claims .
-       FILTER(STR(?issuer) = ${sparqlString(issuer)})
-       OPTIONAL { ?b <${REG('deploymentKeyClaim')}> ?key }
-       OPTIONAL { ?owner <${REG('instanceOf')}> ?software }
-       FILTER NOT EXISTS { ?owner <${REG('tombstoned')}> true } } }`,
-  );
+  const nodes = await nodesStating(core, REG('publisherIssuer'), issuer);
+  const owners = await recordsOfNodes(core, nodes, [REG('Software'), REG('Instance')]);
   const byNode = new Map<string, PublisherBinding>();
-  for (const row of rows) {
-    if (row.owner === undefined || row.b === undefined || row.claims === undefined) continue;
-    if (byNode.has(row.b.value)) continue;
-    const software = row.type?.value === REG('Software');
-    byNode.set(row.b.value, {
-      iri: row.b.value,
-      owner: row.owner.value,
+  for (const { iri: owner, node, about } of owners) {
+    const claims = valueOf(about, node, REG('publisherClaims'));
+    if (claims === undefined || !valuesOf(about, owner, REG('trustedPublisher')).includes(node)) continue;
+    const software = valuesOf(about, owner, RDF('type')).includes(REG('Software'));
+    byNode.set(node, {
+      iri: node,
+      owner,
       ownerKind: software ? 'software' : 'instance',
-      software: software ? row.owner.value : (row.software?.value ?? null),
+      software: software ? owner : (valueOf(about, owner, REG('instanceOf')) ?? null),
       issuer,
-      claims: claimPatterns(row.claims.value),
-      deploymentKey: software ? row.key?.value : undefined,
+      claims: claimPatterns(claims),
+      deploymentKey: software ? valueOf(about, node, REG('deploymentKeyClaim')) : undefined,
     });
   }
   const position = (iri: string): number => Number(/-(\d+)$/.exec(iri)?.[1] ?? 0);
@@ -231,11 +230,10 @@ async function findKeyed(
   core: Core,
   target: Extract<Target, { kind: 'keyed' }>,
 ): Promise<string | undefined> {
-  const [row] = await core.graph.select(
-    `SELECT ?i WHERE { GRAPH <${GRAPHS.local}> {
-       ?i a <${REG('Instance')}> ; <${REG('instanceOf')}> <${target.software}> ;
-          <${REG('registeredByPublisher')}> true ; <${REG('instanceKey')}> ${sparqlString(target.key)} .
-       FILTER NOT EXISTS { ?i <${REG('tombstoned')}> true } } } ORDER BY STR(?i) LIMIT 1`,
-  );
-  return row?.i?.value;
+  const keyed = await recordsStating(core, REG('instanceKey'), target.key, [REG('Instance')]);
+  return keyed.find(
+    ({ iri, about }) =>
+      valuesOf(about, iri, REG('instanceOf')).includes(target.software) &&
+      statesTrue(about, iri, REG('registeredByPublisher')),
+  )?.iri;
 }

@@ -2,7 +2,7 @@ import { isCurator, keepsOwnRecord, requireSoftwareBinding } from '../access/pol
 import type { Principal } from '../access/principal.js';
 import { listedSoftwareOf, softwareListingClient } from '../access/registration-clients.js';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
-import { DCT, GRAPHS, REG, SCHEMA } from '../ns.js';
+import { DCT, REG, SCHEMA } from '../ns.js';
 import { expandId, mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import { INSTANCE, SOFTWARE } from '../records/specs.js';
@@ -10,7 +10,7 @@ import type { Core } from '../core.js';
 import { getInstance, instanceRules } from './instances.js';
 import { createRecord, patchRecord, readStored, requireObject, requireStored } from '../stored/records.js';
 import type { Act } from '../stored/write-path.js';
-import { sparqlString } from '../discovery/sparql-text.js';
+import { recordsLinkingTo, recordsStating, valueOf } from '../stored/stating.js';
 import { announcedFields, announcementHistory, recordFirstAnnouncement } from '../deployment/history.js';
 
 /** What a deployment may send when it announces itself. */
@@ -202,18 +202,16 @@ async function announcedRecord(
 
 /** The record a credential announced before under `instanceKey`, if any. */
 async function findAnnounced(core: Core, subject: string, instanceKey: string): Promise<string | undefined> {
-  const rows = await core.graph.select(
-    `SELECT ?s WHERE { GRAPH <${GRAPHS.local}> { ?s a <${REG('Instance')}> ; <${REG('selfRegisteredBy')}> ${sparqlString(subject)} ;
-       <${REG('instanceKey')}> ${sparqlString(instanceKey)} . FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true } } } ORDER BY DESC(STR(?s)) LIMIT 1`,
-  );
-  return rows[0]?.s?.value;
+  const announced = await recordsStating(core, REG('selfRegisteredBy'), subject, [REG('Instance')]);
+  return announced.filter(({ iri, about }) => valueOf(about, iri, REG('instanceKey')) === instanceKey).at(-1)
+    ?.iri;
 }
 
 /** The newest live release of `software` with this version string, if one is registered. */
 async function releaseOf(core: Core, software: string, version: string): Promise<string | undefined> {
-  const rows = await core.graph.select(
-    `SELECT ?r WHERE { GRAPH <${GRAPHS.local}> { ?r a <${REG('Release')}> ; <${DCT('isVersionOf')}> <${software}> ;
-       <${SCHEMA('softwareVersion')}> ${sparqlString(version)} . FILTER NOT EXISTS { ?r <${REG('tombstoned')}> true } } } ORDER BY DESC(STR(?r)) LIMIT 1`,
-  );
-  return rows[0]?.r?.value;
+  const releases = await recordsLinkingTo(core, DCT('isVersionOf'), software, [REG('Release')], {
+    predicate: SCHEMA('softwareVersion'),
+    value: version,
+  });
+  return releases.at(-1)?.iri;
 }

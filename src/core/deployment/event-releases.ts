@@ -2,12 +2,18 @@
  * The releases deployment events name: found among the software's releases by image digest or version, and
  * registered under the software when an event names both a version and a digest that no release carries yet.
  */
-import { DCT, GRAPHS, REG, SCHEMA } from '../ns.js';
+import { DCT, REG, SCHEMA } from '../ns.js';
 import { mintIri } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import { RELEASE, SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
-import { sparqlString } from '../discovery/sparql-text.js';
+import {
+  recordsLinkingTo,
+  valueOf,
+  valuesOf,
+  type AlsoStating,
+  type FoundRecord,
+} from '../stored/stating.js';
 import { createRecord, readStored } from '../stored/records.js';
 import type { Act } from '../stored/write-path.js';
 import { imageOf, type PackageUrl, type ReleaseHint } from './purl.js';
@@ -19,8 +25,6 @@ export interface EventRelease {
   readonly created: boolean;
 }
 
-const live = (variable: string) => `FILTER NOT EXISTS { ${variable} <${REG('tombstoned')}> true }`;
-
 /**
  * The newest live release of `software` the hint names: the one with its image digest, else (when the hint has
  * a version) one with that version whose digest, if it has one, is not another.
@@ -30,26 +34,26 @@ export async function findRelease(
   software: string,
   hint: ReleaseHint,
 ): Promise<EventRelease | undefined> {
-  const of = `?r a <${REG('Release')}> ; <${DCT('isVersionOf')}> <${software}> .`;
-  const version = `OPTIONAL { ?r <${SCHEMA('softwareVersion')}> ?version }`;
-  const wanted: string[] = [];
-  if (hint.digest !== undefined)
-    wanted.push(
-      `SELECT ?r ?version WHERE { GRAPH <${GRAPHS.local}> { ${of} ?r <${REG('imageDigest')}> ?digest .
-         FILTER(LCASE(STR(?digest)) = ${sparqlString(hint.digest)}) ${version} ${live('?r')} } } ORDER BY DESC(STR(?r)) LIMIT 1`,
-    );
-  if (hint.version !== undefined)
-    wanted.push(
-      `SELECT ?r ?version WHERE { GRAPH <${GRAPHS.local}> { ${of} ?r <${SCHEMA('softwareVersion')}> ?version .
-         FILTER(STR(?version) = ${sparqlString(hint.version)}) ${live('?r')}
-         ${hint.digest === undefined ? '' : `FILTER NOT EXISTS { ?r <${REG('imageDigest')}> ?other }`} } } ORDER BY DESC(STR(?r)) LIMIT 1`,
-    );
-  for (const query of wanted) {
-    const [row] = await core.graph.select(query);
-    if (row?.r !== undefined)
-      return { iri: row.r.value, version: row.version?.value ?? null, created: false };
-  }
-  return undefined;
+  const newest = async (also: AlsoStating, keep: (release: FoundRecord) => boolean) =>
+    (await recordsLinkingTo(core, DCT('isVersionOf'), software, [REG('Release')], also)).filter(keep).at(-1);
+  const found =
+    (hint.digest === undefined
+      ? undefined
+      : await newest({ predicate: REG('imageDigest'), value: hint.digest, caseless: true }, () => true)) ??
+    (hint.version === undefined
+      ? undefined
+      : await newest(
+          { predicate: SCHEMA('softwareVersion'), value: hint.version },
+          // With a digest in the hint, a release carrying a digest is another image.
+          ({ iri, about }) =>
+            hint.digest === undefined || valuesOf(about, iri, REG('imageDigest')).length === 0,
+        ));
+  if (found === undefined) return undefined;
+  return {
+    iri: found.iri,
+    version: valueOf(found.about, found.iri, SCHEMA('softwareVersion')) ?? null,
+    created: false,
+  };
 }
 
 /**

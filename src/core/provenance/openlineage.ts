@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { requireActingDeployment } from '../access/acting-deployment.js';
 import { requireAuthenticated, requireDeploymentScope } from '../access/policy.js';
 import { BadRequestError, RegError } from '../errors.js';
-import { DCAT, DCT, GRAPHS, PROV, REG, XSD } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
 import { INSTANCE } from '../records/specs.js';
 import { mintIri } from '../records/ids.js';
@@ -28,6 +27,7 @@ import {
   type OpenLineageStatus,
 } from './openlineage-map.js';
 import { mergeEvents } from './openlineage-merge.js';
+import { currentVersion, knownElsewhere, versionNamed } from './series-versions.js';
 import { readStored } from '../stored/records.js';
 import { coreMetrics } from '../ops/metrics.js';
 import {
@@ -425,33 +425,6 @@ async function outputVersion(
   };
 }
 
-const LOCAL = `<${GRAPHS.local}>`;
-
-/** The last version of a series issued at or before `time`, other than those `exceptRun` generated. */
-async function currentVersion(
-  core: Core,
-  series: string,
-  time: string,
-  exceptRun: string | undefined,
-): Promise<string | undefined> {
-  const except =
-    exceptRun === undefined ? '' : `FILTER NOT EXISTS { ?v <${PROV('wasGeneratedBy')}> <${exceptRun}> }`;
-  const rows = await core.graph.select(`SELECT ?v ?t WHERE {
-      GRAPH ${LOCAL} { ?v <${DCT('isVersionOf')}> <${series}> ; <${DCT('issued')}> ?t .
-        FILTER NOT EXISTS { ?v <${REG('tombstoned')}> true } ${except} }
-      FILTER(?t <= "${time}"^^<${XSD('dateTime')}>)
-    } ORDER BY DESC(?t) DESC(STR(?v)) LIMIT 1`);
-  return rows[0]?.v?.value;
-}
-
-/** The version of a series with this `version`, if one was recorded. */
-async function versionNamed(core: Core, series: string, version: string): Promise<string | undefined> {
-  const rows = await core.graph.select(`SELECT ?v WHERE {
-      GRAPH ${LOCAL} { ?v <${DCT('isVersionOf')}> <${series}> ; <${DCAT('version')}> ${JSON.stringify(version)} . }
-    } ORDER BY DESC(STR(?v)) LIMIT 1`);
-  return rows[0]?.v?.value;
-}
-
 /** The first linked IRI that is an artifact here, or one a peer's cached stub describes. */
 async function linkedArtifact(core: Core, links: readonly string[]): Promise<string | undefined> {
   for (const iri of links) {
@@ -462,15 +435,6 @@ async function linkedArtifact(core: Core, links: readonly string[]): Promise<str
     }
   }
   return undefined;
-}
-
-async function knownElsewhere(core: Core, iri: string): Promise<boolean> {
-  try {
-    return await core.graph.ask(`ASK { GRAPH ?g { <${iri}> a <${DCAT('Dataset')}> } }`);
-  } catch {
-    // An index that cannot answer is not evidence: the dataset then gets an artifact of its own.
-    return false;
-  }
 }
 
 /**

@@ -63,7 +63,19 @@ export const FACT = {
   externalKey: 24,
   keywords: 25,
   keyword: 26,
+  issued: 27,
+  version: 28,
+  // Values records are looked up by (`LOOKUP_FACTS`): a partial index on (p, value) covers the codes from 100.
+  selfRegisteredBy: 100,
+  oidcClientId: 101,
+  registrationClient: 102,
+  publisherIssuer: 103,
+  instanceKey: 104,
+  imageDigest: 105,
 } as const;
+
+/** The SQL term that lets a lookup by value use the index on (p, value) of the facts kept for lookups. */
+export const LOOKUP_FACTS = 'p >= 100';
 
 const LINK_PREDICATES = new Map<string, number>([
   [`<${PROV('wasGeneratedBy')}>`, LINK.generatedBy],
@@ -99,6 +111,12 @@ const VALUES = new Map<string, number>([
   [`<${REG('availability')}>`, FACT.availability],
   [`<${REG('health')}>`, FACT.health],
   [`<${SCHEMA('name')}>`, FACT.name],
+  [`<${REG('selfRegisteredBy')}>`, FACT.selfRegisteredBy],
+  [`<${REG('oidcClientId')}>`, FACT.oidcClientId],
+  [`<${REG('registrationClient')}>`, FACT.registrationClient],
+  [`<${REG('publisherIssuer')}>`, FACT.publisherIssuer],
+  [`<${REG('instanceKey')}>`, FACT.instanceKey],
+  [`<${REG('imageDigest')}>`, FACT.imageDigest],
 ]);
 const LITERALS = new Map<string, number>([
   [`<${DCT('title')}>`, FACT.title],
@@ -116,6 +134,9 @@ const LITERALS = new Map<string, number>([
   [`<${DCT('identifier')}>`, FACT.externalKey],
   [`<${SCHEMA('keywords')}>`, FACT.keywords],
   [`<${DCAT('keyword')}>`, FACT.keyword],
+  // The versions of an artifact series, as OpenLineage intake finds the current one or one by its name.
+  [`<${DCT('issued')}>`, FACT.issued],
+  [`<${DCAT('version')}>`, FACT.version],
 ]);
 /** The fact that keeps the values of a predicate for list facets, if the index keeps them. */
 export function valueFactOf(predicate: string): number | undefined {
@@ -193,7 +214,7 @@ export function touchedSql(
 }
 
 /** Facts kept as their time in UTC (as `Date.toISOString` writes it), and only when they are `xsd:dateTime`. */
-const TIMES = new Set<number>([FACT.created, FACT.started]);
+const TIMES = new Set<number>([FACT.created, FACT.started, FACT.issued]);
 
 /**
  * How the index keeps a predicate's statements, for list filters: as links (IRI objects), as facts with their

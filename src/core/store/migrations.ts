@@ -567,13 +567,15 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     id: 24,
-    name: 'words and keywords in the lineage index',
-    // The index now also keeps the text lists filter by words and keywords, and theme links: emptied with its
-    // state row, it is filled again from the records when a graph store opens the database.
+    name: 'words, keywords and lookups in the lineage index',
+    // The index now also keeps the text lists filter by words and keywords, theme links, and the values records
+    // are looked up by (src/core/stored/stating.ts), indexed by value: emptied with its state row, it is filled
+    // again from the records when a graph store opens the database.
     sql: `
       DELETE FROM lineage_link;
       DELETE FROM lineage_node;
-      DELETE FROM lineage_state;`,
+      DELETE FROM lineage_state;
+      CREATE INDEX lineage_node_value ON lineage_node (p, value) WHERE p >= 100;`,
   },
 ];
 
