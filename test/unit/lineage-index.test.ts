@@ -113,6 +113,7 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
       line('urn:a', 'http://www.w3.org/ns/dcat#distribution', '<urn:a#distribution-1>'),
       line('urn:a#distribution-1', `${REG}availability`, '"restricted"'),
       line('urn:i1', `${REG}runsRelease`, '<urn:r1>'),
+      line('urn:run', `${REG}usedRelease`, '<urn:r1>'),
       line('urn:i1', `${REG}health`, '"up"'),
     ]);
     expect(links).toEqual([
@@ -123,6 +124,7 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
       { s: 'urn:sw#capability', p: LINK.consumes, o: 'urn:other' },
       { s: 'urn:a', p: LINK.distribution, o: 'urn:a#distribution-1' },
       { s: 'urn:i1', p: LINK.runsRelease, o: 'urn:r1' },
+      { s: 'urn:run', p: LINK.usedRelease, o: 'urn:r1' },
     ]);
     expect(nodes).toEqual([
       { s: 'urn:type', p: FACT.artifactType, o: '' },

@@ -4,8 +4,8 @@
  * as it is written. Lineage walks it with SQLite lookups instead of asking the query index a step at a time, so it
  * answers before the index has loaded, and from the external store without a round trip per generation. It also
  * keeps what a software's counts are derived from (its deployments and releases, their runs and versions), what
- * the list of artifact types reads (conforms-to and capability links, artifact-type records), and the values the
- * software list counts as facets (licence, category, topic).
+ * the list of artifact types reads (conforms-to and capability links, artifact-type records), the values the
+ * software list counts as facets (licence, category, topic), and the release each run used (impact of a release).
  *
  * It is derived data, kept current inside each commit by both stores. It is filled again from the records when it
  * is new (a database from before it, or one whose graph store was switched) and after a restore, which writes
@@ -31,6 +31,7 @@ export const LINK = {
   attributedTo: 11,
   distribution: 12,
   runsRelease: 13,
+  usedRelease: 14,
 } as const;
 /** What is kept about a node, by code. */
 export const FACT = {
@@ -72,6 +73,7 @@ const LINK_PREDICATES = new Map<string, number>([
   [`<${PROV('wasAttributedTo')}>`, LINK.attributedTo],
   [`<${DCAT('distribution')}>`, LINK.distribution],
   [`<${REG('runsRelease')}>`, LINK.runsRelease],
+  [`<${REG('usedRelease')}>`, LINK.usedRelease],
 ]);
 const TYPES = new Map<string, number>([
   [`<${DCAT('Dataset')}>`, FACT.artifact],

@@ -565,6 +565,15 @@ export const MIGRATIONS: readonly Migration[] = [
       DELETE FROM lineage_node;
       DELETE FROM lineage_state;`,
   },
+  {
+    id: 24,
+    name: 'the releases runs used, in the lineage index',
+    // The index now also keeps the release each run used (impact): emptied, it is refilled at the next open.
+    sql: `
+      DELETE FROM lineage_link;
+      DELETE FROM lineage_node;
+      DELETE FROM lineage_state;`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */
