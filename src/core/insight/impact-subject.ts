@@ -11,7 +11,9 @@ import { iriProblem } from '../records/iri.js';
 import { findByContent } from '../provenance/identify.js';
 import { sparqlIri } from '../discovery/sparql-text.js';
 import { requireReadable } from '../stored/records.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
 import type { Core } from '../core.js';
+import { usedByARunInIndex } from './impact-index.js';
 
 /** How `of` named what it is about. */
 export type ImpactSubjectKind = 'artifact' | 'release' | 'content';
@@ -44,6 +46,7 @@ async function readable(core: Core, spec: typeof ARTIFACT | typeof RELEASE, iri:
 
 /** Whether a run this registry holds used `iri` (an artifact of another registry not yet fetched here). */
 async function usedByARun(core: Core, iri: string): Promise<boolean> {
+  if (lineageIndexReady(core.db)) return usedByARunInIndex(core, iri);
   const rows = await core.graph.select(
     `SELECT ?run WHERE { GRAPH ?g { ?run <${PROV('used')}> ${sparqlIri(iri, 'of')} } } LIMIT 1`,
   );
