@@ -5,7 +5,8 @@
  * answers before the index has loaded, and from the external store without a round trip per generation. It also
  * keeps what a software's counts are derived from (its deployments and releases, their runs and versions), what
  * the list of artifact types reads (conforms-to and capability links, artifact-type records), the values the
- * software list counts as facets (licence, category, topic), and the release each run used (impact of a release).
+ * software list counts as facets (licence, category, topic), and for impact the release each run used and the
+ * content names of distributions and releases (checksums, image digests, SWHIDs).
  *
  * It is derived data, kept current inside each commit by both stores. It is filled again from the records when it
  * is new (a database from before it, or one whose graph store was switched) and after a restore, which writes
@@ -13,7 +14,7 @@
  */
 import type { Database } from './database.js';
 import type { Logger } from '../log.js';
-import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, PROV, RDF, RDFS, REG, SCHEMA, XSD } from '../ns.js';
+import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, PROV, RDF, RDFS, REG, SCHEMA, SPDX, XSD } from '../ns.js';
 
 /** The links between nodes, by code. */
 export const LINK = {
@@ -32,6 +33,7 @@ export const LINK = {
   distribution: 12,
   runsRelease: 13,
   usedRelease: 14,
+  checksum: 15,
 } as const;
 /** What is kept about a node, by code. */
 export const FACT = {
@@ -56,6 +58,10 @@ export const FACT = {
   health: 18,
   name: 19,
   software: 20,
+  checksumAlgorithm: 21,
+  checksumValue: 22,
+  imageDigest: 23,
+  swhid: 24,
 } as const;
 
 const LINK_PREDICATES = new Map<string, number>([
@@ -74,6 +80,7 @@ const LINK_PREDICATES = new Map<string, number>([
   [`<${DCAT('distribution')}>`, LINK.distribution],
   [`<${REG('runsRelease')}>`, LINK.runsRelease],
   [`<${REG('usedRelease')}>`, LINK.usedRelease],
+  [`<${SPDX('checksum')}>`, LINK.checksum],
 ]);
 const TYPES = new Map<string, number>([
   [`<${DCAT('Dataset')}>`, FACT.artifact],
@@ -92,6 +99,13 @@ const VALUES = new Map<string, number>([
   [`<${REG('availability')}>`, FACT.availability],
   [`<${REG('health')}>`, FACT.health],
   [`<${SCHEMA('name')}>`, FACT.name],
+]);
+/** Content names kept with their value (an IRI or a literal's lexical form), which no list filters by. */
+const CONTENT = new Map<string, number>([
+  [`<${SPDX('algorithm')}>`, FACT.checksumAlgorithm],
+  [`<${SPDX('checksumValue')}>`, FACT.checksumValue],
+  [`<${REG('imageDigest')}>`, FACT.imageDigest],
+  [`<${REG('swhid')}>`, FACT.swhid],
 ]);
 const LITERALS = new Map<string, number>([
   [`<${DCT('title')}>`, FACT.title],
@@ -237,7 +251,7 @@ export function lineageFactsOf(lines: readonly string[]): { links: Fact[]; nodes
       if (type !== undefined) nodes.push({ s, p: type, o: '' });
       continue;
     }
-    const valued = VALUES.get(predicate);
+    const valued = VALUES.get(predicate) ?? CONTENT.get(predicate);
     if (valued !== undefined) {
       const end = iriEnd(line, objectStart);
       const value = end >= 0 ? line.slice(objectStart + 1, end) : literalAt(line, objectStart)?.value;

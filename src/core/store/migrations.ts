@@ -567,12 +567,14 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     id: 24,
-    name: 'the releases runs used, in the lineage index',
-    // The index now also keeps the release each run used (impact): emptied, it is refilled at the next open.
+    name: 'the releases runs used and content names, in the lineage index',
+    // The index now also keeps runs' releases and content names (impact): emptied, it is refilled at the next open;
+    // content names (facts 22, 23, 24: checksum values, image digests, SWHIDs) are looked up by value.
     sql: `
       DELETE FROM lineage_link;
       DELETE FROM lineage_node;
-      DELETE FROM lineage_state;`,
+      DELETE FROM lineage_state;
+      CREATE INDEX lineage_node_content ON lineage_node (p, value) WHERE p = 22 OR p = 23 OR p = 24;`,
   },
 ];
 
