@@ -16,6 +16,8 @@ import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 import { apiOf, artifact, type Json } from '../support/api.js';
 import { seedExample } from '../../src/core/ops/seed.js';
+import { DCAT, DCT, PEER_GRAPH_PREFIX, PROV, RDF, RDFS, REG, SPDX, XSD } from '../../src/core/ns.js';
+import { parseNQuads } from '../../src/core/store/nquads.js';
 import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
 
 let core: Core;
@@ -38,6 +40,58 @@ async function step(token: string, key: string, input: string, title: string) {
 }
 
 const q = encodeURIComponent;
+
+const PEER = `${PEER_GRAPH_PREFIX}impact-peer`;
+const PEER_DEPLOYMENT = 'https://peer.example/instance/i1';
+
+/** A peer's record as this registry caches it: its statements (subject, predicate, object term) in the peer's graph. */
+const cached = (subject: string, kind: string, statements: [string, string, string][]) => ({
+  graph: PEER,
+  subject,
+  kind,
+  quads: parseNQuads(statements.map(([s, p, o]) => `<${s}> <${p}> ${o} <${PEER}> .`).join('\n')),
+});
+const at = (time: string) => `"${time}"^^<${XSD('dateTime')}>`;
+
+/**
+ * A peer's copies: a run of its deployment that used A0 with release 1.0 and generated an artifact carrying A0's
+ * bytes, and an older run of that deployment whose output was made before it.
+ */
+async function cachePeerRecords(a0: string, release: string): Promise<void> {
+  const run = (id: string, started: string, used: [string, string][]) =>
+    cached(`https://peer.example/run/${id}`, 'run', [
+      [`https://peer.example/run/${id}`, RDF('type'), `<${PROV('Activity')}>`],
+      [`https://peer.example/run/${id}`, PROV('wasAssociatedWith'), `<${PEER_DEPLOYMENT}>`],
+      [`https://peer.example/run/${id}`, PROV('startedAtTime'), at(started)],
+      [`https://peer.example/run/${id}`, RDFS('label'), `"peer run ${id}"`],
+      ...used.map(([p, o]): [string, string, string] => [`https://peer.example/run/${id}`, p, `<${o}>`]),
+    ]);
+  const made = (id: string, by: string, created: string) => {
+    const iri = `https://peer.example/artifact/${id}`;
+    return cached(iri, 'artifact', [
+      [iri, RDF('type'), `<${DCAT('Dataset')}>`],
+      [iri, DCT('title'), `"peer ${id}"`],
+      [iri, DCT('created'), at(created)],
+      [iri, PROV('wasGeneratedBy'), `<https://peer.example/run/${by}>`],
+      [iri, DCAT('distribution'), `<${iri}#distribution-1>`],
+      [`${iri}#distribution-1`, SPDX('checksum'), `<${iri}#distribution-1-checksum>`],
+      [`${iri}#distribution-1-checksum`, SPDX('algorithm'), `<${SPDX('checksumAlgorithm_sha256')}>`],
+      [`${iri}#distribution-1-checksum`, SPDX('checksumValue'), `"${HEX}"`],
+    ]);
+  };
+  await core.graph.commit(
+    [
+      run('p1', '2026-01-01T00:00:00.000Z', [
+        [PROV('used'), a0],
+        [REG('usedRelease'), release],
+      ]),
+      run('p0', '2025-06-01T00:00:00.000Z', []),
+      made('before', 'p0', '2025-06-01T01:00:00.000Z'),
+      made('after', 'p1', '2026-01-01T01:00:00.000Z'),
+    ],
+    () => undefined,
+  );
+}
 
 /**
  * A lineage of three generations from A0 by two deployments of one software on release 1.0, one of which moved to
@@ -91,6 +145,7 @@ async function seedImpact(): Promise<void> {
     await tombstoneRecord(core, ARTIFACT, await requireStored(core, ARTIFACT, iri), actOf(root));
   await api.advertise(two.token, 'consumed', 'k5', [{ iri: FOREIGN }]);
   await api.call('PATCH', `/api/v1/instances/${two.instance.id}`, 200, { release: r2.iri });
+  await cachePeerRecords(a0.iri, r1.iri);
   const announcer = await api.call('POST', '/api/v1/software', 201, { name: 'announcer' });
   const v1 = await api.call('POST', `/api/v1/software/${announcer.id}/releases`, 201, { version: '1.0' });
   const { token } = await api.call('POST', `/api/v1/software/${announcer.id}/tokens`, 201, {});
@@ -134,7 +189,9 @@ beforeAll(async () => {
   await seedImpact();
   // Artifacts the worked example and the lineage events recorded, and every software's releases.
   const artifacts = (await api.call('GET', '/api/v1/artifacts?limit=200', 200)).items as Json[];
-  asked.push(...artifacts.slice(0, 40).map((item) => `of=${q(String(item.iri))}`));
+  // (A peer's copies are read here only for a peer this registry knows: these are not asked about directly.)
+  const listed = artifacts.filter((item) => !String(item.iri).startsWith('https://peer.example/'));
+  asked.push(...listed.slice(0, 40).map((item) => `of=${q(String(item.iri))}`));
   for (const software of (await api.call('GET', '/api/v1/software?limit=200', 200)).items as Json[]) {
     const releases = (await api.call('GET', `/api/v1/software/${String(software.id)}/releases`, 200))
       .items as Json[];
@@ -167,30 +224,42 @@ describe('impact, read from the lineage index', () => {
     expect(lineageIndexReady(core.db)).toBe(true);
     fromIndex = await readAll();
     const a0 = answerTo(fromIndex, own.a0);
-    expect(a0.summary).toMatchObject({ runs: 3, direct_runs: 1, artifacts: 4, deployments: 2 });
+    // Three generations here, and a run of a peer's deployment whose copy is cached here.
+    expect(a0.summary).toMatchObject({ runs: 4, direct_runs: 2, artifacts: 5, deployments: 3 });
     const produced = (answer: Json) =>
-      Object.fromEntries((answer.deployments as Json[]).map((d) => [d.label, d.produced_since.count]));
-    // One made A1, A3 and Later since it first used A0 (not Early before it, nor Dropped, withdrawn since).
-    expect(produced(a0)).toEqual({ one: 3, two: 1 });
+      Object.fromEntries(
+        (answer.deployments as Json[]).map((d) => [d.label ?? d.iri, d.produced_since.count]),
+      );
+    // One made A1, A3 and Later since it first used A0 (not Early before it, nor Dropped, withdrawn since); the
+    // peer's deployment made one artifact before and one after.
+    expect(produced(a0)).toEqual({ one: 3, two: 1, [PEER_DEPLOYMENT]: 1 });
     const release = answerTo(fromIndex, own.release);
     expect(release.summary).toMatchObject({
-      direct_runs: 6,
-      deployments: 2,
+      direct_runs: 7,
+      deployments: 3,
       deployments_still_on_release: 1,
     });
     // Deployment one made Early with 1.0 too; the withdrawn deployment is not among those running it.
-    expect(produced(release)).toEqual({ one: 4, two: 1 });
-    expect(release.edges.filter((edge: Json) => edge.to === release.subject.releases[0])).toHaveLength(6);
+    expect(produced(release)).toEqual({ one: 4, two: 1, [PEER_DEPLOYMENT]: 1 });
+    expect(release.edges.filter((edge: Json) => edge.to === release.subject.releases[0])).toHaveLength(7);
     const announced = answerTo(fromIndex, own.announced);
     expect(announced.deployments.map((d: Json) => d.still_on_release)).toEqual([true]);
     const foreign = answerTo(fromIndex, own.foreign);
     expect(foreign.subject).toEqual({ kind: 'artifact', artifacts: [FOREIGN], releases: [] });
     expect(foreign.summary).toMatchObject({ runs: 1, deployments: 1 });
-    for (const content of [own.content, `of=${q(FILE)}`])
-      expect(answerTo(fromIndex, content)).toMatchObject({
-        subject: { kind: 'content', artifacts: a0.subject.artifacts },
-        summary: a0.summary,
-      });
+    // The same bytes: A0 (by checksum and by its SWHID with qualifiers) and the peer's copies (by checksum), not
+    // the withdrawn twin.
+    expect(answerTo(fromIndex, `of=${q(FILE)}`)).toMatchObject({
+      subject: { kind: 'content', artifacts: a0.subject.artifacts },
+      summary: a0.summary,
+    });
+    expect(answerTo(fromIndex, own.content).subject.artifacts).toEqual(
+      [
+        ...a0.subject.artifacts,
+        'https://peer.example/artifact/after',
+        'https://peer.example/artifact/before',
+      ].sort(),
+    );
     expect(answerTo(fromIndex, `of=${q(TREE)}`).subject.releases).toEqual(release.subject.releases);
     expect(answerTo(fromIndex, `${own.a0}&max_nodes=3`).partial).toBe(true);
     // The worked example's and the lineage events' artifacts were used by runs too.
