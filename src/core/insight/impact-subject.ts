@@ -1,6 +1,7 @@
 /**
  * What an impact question is about: the artifacts and releases `of` names, whether it names them by IRI, by
- * registry id, by a content identifier of their bytes or by a container image digest.
+ * registry id, by a content identifier of their bytes or by a container image digest. What runs used and what
+ * holds some content are read from the lineage index when it is complete, else from the query index.
  */
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { PROV } from '../ns.js';
