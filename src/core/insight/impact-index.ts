@@ -1,9 +1,9 @@
 /**
  * Impact read from the lineage index in `registry.db` (runs' deployments, releases, starts, statuses and labels,
  * generated-by, used and runs-release links, creation times, withdrawals and the content names of distributions
- * and releases), so an impact question is answered
- * before the query index has loaded, and from the external store without a request per step. Each reader gives
- * what its query in the query index gives, for the graphs, withdrawals, order and limits that query has.
+ * and releases), so an impact question is answered before the query index has loaded, and from the external store
+ * without a request per step. Each reader gives what its query in the query index gives, for the graphs,
+ * withdrawals, order and limits that query has.
  */
 import type { Core } from '../core.js';
 import { spdxAlgorithmIri, type ContentName } from '../records/content-id.js';
