@@ -44,7 +44,7 @@ const q = encodeURIComponent;
 const PEER = `${PEER_GRAPH_PREFIX}impact-peer`;
 const PEER_DEPLOYMENT = 'https://peer.example/instance/i1';
 
-/** A peer's record as this registry caches it: its statements (subject, predicate, object term) in the peer's graph. */
+/** A peer's record as this registry caches it: its statements (subject, predicate, object) in the peer's graph. */
 const cached = (subject: string, kind: string, statements: [string, string, string][]) => ({
   graph: PEER,
   subject,
