@@ -144,8 +144,9 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
     ]);
   });
 
-  it('takes the links and facts lists, activity, run reads and matchmaking read', () => {
+  it('takes the links and facts lists, activity, run reads, matchmaking and impact read', () => {
     const DCT = 'http://purl.org/dc/terms/';
+    const SPDX = 'http://spdx.org/rdf/terms#';
     const { links, nodes } = lineageFactsOf([
       line('urn:a', `${DCT}conformsTo`, '<urn:type>'),
       line('urn:a', `${DCT}conformsTo`, '"not an IRI"'),
@@ -165,7 +166,13 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
       line('urn:a', 'http://www.w3.org/ns/dcat#distribution', '<urn:a#distribution-1>'),
       line('urn:a#distribution-1', `${REG}availability`, '"restricted"'),
       line('urn:i1', `${REG}runsRelease`, '<urn:r1>'),
+      line('urn:run', `${REG}usedRelease`, '<urn:r1>'),
       line('urn:i1', `${REG}health`, '"up"'),
+      line('urn:a#distribution-1', `${SPDX}checksum`, '<urn:a#distribution-1-checksum>'),
+      line('urn:a#distribution-1-checksum', `${SPDX}algorithm`, `<${SPDX}checksumAlgorithm_sha256>`),
+      line('urn:a#distribution-1-checksum', `${SPDX}checksumValue`, '"c4c4"'),
+      line('urn:a#distribution-1', `${REG}swhid`, '"swh:1:cnt:e6e6;origin=urn:repo"'),
+      line('urn:r1', `${REG}imageDigest`, '"sha256:D5D5"'),
     ]);
     expect(links).toEqual([
       { s: 'urn:a', p: LINK.conformsTo, o: 'urn:type' },
@@ -175,6 +182,8 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
       { s: 'urn:sw#capability', p: LINK.consumes, o: 'urn:other' },
       { s: 'urn:a', p: LINK.distribution, o: 'urn:a#distribution-1' },
       { s: 'urn:i1', p: LINK.runsRelease, o: 'urn:r1' },
+      { s: 'urn:run', p: LINK.usedRelease, o: 'urn:r1' },
+      { s: 'urn:a#distribution-1', p: LINK.checksum, o: 'urn:a#distribution-1-checksum' },
     ]);
     expect(nodes).toEqual([
       { s: 'urn:type', p: FACT.artifactType, o: '' },
@@ -188,6 +197,10 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
       { s: 'urn:sw', p: FACT.name, o: 'Converter' },
       { s: 'urn:a#distribution-1', p: FACT.availability, o: 'restricted' },
       { s: 'urn:i1', p: FACT.health, o: 'up' },
+      { s: 'urn:a#distribution-1-checksum', p: FACT.checksumAlgorithm, o: `${SPDX}checksumAlgorithm_sha256` },
+      { s: 'urn:a#distribution-1-checksum', p: FACT.checksumValue, o: 'c4c4' },
+      { s: 'urn:a#distribution-1', p: FACT.swhid, o: 'swh:1:cnt:e6e6;origin=urn:repo' },
+      { s: 'urn:r1', p: FACT.imageDigest, o: 'sha256:D5D5' },
     ]);
   });
 });

@@ -1,15 +1,18 @@
 /**
  * The deployments an impact answer involves: those that performed its runs, and for a release those that run it
  * now; each with its health and current release, whether it still runs the release in question, and what it has
- * produced since it first used what the question is about.
+ * produced since it first used what the question is about. Read from the lineage index when it is complete, else
+ * from the query index.
  */
 import { DCT, PROV, REG, XSD } from '../ns.js';
 import { getInstance } from '../catalogue/instances.js';
 import { NotFoundError } from '../errors.js';
 import { valuesBlock } from '../provenance/runs.js';
 import { idOf } from '../records/ids.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
 import type { Core } from '../core.js';
 import { releaseStays, type ReleaseStay } from './impact-history.js';
+import { producedSinceFromIndex, runningNowFromIndex } from './impact-index.js';
 import type { RunFacts } from './impact-runs.js';
 
 /** Artifacts listed per deployment under `produced_since` (the count covers them all). */
@@ -73,6 +76,7 @@ async function producedSince(
   instance: string,
   since: string | undefined,
 ): Promise<ImpactDeployment['produced_since']> {
+  if (lineageIndexReady(core.db)) return producedSinceFromIndex(core, instance, since, PRODUCED_SINCE_SHOWN);
   const after = since === undefined ? '' : `FILTER(?c >= ${JSON.stringify(since)}^^<${XSD('dateTime')}>)`;
   const where = `GRAPH ?g { ${valuesBlock('i', [instance])} ?r <${PROV('wasAssociatedWith')}> ?i }
     GRAPH ?g2 { ?a <${PROV('wasGeneratedBy')}> ?r . ?a <${DCT('created')}> ?c ${after}
@@ -81,17 +85,22 @@ async function producedSince(
   const count = Number(counted?.n?.value ?? 0);
   if (count === 0) return { count, artifacts: [] };
   const newest = await core.graph.select(
-    `SELECT ?a (MAX(?c) AS ?at) WHERE { ${where} } GROUP BY ?a ORDER BY DESC(?at) LIMIT ${PRODUCED_SINCE_SHOWN}`,
+    `SELECT ?a (MAX(?c) AS ?at) WHERE { ${where} } GROUP BY ?a ORDER BY DESC(?at) STR(?a)
+     LIMIT ${PRODUCED_SINCE_SHOWN}`,
   );
   return { count, artifacts: newest.flatMap((row) => (row.a === undefined ? [] : [row.a.value])) };
 }
 
-/** The deployments running any of `releases` now. */
+/** Deployments running a release read at most. */
+const MOST_RUNNING = 1000;
+
+/** The deployments running any of `releases` now, in IRI order. */
 async function runningNow(core: Core, releases: readonly string[]): Promise<string[]> {
   if (releases.length === 0) return [];
+  if (lineageIndexReady(core.db)) return runningNowFromIndex(core, releases, MOST_RUNNING);
   const rows = await core.graph.select(
     `SELECT DISTINCT ?i WHERE { GRAPH ?g { ${valuesBlock('rel', releases)} ?i <${REG('runsRelease')}> ?rel
-       FILTER NOT EXISTS { ?i <${REG('tombstoned')}> true } } } LIMIT 1000`,
+       FILTER NOT EXISTS { ?i <${REG('tombstoned')}> true } } } ORDER BY STR(?i) LIMIT ${MOST_RUNNING}`,
   );
   return rows.flatMap((row) => (row.i === undefined ? [] : [row.i.value]));
 }

@@ -1,10 +1,13 @@
 /**
  * The runs of an impact answer: who performed each, with which release and when, and the runs a release was used
- * by (with what they generated), which start the walk when the question is about a release.
+ * by (with what they generated), which start the walk when the question is about a release. Read from the lineage
+ * index when it is complete, else from the query index (while the lineage index is being filled).
  */
 import { DCT, PROV, REG, RDFS } from '../ns.js';
 import { valuesBlock } from '../provenance/runs.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
 import type { Core } from '../core.js';
+import { releaseRunRowsFromIndex, runFactsFromIndex } from './impact-index.js';
 
 /** What an impact answer says of one run beyond its place in the lineage. */
 export interface RunFacts {
@@ -19,8 +22,12 @@ export interface RunFacts {
 /** Runs described per query. */
 const BATCH = 500;
 
-/** The deployment, release, start and status of each run, in one query per five hundred runs. */
+/** The deployment, release, start and status of each run: one lookup, or one query per five hundred runs. */
 export async function runFacts(core: Core, runs: readonly string[]): Promise<Map<string, RunFacts>> {
+  return lineageIndexReady(core.db) ? runFactsFromIndex(core, runs) : runFactsFromQueries(core, runs);
+}
+
+async function runFactsFromQueries(core: Core, runs: readonly string[]): Promise<Map<string, RunFacts>> {
   const facts = new Map<string, RunFacts>();
   for (let from = 0; from < runs.length; from += BATCH) {
     const rows = await core.graph.select(
@@ -67,17 +74,30 @@ export async function releaseRuns(
 ): Promise<ReleaseRuns> {
   const generated = new Map<string, string[]>();
   if (releases.length === 0) return { generated, more: false };
+  const rows = lineageIndexReady(core.db)
+    ? releaseRunRowsFromIndex(core, releases, limit + 1)
+    : await releaseRunRowsFromQuery(core, releases, limit + 1);
+  for (const row of rows.slice(0, limit)) {
+    const outputs = generated.get(row.run) ?? [];
+    if (row.a !== null) outputs.push(row.a);
+    generated.set(row.run, outputs);
+  }
+  return { generated, more: rows.length > limit };
+}
+
+/** The pairs `releaseRunRowsFromIndex` gives, from the query index, in the same order. */
+async function releaseRunRowsFromQuery(
+  core: Core,
+  releases: readonly string[],
+  limit: number,
+): Promise<{ run: string; a: string | null }[]> {
   const rows = await core.graph.select(
     `SELECT DISTINCT ?run ?a WHERE {
        GRAPH ?g { ${valuesBlock('rel', releases)} ?run <${REG('usedRelease')}> ?rel }
-       OPTIONAL { GRAPH ?g2 { ?a <${PROV('wasGeneratedBy')}> ?run } } } LIMIT ${limit + 1}`,
+       OPTIONAL { GRAPH ?g2 { ?a <${PROV('wasGeneratedBy')}> ?run } } }
+     ORDER BY STR(?run) COALESCE(STR(?a), "") LIMIT ${limit}`,
   );
-  for (const row of rows.slice(0, limit)) {
-    const run = row.run?.value;
-    if (run === undefined) continue;
-    const outputs = generated.get(run) ?? [];
-    if (row.a !== undefined) outputs.push(row.a.value);
-    generated.set(run, outputs);
-  }
-  return { generated, more: rows.length > limit };
+  return rows.flatMap((row) =>
+    row.run === undefined ? [] : [{ run: row.run.value, a: row.a === undefined ? null : row.a.value }],
+  );
 }

@@ -1,6 +1,7 @@
 /**
  * What an impact question is about: the artifacts and releases `of` names, whether it names them by IRI, by
- * registry id, by a content identifier of their bytes or by a container image digest.
+ * registry id, by a content identifier of their bytes or by a container image digest. What runs used and what
+ * holds some content are read from the lineage index when it is complete, else from the query index.
  */
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { PROV } from '../ns.js';
@@ -11,7 +12,9 @@ import { iriProblem } from '../records/iri.js';
 import { findByContent } from '../provenance/identify.js';
 import { sparqlIri } from '../discovery/sparql-text.js';
 import { requireReadable } from '../stored/records.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
 import type { Core } from '../core.js';
+import { contentHoldersFromIndex, usedByARunInIndex } from './impact-index.js';
 
 /** How `of` named what it is about. */
 export type ImpactSubjectKind = 'artifact' | 'release' | 'content';
@@ -44,6 +47,7 @@ async function readable(core: Core, spec: typeof ARTIFACT | typeof RELEASE, iri:
 
 /** Whether a run this registry holds used `iri` (an artifact of another registry not yet fetched here). */
 async function usedByARun(core: Core, iri: string): Promise<boolean> {
+  if (lineageIndexReady(core.db)) return usedByARunInIndex(core, iri);
   const rows = await core.graph.select(
     `SELECT ?run WHERE { GRAPH ?g { ?run <${PROV('used')}> ${sparqlIri(iri, 'of')} } } LIMIT 1`,
   );
@@ -70,7 +74,9 @@ async function byIri(core: Core, iri: string): Promise<ImpactSubject | undefined
 async function byContent(core: Core, of: string): Promise<ImpactSubject | undefined> {
   const name = parseContentName(of);
   if (name === undefined) return undefined;
-  const matches = await findByContent(core, name);
+  const matches = lineageIndexReady(core.db)
+    ? contentHoldersFromIndex(core, name)
+    : await findByContent(core, name);
   const artifacts = matches.filter((m) => m.kind === 'distribution').map((m) => m.record);
   const releases = matches.filter((m) => m.kind === 'release').map((m) => m.record);
   return {

@@ -5,8 +5,10 @@
  * answers before the index has loaded, and from the external store without a round trip per generation. It also
  * keeps what a software's counts are derived from (its deployments and releases, their runs and versions), what
  * the list of artifact types reads (conforms-to and capability links, artifact-type records), the values the
- * software list counts as facets (licence, category, topic), and the text lists are filtered by (words and
- * keywords).
+ * software list counts as facets (licence, category, topic), the text lists are filtered by (words and keywords),
+ * the values records are looked up by (who registered a deployment, which client it is, the versions of a series),
+ * and for impact the release each run used and the content names of distributions and releases (checksums, image
+ * digests, SWHIDs).
  *
  * It is derived data, kept current inside each commit by both stores. It is filled again from the records when it
  * is new (a database from before it, or one whose graph store was switched) and after a restore, which writes
@@ -14,7 +16,7 @@
  */
 import type { Database } from './database.js';
 import type { Logger } from '../log.js';
-import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, PROV, RDF, RDFS, REG, SCHEMA, XSD } from '../ns.js';
+import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, PROV, RDF, RDFS, REG, SCHEMA, SPDX, XSD } from '../ns.js';
 
 /** The links between nodes, by code. */
 export const LINK = {
@@ -32,7 +34,9 @@ export const LINK = {
   attributedTo: 11,
   distribution: 12,
   runsRelease: 13,
+  usedRelease: 14,
   theme: 15,
+  checksum: 16,
 } as const;
 /** What is kept about a node, by code. */
 export const FACT = {
@@ -65,6 +69,7 @@ export const FACT = {
   keyword: 26,
   issued: 27,
   version: 28,
+  checksumAlgorithm: 29,
   // Values records are looked up by (`LOOKUP_FACTS`): a partial index on (p, value) covers the codes from 100.
   selfRegisteredBy: 100,
   oidcClientId: 101,
@@ -72,6 +77,8 @@ export const FACT = {
   publisherIssuer: 103,
   instanceKey: 104,
   imageDigest: 105,
+  checksumValue: 106,
+  swhid: 107,
 } as const;
 
 /** The SQL term that lets a lookup by value use the index on (p, value) of the facts kept for lookups. */
@@ -93,6 +100,8 @@ const LINK_PREDICATES = new Map<string, number>([
   [`<${DCAT('distribution')}>`, LINK.distribution],
   [`<${REG('runsRelease')}>`, LINK.runsRelease],
   [`<${DCAT('theme')}>`, LINK.theme],
+  [`<${REG('usedRelease')}>`, LINK.usedRelease],
+  [`<${SPDX('checksum')}>`, LINK.checksum],
 ]);
 const TYPES = new Map<string, number>([
   [`<${DCAT('Dataset')}>`, FACT.artifact],
@@ -103,7 +112,10 @@ const TYPES = new Map<string, number>([
   [`<${REG('Instance')}>`, FACT.deployment],
   [`<${REG('Software')}>`, FACT.software],
 ]);
-/** Facts kept with the value of their object, an IRI or a literal's lexical form (list facets and filters). */
+/**
+ * Facts kept with the value of their object, an IRI or a literal's lexical form: list facets and filters, and the
+ * values records are looked up by.
+ */
 const VALUES = new Map<string, number>([
   [`<${DCT('license')}>`, FACT.license],
   [`<${SCHEMA('applicationCategory')}>`, FACT.category],
@@ -117,6 +129,10 @@ const VALUES = new Map<string, number>([
   [`<${REG('publisherIssuer')}>`, FACT.publisherIssuer],
   [`<${REG('instanceKey')}>`, FACT.instanceKey],
   [`<${REG('imageDigest')}>`, FACT.imageDigest],
+  // Content names: checksums of distributions, SWHIDs of distributions and releases.
+  [`<${SPDX('algorithm')}>`, FACT.checksumAlgorithm],
+  [`<${SPDX('checksumValue')}>`, FACT.checksumValue],
+  [`<${REG('swhid')}>`, FACT.swhid],
 ]);
 const LITERALS = new Map<string, number>([
   [`<${DCT('title')}>`, FACT.title],

@@ -567,10 +567,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     id: 24,
-    name: 'words, keywords and lookups in the lineage index',
-    // The index now also keeps the text lists filter by words and keywords, theme links, and the values records
-    // are looked up by (src/core/stored/stating.ts), indexed by value: emptied with its state row, it is filled
-    // again from the records when a graph store opens the database.
+    name: 'words, keywords, lookups, run releases and content names in the lineage index',
+    // The index now also keeps the text lists filter by words and keywords, theme links, the release each run
+    // used, and the values records are looked up by (src/core/stored/stating.ts; content names for impact),
+    // indexed by value: emptied with its state row, it is filled again from the records when a graph store opens
+    // the database.
     sql: `
       DELETE FROM lineage_link;
       DELETE FROM lineage_node;

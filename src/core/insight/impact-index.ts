@@ -1,0 +1,221 @@
+/**
+ * Impact read from the lineage index in `registry.db` (runs' deployments, releases, starts, statuses and labels,
+ * generated-by, used and runs-release links, creation times, withdrawals and the content names of distributions
+ * and releases), so an impact question is answered before the query index has loaded, and from the external store
+ * without a request per step. Each reader gives what its query in the query index gives, for the graphs,
+ * withdrawals, order and limits that query has.
+ */
+import type { Core } from '../core.js';
+import { spdxAlgorithmIri, type ContentName } from '../records/content-id.js';
+import { FACT, LINK, LOOKUP_FACTS, notWithdrawnSql, recordGraphSql } from '../store/lineage-index.js';
+import type { RunFacts } from './impact-runs.js';
+
+interface RunRow {
+  readonly run: string;
+  readonly instance: string | null;
+  readonly release: string | null;
+  readonly started: string | null;
+  readonly created: string | null;
+  readonly status: string | null;
+  readonly label: string | null;
+}
+
+/** The first value of a link or fact of the run in the graph that types it, as the records stated them. */
+const first = (table: 'link' | 'node', code: number, name: string): string =>
+  table === 'link'
+    ? `(SELECT l.o FROM lineage_link l WHERE l.s = t.iri AND l.graph = t.graph AND l.p = ${code}
+        ORDER BY l.rowid LIMIT 1) AS ${name}`
+    : `(SELECT n.value FROM lineage_node n WHERE n.iri = t.iri AND n.graph = t.graph AND n.p = ${code}
+        ORDER BY n.rowid LIMIT 1) AS ${name}`;
+
+/**
+ * The deployment, release, start (or else creation) time, status and label of each run typed as a run in any
+ * graph, each the first one stated in a graph that types it (the query takes a sample of them: runs have one).
+ */
+export function runFactsFromIndex(core: Core, runs: readonly string[]): Map<string, RunFacts> {
+  const rows = core.db
+    .prepare(
+      `SELECT t.iri AS run, ${first('link', LINK.associatedWith, 'instance')},
+         ${first('link', LINK.usedRelease, 'release')}, ${first('node', FACT.started, 'started')},
+         ${first('node', FACT.created, 'created')}, ${first('node', FACT.status, 'status')},
+         ${first('node', FACT.label, 'label')}
+       FROM json_each(?) c JOIN lineage_node t ON t.iri = c.value AND t.p = ${FACT.run}
+       ORDER BY t.rowid`,
+    )
+    .all(JSON.stringify(runs)) as RunRow[];
+  const merged = new Map<string, Omit<RunRow, 'run'>>();
+  for (const { run, ...row } of rows) {
+    const seen = merged.get(run);
+    merged.set(
+      run,
+      seen === undefined
+        ? row
+        : {
+            instance: seen.instance ?? row.instance,
+            release: seen.release ?? row.release,
+            started: seen.started ?? row.started,
+            created: seen.created ?? row.created,
+            status: seen.status ?? row.status,
+            label: seen.label ?? row.label,
+          },
+    );
+  }
+  const facts = new Map<string, RunFacts>();
+  for (const [run, row] of merged) {
+    const at = row.started ?? row.created;
+    facts.set(run, {
+      ...(row.instance === null ? {} : { instance: row.instance }),
+      ...(row.release === null ? {} : { release: row.release }),
+      ...(at === null ? {} : { at }),
+      ...(row.status === null ? {} : { status: row.status }),
+      ...(row.label === null ? {} : { label: row.label }),
+    });
+  }
+  return facts;
+}
+
+/**
+ * The distinct pairs of a run that used one of `releases` and an artifact it generated (null: it generated
+ * nothing), in any graph, ordered by run then artifact, at most `limit`.
+ */
+export function releaseRunRowsFromIndex(
+  core: Core,
+  releases: readonly string[],
+  limit: number,
+): { run: string; a: string | null }[] {
+  return core.db
+    .prepare(
+      `SELECT DISTINCT u.s AS run, m.s AS a FROM lineage_link u
+         LEFT JOIN lineage_link m ON m.o = u.s AND m.p = ${LINK.generatedBy}
+       WHERE u.o IN (SELECT value FROM json_each(?)) AND u.p = ${LINK.usedRelease}
+       ORDER BY run, a LIMIT ?`,
+    )
+    .all(JSON.stringify(releases), limit) as { run: string; a: string | null }[];
+}
+
+/**
+ * How many artifacts runs of the deployment generated (created at or after `since`, in UTC, and not withdrawn in
+ * the graph stating both), and the `shown` newest of them (ties in IRI order).
+ */
+export function producedSinceFromIndex(
+  core: Core,
+  instance: string,
+  since: string | undefined,
+  shown: number,
+): { count: number; artifacts: string[] } {
+  const after = since === undefined ? undefined : Date.parse(since);
+  if (after !== undefined && Number.isNaN(after)) return { count: 0, artifacts: [] };
+  const bound = after === undefined ? [] : [new Date(after).toISOString()];
+  const from = `FROM lineage_link r
+    JOIN lineage_link m ON m.o = r.s AND m.p = ${LINK.generatedBy}
+    JOIN lineage_node c ON c.iri = m.s AND c.graph = m.graph AND c.p = ${FACT.created}
+    WHERE r.o = ? AND r.p = ${LINK.associatedWith} ${bound.length === 0 ? '' : 'AND c.value >= ?'}
+      AND ${notWithdrawnSql('m.s', 'm.graph')}`;
+  const count = core.db
+    .prepare(`SELECT COUNT(DISTINCT m.s) ${from}`)
+    .pluck()
+    .get(instance, ...bound) as number;
+  if (count === 0) return { count, artifacts: [] };
+  const artifacts = core.db
+    .prepare(`SELECT m.s AS a, MAX(c.value) AS at ${from} GROUP BY m.s ORDER BY at DESC, a LIMIT ?`)
+    .all(instance, ...bound, shown) as { a: string }[];
+  return { count, artifacts: artifacts.map((row) => row.a) };
+}
+
+/** The deployments that run one of `releases` now and are not withdrawn in that graph, in IRI order. */
+export function runningNowFromIndex(core: Core, releases: readonly string[], limit: number): string[] {
+  return core.db
+    .prepare(
+      `SELECT DISTINCT l.s FROM lineage_link l
+       WHERE l.o IN (SELECT value FROM json_each(?)) AND l.p = ${LINK.runsRelease}
+         AND ${notWithdrawnSql('l.s', 'l.graph')}
+       ORDER BY l.s LIMIT ?`,
+    )
+    .pluck()
+    .all(JSON.stringify(releases), limit) as string[];
+}
+
+/** Whether a run in any graph used `iri`. */
+export function usedByARunInIndex(core: Core, iri: string): boolean {
+  return (
+    core.db.prepare(`SELECT 1 FROM lineage_link WHERE o = ? AND p = ${LINK.used} LIMIT 1`).get(iri) !==
+    undefined
+  );
+}
+
+/** A record holding some content: an artifact, by one of its distributions, or a release. */
+export interface ContentHolder {
+  readonly kind: 'distribution' | 'release';
+  readonly record: string;
+}
+
+/** The most records one lookup takes, as the content lookup of the query index reads them. */
+const CONTENT_LIMIT = 201;
+
+/**
+ * The records holding the content `name` names, in this registry's graph or a peer's cache and not withdrawn
+ * there: artifacts whose distributions carry one of its checksums or SWHIDs (a SWHID with qualifiers after `;`
+ * too), releases whose image digest is one of its digests (in any case) or that carry one of its SWHIDs.
+ */
+export function contentHoldersFromIndex(core: Core, name: ContentName): ContentHolder[] {
+  const graphs = recordGraphSql('n.graph');
+  const live = (record: string) => `${graphs.sql} AND ${notWithdrawnSql(record, 'n.graph')}`;
+  const read = (sql: string, ...params: unknown[]) =>
+    (
+      core.db.prepare(`${sql} LIMIT ${CONTENT_LIMIT}`).all(...params, ...graphs.params) as ContentHolder[]
+    ).map(({ kind, record }) => ({ kind, record }));
+  const pairs = name.digests.flatMap(({ algorithm, hex }) => {
+    const iri = spdxAlgorithmIri(algorithm);
+    return iri === undefined ? [] : [[iri, hex]];
+  });
+  const checksums =
+    pairs.length === 0
+      ? []
+      : read(
+          // CROSS JOIN: each asked checksum is looked up by its value, rather than every checksum read.
+          `SELECT DISTINCT 'distribution' AS kind, d.s AS record, n.graph, k.s, n.value FROM json_each(?) c
+           CROSS JOIN lineage_node n ON n.p = ${FACT.checksumValue} AND n.${LOOKUP_FACTS} AND n.value = c.value ->> 1
+           JOIN lineage_node a ON a.iri = n.iri AND a.graph = n.graph AND a.p = ${FACT.checksumAlgorithm}
+             AND a.value = c.value ->> 0
+           JOIN lineage_link k ON k.o = n.iri AND k.graph = n.graph AND k.p = ${LINK.checksum}
+           JOIN lineage_link d ON d.o = k.s AND d.graph = n.graph AND d.p = ${LINK.distribution}
+           WHERE ${live('d.s')} ORDER BY n.graph, d.s, k.s, n.value`,
+          JSON.stringify(pairs),
+        );
+  const wanted = name.digests.map(({ algorithm, hex }) => `${algorithm}:${hex}`);
+  const images =
+    wanted.length === 0
+      ? []
+      : read(
+          `SELECT DISTINCT 'release' AS kind, n.iri AS record, n.graph, n.value FROM lineage_node n
+           WHERE n.p = ${FACT.imageDigest} AND n.${LOOKUP_FACTS} AND lower(n.value) IN (SELECT value FROM json_each(?))
+             AND ${live('n.iri')} ORDER BY n.graph, n.iri, n.value`,
+          JSON.stringify(wanted),
+        );
+  return [...checksums, ...images, ...swhidHolders(name.swhids, read, live)];
+}
+
+/** The records carrying one of `swhids` (or it with qualifiers): distributions' artifacts, else the node itself. */
+function swhidHolders(
+  swhids: readonly string[],
+  read: (sql: string, ...params: unknown[]) => ContentHolder[],
+  live: (record: string) => string,
+): ContentHolder[] {
+  if (swhids.length === 0) return [];
+  // A value that starts with `id;` sorts from `id;` to before `id<` (the next code point): each id is one range of
+  // the index by value, from `id` itself to before `id<`, less what sorts between `id` and `id;`.
+  const ranges = swhids
+    .map(
+      () => `SELECT iri, graph, value FROM lineage_node WHERE p = ${FACT.swhid} AND ${LOOKUP_FACTS}
+        AND value >= ? AND value < ? AND (value = ? OR value >= ?)`,
+    )
+    .join(' UNION ALL ');
+  return read(
+    `SELECT DISTINCT CASE WHEN d.s IS NULL THEN 'release' ELSE 'distribution' END AS kind,
+       coalesce(d.s, n.iri) AS record, n.graph, n.iri, n.value FROM (${ranges}) n
+     LEFT JOIN lineage_link d ON d.o = n.iri AND d.graph = n.graph AND d.p = ${LINK.distribution}
+     WHERE ${live('coalesce(d.s, n.iri)')}
+     ORDER BY n.graph, n.iri, d.s, n.value`,
+    ...swhids.flatMap((id) => [id, `${id}<`, id, `${id};`]),
+  );
+}
