@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { probeDue } from '../../src/core/catalogue/health-probe.js';
 import { listAudit } from '../../src/core/store/audit.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
 import { createApp } from '../../src/http/app.js';
 import { freePort, openTestCore } from '../helpers.js';
 import { apiOf, type Json } from '../support/api.js';
@@ -21,8 +22,6 @@ let failing: FakeServer;
 let hanging: FakeServer;
 
 beforeAll(async () => {
-  core = await openTestCore({ REG_HEALTH_CHECK_TIMEOUT: '400ms', REG_HEALTH_CHECK_INTERVAL: '5m' }, true);
-  api = apiOf(createApp(core));
   [ok, missing, failing] = await Promise.all([
     startStatusServer(200),
     startStatusServer(404),
@@ -34,10 +33,24 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
-  await core?.close();
 });
 
-describe('health probes', () => {
+// Which deployments are due is read from the lineage index, or by a query while that index is being filled.
+describe.each([
+  ['the lineage index', false],
+  ['the query index', true],
+])('health probes, finding what is due in %s', (_, stale) => {
+  beforeAll(async () => {
+    core = await openTestCore({ REG_HEALTH_CHECK_TIMEOUT: '400ms', REG_HEALTH_CHECK_INTERVAL: '5m' }, true);
+    api = apiOf(createApp(core));
+    if (stale) core.db.transaction(() => markLineageStale(core.db, core.graph.kind));
+    expect(lineageIndexReady(core.db)).toBe(!stale);
+  });
+
+  afterAll(async () => {
+    await core.close();
+  });
+
   it('probe endpoints on schedule and write up, down and unknown with a detail', async () => {
     const software = await api.call('POST', '/api/v1/software', 201, { name: 'probed service' });
     const closed = `http://127.0.0.1:${await freePort()}/`;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
+import { markLineageStale } from '../../src/core/store/lineage-index.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;
@@ -87,6 +88,29 @@ describe('GET /api/v1/artifact-series/{id}', () => {
       '@value': '2026-11-01T00:00:00.000Z',
       '@type': 'xsd:dateTime',
     });
+    // A version registered last but issued first (with an offset) comes first, from the lineage index as by the
+    // query while that index is filled.
+    const late = await call(
+      'POST',
+      '/api/v1/advertise/produced',
+      {
+        run: { external_key: 'day-late' },
+        artifacts: [
+          {
+            title: 'customer table',
+            version: '0',
+            issued: '2026-11-01T00:30:00+02:00',
+            version_of: versions[2],
+          },
+        ],
+      },
+      token,
+    );
+    expect(late.status).toBeLessThan(300);
+    const fromIndex = (await call('GET', `/api/v1/artifact-series/${idOf(seriesIri)}`)).body;
+    expect(fromIndex['@graph'][0]['dcat:first']).toEqual({ '@id': late.body.artifacts[0] });
+    core.db.transaction(() => markLineageStale(core.db, core.graph.kind));
+    expect((await call('GET', `/api/v1/artifact-series/${idOf(seriesIri)}`)).body).toEqual(fromIndex);
   });
 
   it('answers 404 for a series it does not hold and 400 for what is no id', async () => {

@@ -11,6 +11,7 @@ import { DCAT, GRAPHS, REG, XSD } from '../ns.js';
 import type { JsonObject } from '../records/mapper.js';
 import { INSTANCE } from '../records/specs.js';
 import { appendAudit } from '../store/audit.js';
+import { FACT, lineageIndexReady } from '../store/lineage-index.js';
 import { recordVersion } from '../store/health.js';
 import type { Core } from '../core.js';
 import { readStored } from '../stored/records.js';
@@ -96,8 +97,24 @@ export async function probe(
   return { health: 'up', detail: `responded ${status}` };
 }
 
+/** An SQL condition that the deployment `r` has an endpoint to probe, in the lineage index. */
+const HAS_ENDPOINT = `EXISTS (SELECT 1 FROM lineage_node e WHERE e.iri = r.subject AND e.graph = r.graph
+  AND e.p IN (${FACT.healthEndpoint}, ${FACT.endpoint}))`;
+/** The live deployments of this registry, from the table of records, with when each was last probed. */
+const deployments = (core: Core): string => `FROM ${core.graph.recordTables.records} r
+  LEFT JOIN lineage_node c ON c.iri = r.subject AND c.graph = r.graph AND c.p = ${FACT.healthCheckedAt}
+  WHERE r.kind = 'instance' AND r.graph = ?`;
+
 /** Deployments with an endpoint whose last probe is older than `cutoff` (never-probed ones first). */
 async function dueForProbe(core: Core, cutoff: string, limit: number): Promise<string[]> {
+  if (lineageIndexReady(core.db))
+    return core.db
+      .prepare(
+        `SELECT r.subject ${deployments(core)} AND ${HAS_ENDPOINT} AND (c.value IS NULL OR c.value < ?)
+         ORDER BY c.value, r.subject LIMIT ?`,
+      )
+      .pluck()
+      .all(GRAPHS.local, cutoff, limit) as string[];
   const rows = await core.graph.select(
     `SELECT ?s ?checked WHERE {
        GRAPH <${GRAPHS.local}> { ?s a <${REG('Instance')}> . FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true }
@@ -111,6 +128,14 @@ async function dueForProbe(core: Core, cutoff: string, limit: number): Promise<s
 
 /** Deployments probed before whose endpoints are gone: their old verdict no longer means anything. */
 async function probedWithoutEndpoint(core: Core, limit: number): Promise<string[]> {
+  if (lineageIndexReady(core.db))
+    return core.db
+      .prepare(
+        `SELECT r.subject ${deployments(core)} AND c.value IS NOT NULL AND NOT ${HAS_ENDPOINT}
+         ORDER BY r.subject LIMIT ?`,
+      )
+      .pluck()
+      .all(GRAPHS.local, limit) as string[];
   const rows = await core.graph.select(
     `SELECT ?s WHERE { GRAPH <${GRAPHS.local}> { ?s a <${REG('Instance')}> ; <${REG('healthCheckedAt')}> ?checked .
        FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true } FILTER NOT EXISTS { ?s <${REG('healthEndpoint')}> ?he }

@@ -23,6 +23,7 @@ import {
   type StoredRecord,
 } from '../stored/records.js';
 import { changedAt } from './history-store.js';
+import { FACT, factsAt, LINK, lineageIndexReady } from '../store/lineage-index.js';
 import { stateOf } from './history.js';
 
 /** Deployments of one software the view lists at most; `total` says how many there are. */
@@ -35,6 +36,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
  * one query whatever their number.
  */
 async function lastRunsOf(core: Core, instances: readonly string[]): Promise<Map<string, JsonObject>> {
+  if (lineageIndexReady(core.db)) return lastRunsFromIndex(core, instances);
   const out = new Map<string, JsonObject>();
   if (!core.graph.ready || instances.length === 0) return out;
   const values = `VALUES ?i { ${instances.map((iri) => `<${iri}>`).join(' ')} }`;
@@ -58,6 +60,43 @@ async function lastRunsOf(core: Core, instances: readonly string[]): Promise<Map
     });
   }
   return out;
+}
+
+/** `lastRunsOf` from the lineage index, which keeps runs' deployments, starts (in UTC) and statuses. */
+function lastRunsFromIndex(core: Core, instances: readonly string[]): Map<string, JsonObject> {
+  const rows = core.db
+    .prepare(
+      `SELECT c.value AS i, (SELECT a.s FROM lineage_link a
+         JOIN lineage_node st ON st.iri = a.s AND st.graph = a.graph AND st.p = ${FACT.started}
+         WHERE a.o = c.value AND a.p = ${LINK.associatedWith} AND a.graph = ?
+         ORDER BY st.value DESC, a.s DESC LIMIT 1) AS r
+       FROM json_each(?) c`,
+    )
+    .all(GRAPHS.local, JSON.stringify(instances)) as { i: string; r: string | null }[];
+  const last = rows.flatMap((row) => (row.r === null ? [] : [[row.i, row.r] as const]));
+  const facts = factsAt(
+    core.db,
+    last.map(([, run]) => [run, GRAPHS.local] as const),
+    [FACT.started, FACT.status],
+  );
+  const factOf = (run: string, p: number) => facts.find((fact) => fact.iri === run && fact.p === p)?.value;
+  return new Map(
+    last.map(([instance, run]) => [
+      instance,
+      {
+        iri: run,
+        id: idOf(run),
+        // The start that made it the last: the greatest of the run's starts.
+        started_at:
+          facts
+            .filter((fact) => fact.iri === run && fact.p === FACT.started)
+            .map((fact) => fact.value)
+            .sort()
+            .at(-1) ?? null,
+        status: factOf(run, FACT.status) ?? null,
+      },
+    ]),
+  );
 }
 
 /** One deployment as the view shows it, before its drift flags are known. */

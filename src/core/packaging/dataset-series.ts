@@ -11,6 +11,7 @@ import { isAbsoluteIri, type JsonObject } from '../records/mapper.js';
 import { readStored } from '../stored/records.js';
 import { sparqlIri } from '../discovery/sparql-text.js';
 import type { Core } from '../core.js';
+import { FACT, LINK, lineageIndexReady, notWithdrawnSql } from '../store/lineage-index.js';
 import { getArtifact } from '../provenance/artifact-view.js';
 import { present, ref, text } from './crate-entities.js';
 
@@ -27,11 +28,24 @@ function seriesIri(core: Core, id: string): string {
   return `${core.config.baseIri}/${ARTIFACT_SERIES.path}/${id}`;
 }
 
-/** `GET /api/v1/artifact-series/{id}`: the series and its versions as DCAT 3 JSON-LD. */
-export async function datasetSeries(core: Core, id: string): Promise<JsonObject> {
-  const iri = seriesIri(core, id);
-  const stored = await readStored(core, ARTIFACT_SERIES, iri);
-  if (stored === undefined) throw new NotFoundError(`no artifact series ${iri}`);
+/**
+ * The live versions of a series, in order of issue (then creation, then IRI; those without a time first), at most
+ * one more than are shown: from the lineage index, which keeps both times in UTC, or by a query while it is
+ * filled.
+ */
+async function seriesMembers(core: Core, iri: string): Promise<string[]> {
+  if (lineageIndexReady(core.db)) {
+    const first = (fact: number) =>
+      `(SELECT n.value FROM lineage_node n WHERE n.iri = l.s AND n.graph = l.graph AND n.p = ${fact} ORDER BY n.rowid LIMIT 1)`;
+    return core.db
+      .prepare(
+        `SELECT l.s FROM lineage_link l
+         WHERE l.o = ? AND l.p = ${LINK.versionOf} AND l.graph = ? AND ${notWithdrawnSql('l.s', 'l.graph')}
+         GROUP BY l.s ORDER BY ${first(FACT.issued)}, ${first(FACT.created)}, l.s LIMIT ?`,
+      )
+      .pluck()
+      .all(iri, GRAPHS.local, SERIES_MEMBER_LIMIT + 1) as string[];
+  }
   const rows = await core.graph.select(
     `SELECT ?a (SAMPLE(?issued) AS ?when) (SAMPLE(?created) AS ?made) WHERE {
        GRAPH <${GRAPHS.local}> { ?a <${DCT('isVersionOf')}> ${sparqlIri(iri, 'series')} }
@@ -40,7 +54,15 @@ export async function datasetSeries(core: Core, id: string): Promise<JsonObject>
        OPTIONAL { GRAPH <${GRAPHS.local}> { ?a <${DCT('created')}> ?created } }
      } GROUP BY ?a ORDER BY ?when ?made ?a LIMIT ${SERIES_MEMBER_LIMIT + 1}`,
   );
-  const iris = rows.map((row) => row.a?.value ?? '').filter((member) => member !== '');
+  return rows.map((row) => row.a?.value ?? '').filter((member) => member !== '');
+}
+
+/** `GET /api/v1/artifact-series/{id}`: the series and its versions as DCAT 3 JSON-LD. */
+export async function datasetSeries(core: Core, id: string): Promise<JsonObject> {
+  const iri = seriesIri(core, id);
+  const stored = await readStored(core, ARTIFACT_SERIES, iri);
+  if (stored === undefined) throw new NotFoundError(`no artifact series ${iri}`);
+  const iris = await seriesMembers(core, iri);
   const truncated = iris.length > SERIES_MEMBER_LIMIT;
   const members = truncated ? iris.slice(0, SERIES_MEMBER_LIMIT) : iris;
   const datasets: JsonObject[] = [];

@@ -70,6 +70,9 @@ export const FACT = {
   issued: 27,
   version: 28,
   checksumAlgorithm: 29,
+  healthEndpoint: 30,
+  endpoint: 31,
+  healthCheckedAt: 32,
   // Values records are looked up by (`LOOKUP_FACTS`): a partial index on (p, value) covers the codes from 100.
   selfRegisteredBy: 100,
   oidcClientId: 101,
@@ -133,6 +136,9 @@ const VALUES = new Map<string, number>([
   [`<${SPDX('algorithm')}>`, FACT.checksumAlgorithm],
   [`<${SPDX('checksumValue')}>`, FACT.checksumValue],
   [`<${REG('swhid')}>`, FACT.swhid],
+  // What the health probe reads of deployments: their endpoints, and when it last probed them.
+  [`<${REG('healthEndpoint')}>`, FACT.healthEndpoint],
+  [`<${DCAT('endpointURL')}>`, FACT.endpoint],
 ]);
 const LITERALS = new Map<string, number>([
   [`<${DCT('title')}>`, FACT.title],
@@ -153,6 +159,7 @@ const LITERALS = new Map<string, number>([
   // The versions of an artifact series, as OpenLineage intake finds the current one or one by its name.
   [`<${DCT('issued')}>`, FACT.issued],
   [`<${DCAT('version')}>`, FACT.version],
+  [`<${REG('healthCheckedAt')}>`, FACT.healthCheckedAt],
 ]);
 /** The fact that keeps the values of a predicate for list facets, if the index keeps them. */
 export function valueFactOf(predicate: string): number | undefined {
@@ -230,7 +237,7 @@ export function touchedSql(
 }
 
 /** Facts kept as their time in UTC (as `Date.toISOString` writes it), and only when they are `xsd:dateTime`. */
-const TIMES = new Set<number>([FACT.created, FACT.started, FACT.issued]);
+const TIMES = new Set<number>([FACT.created, FACT.started, FACT.issued, FACT.healthCheckedAt]);
 
 /**
  * How the index keeps a predicate's statements, for list filters: as links (IRI objects), as facts with their
