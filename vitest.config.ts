@@ -31,6 +31,7 @@ if (!fs.existsSync(CHROMIUM)) {
  * Test files that only make sense on the embedded store, left out of the `sparql` project:
  * - sparql-timeout: the time limit of the embedded query index, which is stopped and rebuilt (an external server
  *   applies its own limits, and REG_SPARQL_TIMEOUT bounds each request to it).
+ * - query-index-on-demand: when the embedded store loads its query index (an external server has none to load);
  * - search-large-commits: the embedded store's search rows that follow a large commit (the external store's
  *   commits index their search rows inline).
  * - ci-action, ci-action-gitlab: the CI scripts are clients of the HTTP API, whose advertise, dry run and token
@@ -39,6 +40,7 @@ if (!fs.existsSync(CHROMIUM)) {
  */
 const EMBEDDED_ONLY: string[] = [
   'test/http/sparql-timeout.test.ts',
+  'test/http/query-index-on-demand.test.ts',
   'test/http/search-large-commits.test.ts',
   'test/e2e/ci-action.test.ts',
   'test/e2e/ci-action-gitlab.test.ts',

@@ -30,6 +30,8 @@ export interface SizeResult {
     /** Graph writes (updates and Graph Store Protocol POSTs) the restarts sent to an external store; null: embedded. */
     readonly warmStartWrites: number | null;
   };
+  /** Embedded store: the same starts with `REG_QUERY_INDEX=on-demand` (no query index loaded); null: external. */
+  readonly onDemand: { readonly readyMs: number; readonly rssMb: number; readonly peakMb: number } | null;
   readonly dump: DumpRun;
   readonly baselines: {
     readonly oxigraph: OxigraphBaseline;
@@ -79,6 +81,16 @@ export async function benchSize(space: Workspace, quads: number, runs: number): 
       return withTicker(`${label}: starting`, () => runServe(dataDir, logSettings));
     });
 
+    const onDemandRuns =
+      sparqlLog === undefined
+        ? await repeat(runs, (run) => {
+            note(`${label}: reg serve to /readyz with the query index on demand, run ${run + 1} of ${runs}`);
+            return withTicker(`${label}: starting`, () =>
+              runServe(dataDir, { REG_QUERY_INDEX: 'on-demand' }),
+            );
+          })
+        : [];
+
     note(`${label}: reg dump`);
     const dump = await withTicker(`${label}: dumping`, () => runDump(dataDir, dumpFile));
     const fsBaseline = await measureFsCopy(dumpFile, space.path(`${label}-copy.nq`));
@@ -98,6 +110,14 @@ export async function benchSize(space: Workspace, quads: number, runs: number): 
         readyzMs: median(serveRuns.map((r) => r.readyzMs)),
         warmStartWrites: sparqlLog === undefined ? null : graphWrites(sparqlLog) - writesBefore,
       },
+      onDemand:
+        onDemandRuns.length === 0
+          ? null
+          : {
+              readyMs: median(onDemandRuns.map((r) => r.readyMs)),
+              rssMb: median(onDemandRuns.map((r) => r.rssMb)),
+              peakMb: median(onDemandRuns.map((r) => r.peakMb)),
+            },
       dump,
       baselines: { oxigraph, sqlite, fs: fsBaseline },
     };

@@ -61,7 +61,11 @@ export interface OpenOptions {
 export async function openCore(config: Config, log: Logger, options: OpenOptions = {}): Promise<Core> {
   const db = openDatabase(config.dataDir);
   const external = config.graph.kind === 'sparql' ? externalClient(config) : undefined;
-  const index = options.index === true && external === undefined ? new IndexClient() : undefined;
+  // Loaded on demand, the query index needs no worker at start.
+  const index =
+    options.index === true && external === undefined && config.queryIndex === 'at-start'
+      ? new IndexClient()
+      : undefined;
   try {
     const reference = prepareReferenceData(config.baseIri, options.validationWorkers ?? 0);
     const graph =
@@ -70,6 +74,7 @@ export async function openCore(config: Config, log: Logger, options: OpenOptions
             queryTimeoutMs: config.sparqlTimeoutMs,
             clientIndexIdleMs: config.sparql.indexIdleMs,
             search: SEARCH_READER,
+            queryIndex: config.queryIndex,
           })
         : new ExternalGraphStore(db, reference.bundles, log, external, {
             maxRunning: config.sparql.maxRunning,

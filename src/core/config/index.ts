@@ -155,6 +155,8 @@ export interface Config {
   readonly graph: GraphBackend;
   /** Time limit of one SPARQL query, whichever graph backend answers it (`REG_SPARQL_TIMEOUT`). */
   readonly sparqlTimeoutMs: number;
+  /** Embedded store: when the registry's own copy of the query index is loaded (`REG_QUERY_INDEX`). */
+  readonly queryIndex: 'at-start' | 'on-demand';
   /** Bounds and budgets of queries on /sparql (`REG_SPARQL_MAX_*`, `REG_SPARQL_ANONYMOUS_*`). */
   readonly sparql: SparqlLimits;
   readonly shaclValidateWrites: boolean;
@@ -207,6 +209,7 @@ const PLACEHOLDER_PARTS = [
   'yourtoken',
 ];
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+const QUERY_INDEX_LOADS = ['at-start', 'on-demand'] as const;
 const MAX_WEBHOOK_TIMEOUT_MS = 30_000;
 const MAX_OUTBOUND_TIMEOUT_MS = 30_000;
 const MAX_FEDERATION_BUDGET_MS = 60_000;
@@ -273,6 +276,10 @@ export function readConfig(
   }
   if ((secrets.sparqlUsername === undefined) !== (secrets.sparqlPassword === undefined)) {
     problems.push('REG_SPARQL_USERNAME and REG_SPARQL_PASSWORD must be set together or not at all.');
+  }
+  const queryIndex = need<string>('REG_QUERY_INDEX');
+  if (!(QUERY_INDEX_LOADS as readonly string[]).includes(queryIndex)) {
+    problems.push(`REG_QUERY_INDEX must be one of ${QUERY_INDEX_LOADS.join(', ')}, got "${queryIndex}".`);
   }
   const logLevel = need<string>('REG_LOG_LEVEL');
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -345,6 +352,7 @@ export function readConfig(
     },
     graph,
     sparqlTimeoutMs: need<number>('REG_SPARQL_TIMEOUT'),
+    queryIndex: queryIndex as Config['queryIndex'],
     sparql: sparqlLimits(need),
     shaclValidateWrites: need<boolean>('REG_SHACL_VALIDATE_WRITES'),
     forgePollIntervalMs: need<number>('REG_FORGE_POLL_INTERVAL'),

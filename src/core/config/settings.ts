@@ -269,7 +269,14 @@ export const SETTINGS: readonly SettingSpec[] = [
     kind: 'duration',
     fallback: '10m',
     summary:
-      'embedded store: the copy of the query index that answers /sparql is dropped after this long without a query, freeing its memory (0: kept)',
+      "embedded store: the copies of the query index loaded on demand (the one that answers /sparql, and with REG_QUERY_INDEX=on-demand the registry's own) are dropped after this long without a query, freeing their memory (0: kept)",
+  },
+  {
+    name: 'REG_QUERY_INDEX',
+    kind: 'string',
+    fallback: 'at-start',
+    summary:
+      "embedded store: load the registry's own copy of the query index at every start (at-start; /readyz waits for it), or only when one of its reads needs it (on-demand: ready without it, the API answered from registry.db; for large registries)",
   },
   {
     name: 'REG_SHACL_VALIDATE_WRITES',

@@ -22,7 +22,7 @@ export async function checkReadiness(core: Core): Promise<{ status: 'ready'; tri
     throw new UnavailableError(`operational database not usable: ${(error as Error).message}`);
   }
   try {
-    await core.graph.ask('ASK { GRAPH ?g { ?s ?p ?o } }');
+    await core.graph.ping();
   } catch (error) {
     throw new UnavailableError(`graph store not ready: ${(error as Error).message}`);
   }

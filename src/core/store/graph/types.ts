@@ -128,6 +128,11 @@ export interface GraphStore {
   /** Runs an ASK. */
   ask(query: string): Promise<boolean>;
   /**
+   * Asks the store a trivial question, for the readiness probe: an external store's endpoint must answer one; the
+   * embedded store answers from its rows, without loading a query index that is loaded on demand.
+   */
+  ping(): Promise<void>;
+  /**
    * Runs a client's read-only query (from /sparql) within its budget, apart from the registry's own queries so
    * that it never holds them up: JSON results for SELECT/ASK, Turtle for CONSTRUCT/DESCRIBE. A SELECT with more
    * than `budget.maxRows` solutions is refused. With a `dataset`, the query runs against those graphs only.

@@ -69,6 +69,11 @@ export interface EmbeddedOptions {
   readonly clientIndexIdleMs?: number;
   /** What records contribute to free-text search, kept current by each commit. */
   readonly search: SearchReader;
+  /**
+   * When the registry's own copy of the index is loaded (`REG_QUERY_INDEX`): at every start (the default), or at
+   * the first of its own queries that needs it, and dropped after `clientIndexIdleMs` without one.
+   */
+  readonly queryIndex?: 'at-start' | 'on-demand';
 }
 
 /**
@@ -101,6 +106,11 @@ export class EmbeddedGraphStore implements GraphStore {
   private readonly main: IndexReplica;
   /** The copy client queries run on. */
   private readonly clients: ClientIndex;
+  /** Whether the registry's own copy is loaded at its first use rather than at start. */
+  private readonly onDemand: boolean;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** The registry's own queries under way, which keep a copy loaded on demand from being dropped. */
+  private querying = 0;
 
   /**
    * @param index a query index already started (its worker boots while the caller does other start-up work);
@@ -116,7 +126,8 @@ export class EmbeddedGraphStore implements GraphStore {
     // The write path keeps the search rows current, so they must exist before the first write.
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
     claimLineageIndex(db, 'embedded', db.prepare('SELECT 1 FROM record LIMIT 1').get() !== undefined);
-    this.main = new IndexReplica(db, bundles, log, { name: 'query index', eager: true }, index);
+    this.onDemand = options.queryIndex === 'on-demand';
+    this.main = new IndexReplica(db, bundles, log, { name: 'query index', eager: !this.onDemand }, index);
     this.clients = new ClientIndex(db, bundles, log, options.clientIndexIdleMs ?? 0);
   }
 
@@ -124,8 +135,14 @@ export class EmbeddedGraphStore implements GraphStore {
     return this.commits;
   }
 
+  /** Ready once open; at start, once the registry's copy is loaded too (on demand, it loads when first used). */
   get ready(): boolean {
-    return this.opened && !this.closing && this.main.ready;
+    return this.opened && !this.closing && (this.onDemand || this.main.ready);
+  }
+
+  /** Whether the registry's own copy of the index is loaded or loading, and so holds memory. */
+  get indexHeld(): boolean {
+    return this.main.held;
   }
 
   async open(): Promise<void> {
@@ -137,9 +154,11 @@ export class EmbeddedGraphStore implements GraphStore {
       }).finally(() => {
         this.lineageRefill = undefined;
       });
-    const loading = storeMetrics(this).indexLoad.startTimer();
-    await this.main.ensure();
-    loading();
+    if (!this.onDemand) {
+      const loading = storeMetrics(this).indexLoad.startTimer();
+      await this.main.ensure();
+      loading();
+    }
     if (this.closing) throw new UnavailableError('the query index was closed while it loaded');
     this.opened = true;
     if (searchRebuildDue(this.db, this.options.search)) this.searchRebuild ??= this.rebuildSearch();
@@ -312,20 +331,50 @@ export class EmbeddedGraphStore implements GraphStore {
     if (!this.opened || this.closing) throw new UnavailableError('the query index is still loading');
     const timeout =
       this.options.queryTimeoutMs === undefined ? {} : { timeoutMs: this.options.queryTimeoutMs };
-    for (let attempt = 0; ; attempt++) {
-      const index = await this.main.ensure();
-      try {
-        return (await index.request(request, timeout)) as string;
-      } catch (error) {
-        if (error instanceof QueryTimeoutError) {
-          this.log.warn('a query ran past its time limit; the query index is loaded again', {
-            timeout_ms: this.options.queryTimeoutMs,
-            query: request.query.slice(0, 500),
-          });
+    this.querying++;
+    clearTimeout(this.idleTimer);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const index = await this.mainIndex();
+        try {
+          return (await index.request(request, timeout)) as string;
+        } catch (error) {
+          if (error instanceof QueryTimeoutError) {
+            this.log.warn('a query ran past its time limit; the query index is loaded again', {
+              timeout_ms: this.options.queryTimeoutMs,
+              query: request.query.slice(0, 500),
+            });
+          }
+          if (!index.failed || this.closing || attempt > 0 || error instanceof QueryTimeoutError) throw error;
         }
-        if (!index.failed || this.closing || attempt > 0 || error instanceof QueryTimeoutError) throw error;
       }
+    } finally {
+      this.querying--;
+      this.keepIndex();
     }
+  }
+
+  /** The registry's own copy, loaded first when it is loaded on demand and is not (timed as a start's load). */
+  private async mainIndex(): Promise<IndexClient> {
+    if (!this.onDemand || this.main.ready) return this.main.ensure();
+    this.log.info('the query index is loaded for a query that needs it');
+    const loading = storeMetrics(this).indexLoad.startTimer();
+    try {
+      return await this.main.ensure();
+    } finally {
+      loading();
+    }
+  }
+
+  /** On demand, starts the idle clock once no query runs: after the idle time without one the copy is dropped. */
+  private keepIndex(): void {
+    const idleMs = this.options.clientIndexIdleMs ?? 0;
+    if (!this.onDemand || idleMs <= 0 || this.closing || this.querying > 0) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.querying === 0) void this.main.release();
+    }, idleMs);
+    this.idleTimer.unref();
   }
 
   /** Runs a query whose result is SPARQL JSON, over the named graphs only (no union default graph). */
@@ -340,6 +389,12 @@ export class EmbeddedGraphStore implements GraphStore {
     return (await this.queryJson<{ results: { bindings: Binding[] } }>(query)).results.bindings.map(
       normaliseBinding,
     );
+  }
+
+  async ping(): Promise<void> {
+    // Loaded at start, the index must answer; loaded on demand, the rows do.
+    if (this.onDemand) countRecordQuads(this.db);
+    else await this.ask('ASK { GRAPH ?g { ?s ?p ?o } }');
   }
 
   async ask(query: string): Promise<boolean> {
@@ -409,6 +464,7 @@ export class EmbeddedGraphStore implements GraphStore {
 
   async close(): Promise<void> {
     this.closing = true;
+    clearTimeout(this.idleTimer);
     await this.searchRebuild;
     await this.searchCatchUp;
     await this.lineageRefill;

@@ -391,6 +391,10 @@ export class ExternalGraphStore implements GraphStore {
     return (await this.client.selectRaw(query)).map(normaliseBinding);
   }
 
+  async ping(): Promise<void> {
+    await this.ask('ASK { GRAPH ?g { ?s ?p ?o } }');
+  }
+
   async ask(query: string): Promise<boolean> {
     const json = await this.client.queryJson(query);
     if (typeof json.boolean !== 'boolean')

@@ -1,0 +1,108 @@
+/**
+ * The registry's own query index loaded on demand (`REG_QUERY_INDEX=on-demand`, embedded store): the registry is
+ * ready without it; its reads, writes, probes and /sparql (which has a copy of its own) leave it unloaded; a read
+ * that needs it loads it, and it is dropped again after the idle time.
+ */
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/core/core.js';
+import { createApp } from '../../src/http/app.js';
+import { seedExample } from '../../src/core/ops/seed.js';
+import { EmbeddedGraphStore } from '../../src/core/store/graph/embedded/embedded.js';
+import { probeDue } from '../../src/core/catalogue/health-probe.js';
+import { openTestCore, waitFor } from '../helpers.js';
+import { apiOf, type Json } from '../support/api.js';
+
+let core: Core;
+let app: ReturnType<typeof createApp>;
+let api: ReturnType<typeof apiOf>;
+let store: EmbeddedGraphStore;
+let deployment: Awaited<ReturnType<typeof api.deployment>>;
+
+const event = (name: string) => {
+  const read = JSON.parse(
+    fs.readFileSync(new URL(`../fixtures/openlineage/${name}.json`, import.meta.url), 'utf8'),
+  ) as { run: { runId: string } };
+  read.run.runId = randomUUID();
+  return read;
+};
+
+beforeAll(async () => {
+  core = await openTestCore({ REG_QUERY_INDEX: 'on-demand', REG_SPARQL_INDEX_IDLE: '300ms' }, true);
+  if (!(core.graph instanceof EmbeddedGraphStore)) throw new Error('this test needs the embedded store');
+  store = core.graph;
+  app = createApp(core);
+  api = apiOf(app);
+  await seedExample(core);
+  const software = await api.call('POST', '/api/v1/software', 201, { name: 'lineage emitter' });
+  deployment = await api.deployment(software, 'emitting');
+  for (const name of ['airflow-complete', 'spark-complete', 'dbt-fail'])
+    await api.call('POST', '/api/v1/lineage', 202, event(name), deployment.token);
+}, 120_000);
+
+afterAll(async () => {
+  await core.close();
+});
+
+describe('the query index loaded on demand', () => {
+  it('is not loaded by start, readiness, reads, writes, probes or /sparql', async () => {
+    // Seeding asked whether the example was seeded before; the copy it loaded is dropped when idle.
+    await waitFor(() => !store.indexHeld, 10_000);
+    expect(core.graph.ready).toBe(true);
+    expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready' });
+    const artifacts = (await api.call('GET', '/api/v1/artifacts?limit=50', 200)).items as Json[];
+    const runs = (await api.call('GET', '/api/v1/runs?limit=50', 200)).items as Json[];
+    const software = (await api.call('GET', '/api/v1/software?limit=50', 200)).items as Json[];
+    const types = (await api.call('GET', '/api/v1/types', 200)).items as Json[];
+    const produced = artifacts.find((item) => item.generated_by !== undefined) ?? artifacts[0]!;
+    const reads = [
+      '/api/v1/instances?limit=50',
+      '/api/v1/software?q=shacl&limit=5',
+      '/api/v1/artifacts?keyword=validation',
+      `/api/v1/software/${String(software[0]!.id)}`,
+      `/api/v1/software/${String(deployment.software.id)}/deployments`,
+      `/api/v1/instances/${String(deployment.instance.id)}`,
+      `/api/v1/instances/${String(deployment.instance.id)}/runs`,
+      `/api/v1/runs/${String(runs[0]!.id)}`,
+      `/api/v1/artifacts/${String(produced.id)}`,
+      `/api/v1/artifacts/${String(produced.id)}/lineage?direction=both`,
+      `/api/v1/impact?of=${String(produced.id)}`,
+      `/api/v1/capabilities?produces=${encodeURIComponent(String(types[0]!.iri))}`,
+      '/api/v1/search?q=shacl',
+      '/api/v1/licenses',
+      '/api/v1/registry',
+      '/metrics',
+    ];
+    for (const path of reads) {
+      const response = await app.request(path);
+      expect([path, response.status]).toEqual([path, 200]);
+    }
+    // Writes: a record, an advertised artifact, OpenLineage events, an announced deployment.
+    await api.call('POST', '/api/v1/software', 201, { name: 'written on demand' });
+    await api.advertise(deployment.token, 'produced', 'on-demand-run', [{ title: 'table written' }]);
+    await api.call('POST', '/api/v1/lineage', 202, event('airflow-complete'), deployment.token);
+    await probeDue(core);
+    const sparql = await app.request(
+      `/sparql?query=${encodeURIComponent('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }')}`,
+      { headers: { accept: 'application/sparql-results+json' } },
+    );
+    expect(sparql.status).toBe(200);
+    expect(store.indexHeld).toBe(false);
+  });
+
+  it('is loaded by a read that needs it, and dropped again when idle', async () => {
+    // Artifacts by availability are selected by a query.
+    const open = await api.call('GET', '/api/v1/artifacts?availability=metadata-only', 200);
+    expect(Number(open.total)).toBeGreaterThan(0);
+    expect(store.indexHeld).toBe(true);
+    await waitFor(() => !store.indexHeld, 10_000);
+    // The next such read loads it again, with what was written meanwhile.
+    await api.call('POST', '/api/v1/software', 201, { name: 'written while unloaded' });
+    const again = await api.call('GET', '/api/v1/artifacts?availability=metadata-only', 200);
+    expect(again.total).toBe(open.total);
+    const found = await api.call('GET', '/api/v1/software?publisher=nobody', 200);
+    expect(found.total).toBe(0);
+    expect(store.indexHeld).toBe(true);
+  });
+});
