@@ -84,8 +84,10 @@ export const FACT = {
   swhid: 107,
 } as const;
 
+/** The first code of the facts kept for lookups by value (migration 24 indexes them by value). */
+export const FIRST_LOOKUP_FACT = 100;
 /** The SQL term that lets a lookup by value use the index on (p, value) of the facts kept for lookups. */
-export const LOOKUP_FACTS = 'p >= 100';
+export const LOOKUP_FACTS = `p >= ${FIRST_LOOKUP_FACT}`;
 
 const LINK_PREDICATES = new Map<string, number>([
   [`<${PROV('wasGeneratedBy')}>`, LINK.generatedBy],

@@ -10,7 +10,7 @@ import type * as RDF from '@rdfjs/types';
 import { GRAPHS, RDF as RDF_NS, REG, XSD } from '../ns.js';
 import { indexQuads, type SubjectIndex } from '../records/reader.js';
 import { ownerOf, parseNQuads } from '../store/nquads.js';
-import { indexedAs, lineageIndexReady, LOOKUP_FACTS } from '../store/lineage-index.js';
+import { FIRST_LOOKUP_FACT, indexedAs, lineageIndexReady, LOOKUP_FACTS } from '../store/lineage-index.js';
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
 import type { Core } from '../core.js';
 
@@ -24,7 +24,7 @@ export interface FoundRecord {
 /** The nodes of this registry's records that state `value` (its text) for `predicate`, in IRI order. */
 export async function nodesStating(core: Core, predicate: string, value: string): Promise<string[]> {
   const kept = indexedAs(predicate);
-  if (kept !== undefined && 'fact' in kept && kept.fact >= 100 && lineageIndexReady(core.db))
+  if (kept !== undefined && 'fact' in kept && kept.fact >= FIRST_LOOKUP_FACT && lineageIndexReady(core.db))
     return core.db
       .prepare(
         `SELECT DISTINCT n.iri FROM lineage_node n
