@@ -1,9 +1,9 @@
 /**
  * Observed capability read from the lineage index in `registry.db`, which keeps runs' associations, instance-of
  * links, starts and creation times, artifacts' generated-by, used and conforms-to links, declared capabilities,
- * releases, names, labels and withdrawals. Each statement counts what the query of the same name in `observed.ts`
- * or `observed-matches.ts` counts, over the same graphs, so the answers are the same, given before the query
- * index has loaded and without a request to an external store.
+ * releases, names, labels and withdrawals. Each statement counts what its counterpart query in `observed.ts` or
+ * `observed-matches.ts` counts, over the same graphs, so the answers are the same, given before the query index
+ * has loaded and without a request to an external store.
  */
 import type { Database } from '../store/database.js';
 import { factsAt, FACT, LINK, notWithdrawnSql } from '../store/lineage-index.js';

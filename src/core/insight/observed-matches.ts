@@ -1,7 +1,8 @@
 /**
  * Matchmaking on observed capability: which deployments (and their software) actually produced or consumed
  * artifacts of given types, beside or instead of which declared that they do; and, for one artifact, what can
- * consume it and which deployments already did.
+ * consume it and which deployments already did. What runs did is read from the lineage index in `registry.db`
+ * (`observed-index.ts`) when it is ready, else from the query index.
  */
 import { BadRequestError } from '../errors.js';
 import { DCT, GRAPHS, PROV, RDFS, REG, SCHEMA } from '../ns.js';

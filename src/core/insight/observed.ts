@@ -1,7 +1,8 @@
 /**
  * Observed capability: the artifact types a deployment's runs (or the runs of every deployment of a software)
  * actually produced and consumed, with counts and when last seen, set beside the capability declared for it, and
- * the differences flagged both ways.
+ * the differences flagged both ways. Read from the lineage index in `registry.db` (`observed-index.ts`), so it
+ * answers before the query index has loaded; from the query index while the lineage index is being filled.
  */
 import { BadRequestError } from '../errors.js';
 import { DCT, GRAPHS, PROV, REG } from '../ns.js';
