@@ -1,7 +1,8 @@
 /**
  * Matchmaking on observed capability: which deployments (and their software) actually produced or consumed
  * artifacts of given types, beside or instead of which declared that they do; and, for one artifact, what can
- * consume it and which deployments already did.
+ * consume it and which deployments already did. What runs did is read from the lineage index in `registry.db`
+ * (`observed-index.ts`) when it is ready, else from the query index.
  */
 import { BadRequestError } from '../errors.js';
 import { DCT, GRAPHS, PROV, RDFS, REG, SCHEMA } from '../ns.js';
@@ -12,6 +13,14 @@ import { iriOf, originOf, requireReadable } from '../stored/records.js';
 import type { Core } from '../core.js';
 import type { CapabilityMatch } from '../discovery/capabilities.js';
 import type { ByWay, CapabilityWay, ObservedType } from './observed.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import {
+  deploymentCountsFromIndex,
+  namesFromIndex,
+  useCountsFromIndex,
+  type DeploymentCount,
+  type UseCount,
+} from './observed-index.js';
 
 /** What matchmaking answers from: declarations (the default), what runs did, or both. */
 export type MatchBasis = 'declared' | 'observed' | 'both';
@@ -20,6 +29,11 @@ const BASES: readonly MatchBasis[] = ['declared', 'observed', 'both'];
 
 /** The most matches returned, as for declared matchmaking. */
 const LIMIT = 200;
+
+/** Binds `?when` to a run's time in the local graph: its start, else its creation. */
+const RUN_TIME = `OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${PROV('startedAtTime')}> ?started } }
+       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${DCT('created')}> ?created } }
+       BIND(COALESCE(?started, ?created) AS ?when)`;
 
 /** Reads `basis` (default declared); anything else is a 400 naming it. */
 export function matchBasis(value: string | undefined): MatchBasis {
@@ -72,13 +86,13 @@ interface Observation {
   readonly type: ObservedType;
 }
 
-/** Per deployment, what its runs met of `types` one way. */
-async function observations(
+/** `deploymentCountsFromIndex` asked of the query index, while the lineage index is not ready. */
+async function countsFromQuery(
   core: Core,
   types: readonly string[],
   way: CapabilityWay,
-): Promise<Observation[]> {
-  if (types.length === 0) return [];
+  limit: number,
+): Promise<DeploymentCount[]> {
   const met =
     way === 'produces'
       ? `GRAPH ?g { ${valuesBlock('t', types)} ?a <${DCT('conformsTo')}> ?t . ?a <${PROV('wasGeneratedBy')}> ?r }`
@@ -88,26 +102,50 @@ async function observations(
      WHERE { ${met} GRAPH <${GRAPHS.local}> { ?r <${PROV('wasAssociatedWith')}> ?i
          FILTER NOT EXISTS { ?i <${REG('tombstoned')}> true } }
        OPTIONAL { GRAPH <${GRAPHS.local}> { ?i <${REG('instanceOf')}> ?s } }
-       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${PROV('startedAtTime')}> ?started } }
-       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${DCT('created')}> ?created } }
-       BIND(COALESCE(?started, ?created) AS ?when) } GROUP BY ?i ?t LIMIT ${LIMIT * types.length * 4}`,
+       ${RUN_TIME} } GROUP BY ?i ?t LIMIT ${limit}`,
   );
   return rows.flatMap((row) => {
     const [instance, type] = [row.i?.value, row.t?.value];
     if (instance === undefined || type === undefined) return [];
+    const [artifacts, runs] = [Number(row.n?.value ?? 0), Number(row.runs?.value ?? 0)];
     return [
-      {
-        instance,
-        ...(row.sw === undefined ? {} : { software: row.sw.value }),
-        type: {
-          type,
-          artifacts: Number(row.n?.value ?? 0),
-          runs: Number(row.runs?.value ?? 0),
-          ...(row.last === undefined ? {} : { last_seen: row.last.value }),
-        },
-      },
+      { instance, type, software: row.sw?.value ?? null, artifacts, runs, last: row.last?.value ?? null },
     ];
   });
+}
+
+/**
+ * Per deployment, what its runs met of `types` one way: from the lineage index when it is ready (so before the
+ * query index has loaded), else from the query index; by deployment, then in the order the types were asked.
+ */
+async function observations(
+  core: Core,
+  types: readonly string[],
+  way: CapabilityWay,
+): Promise<Observation[]> {
+  if (types.length === 0) return [];
+  const limit = LIMIT * types.length * 4;
+  const counts = lineageIndexReady(core.db)
+    ? deploymentCountsFromIndex(core.db, types, way, limit)
+    : await countsFromQuery(core, types, way, limit);
+  return counts
+    .map((count) => ({
+      instance: count.instance,
+      ...(count.software === null ? {} : { software: count.software }),
+      type: {
+        type: count.type,
+        artifacts: count.artifacts,
+        runs: count.runs,
+        ...(count.last === null ? {} : { last_seen: count.last }),
+      },
+    }))
+    .sort((a, b) =>
+      a.instance === b.instance
+        ? types.indexOf(a.type.type) - types.indexOf(b.type.type)
+        : a.instance < b.instance
+          ? -1
+          : 1,
+    );
 }
 
 /** Adds one observation of a type to what a record met, summing a software's deployments. */
@@ -137,10 +175,11 @@ function add(
   };
 }
 
-/** Names of deployments (label) and software (name), in one query. */
+/** Names of deployments (label) and software (name): from the lineage index when it is ready, else in one query. */
 async function namesOf(core: Core, iris: readonly string[]): Promise<Map<string, string>> {
+  if (iris.length === 0) return new Map();
+  if (lineageIndexReady(core.db)) return namesFromIndex(core.db, iris);
   const names = new Map<string, string>();
-  if (iris.length === 0) return names;
   const rows = await core.graph.select(
     `SELECT ?x (SAMPLE(?n) AS ?name) WHERE { GRAPH <${GRAPHS.local}> { ${valuesBlock('x', iris)}
        ?x <${SCHEMA('name')}>|<${RDFS('label')}> ?n } } GROUP BY ?x`,
@@ -201,7 +240,26 @@ export async function observedMatches(
     .slice(0, LIMIT + 1);
 }
 
-/** An artifact's types and the deployments whose runs used it. */
+/** `useCountsFromIndex` asked of the query index, while the lineage index is not ready. */
+async function useCountsFromQuery(core: Core, artifact: string): Promise<UseCount[]> {
+  const rows = await core.graph.select(
+    `SELECT ?i (SAMPLE(?s) AS ?sw) (COUNT(DISTINCT ?r) AS ?runs) (MAX(?when) AS ?last) WHERE {
+       GRAPH <${GRAPHS.local}> { ${valuesBlock('a', [artifact])} ?r <${PROV('used')}> ?a . ?r <${PROV('wasAssociatedWith')}> ?i }
+       OPTIONAL { GRAPH <${GRAPHS.local}> { ?i <${REG('instanceOf')}> ?s } }
+       ${RUN_TIME} } GROUP BY ?i LIMIT ${LIMIT}`,
+  );
+  return rows.flatMap((row) => {
+    const instance = row.i?.value;
+    if (instance === undefined) return [];
+    const runs = Number(row.runs?.value ?? 0);
+    return [{ instance, software: row.sw?.value ?? null, runs, last: row.last?.value ?? null }];
+  });
+}
+
+/**
+ * An artifact's types and the deployments whose runs used it: from the lineage index when it is ready (so before
+ * the query index has loaded), else from the query index.
+ */
 export async function artifactUse(
   core: Core,
   id: string,
@@ -209,31 +267,20 @@ export async function artifactUse(
   const iri = iriOf(core, 'artifact', id);
   const stored = await requireReadable(core, ARTIFACT, iri);
   const type = stored.json.conforms_to;
-  const rows = await core.graph.select(
-    `SELECT ?i (SAMPLE(?s) AS ?sw) (COUNT(DISTINCT ?r) AS ?runs) (MAX(?when) AS ?last) WHERE {
-       GRAPH <${GRAPHS.local}> { ${valuesBlock('a', [iri])} ?r <${PROV('used')}> ?a . ?r <${PROV('wasAssociatedWith')}> ?i }
-       OPTIONAL { GRAPH <${GRAPHS.local}> { ?i <${REG('instanceOf')}> ?s } }
-       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${PROV('startedAtTime')}> ?started } }
-       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${DCT('created')}> ?created } }
-       BIND(COALESCE(?started, ?created) AS ?when) } GROUP BY ?i LIMIT ${LIMIT}`,
-  );
+  const uses = lineageIndexReady(core.db)
+    ? useCountsFromIndex(core.db, iri, LIMIT)
+    : await useCountsFromQuery(core, iri);
   const names = await namesOf(
     core,
-    rows.flatMap((row) => (row.i === undefined ? [] : [row.i.value])),
+    uses.map((use) => use.instance),
   );
-  const consumers = rows.flatMap((row): Consumer[] => {
-    const instance = row.i?.value;
-    if (instance === undefined) return [];
-    return [
-      {
-        instance,
-        name: names.get(instance) ?? idOf(instance),
-        ...(row.sw === undefined ? {} : { software: row.sw.value }),
-        runs: Number(row.runs?.value ?? 0),
-        ...(row.last === undefined ? {} : { last_used_at: row.last.value }),
-      },
-    ];
-  });
+  const consumers = uses.map((use): Consumer => ({
+    instance: use.instance,
+    name: names.get(use.instance) ?? idOf(use.instance),
+    ...(use.software === null ? {} : { software: use.software }),
+    runs: use.runs,
+    ...(use.last === null ? {} : { last_used_at: use.last }),
+  }));
   return {
     iri,
     types: typeof type === 'string' ? [type] : [],

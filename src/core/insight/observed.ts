@@ -1,7 +1,8 @@
 /**
  * Observed capability: the artifact types a deployment's runs (or the runs of every deployment of a software)
  * actually produced and consumed, with counts and when last seen, set beside the capability declared for it, and
- * the differences flagged both ways.
+ * the differences flagged both ways. Read from the lineage index in `registry.db` (`observed-index.ts`), so it
+ * answers before the query index has loaded; from the query index while the lineage index is being filled.
  */
 import { BadRequestError } from '../errors.js';
 import { DCT, GRAPHS, PROV, REG } from '../ns.js';
@@ -10,6 +11,14 @@ import { idOf } from '../records/ids.js';
 import { describeTerm } from '../discovery/terms.js';
 import { valuesBlock } from '../provenance/runs.js';
 import { iriOf, requireReadable } from '../stored/records.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import {
+  declaredFromIndex,
+  releasesFromIndex,
+  typeCountsFromIndex,
+  type Declaration,
+  type TypeCount,
+} from './observed-index.js';
 import type { Core } from '../core.js';
 
 /** Days a declared type may go unseen before it is flagged, by default, and at most. */
@@ -63,8 +72,13 @@ function runsOf(kind: 'software' | 'instance', iri: string): string {
     : `GRAPH <${GRAPHS.local}> { ${valuesBlock('s', [iri])} ?i <${REG('instanceOf')}> ?s . ?r <${PROV('wasAssociatedWith')}> ?i }`;
 }
 
-/** The types the runs in `scope` met one way, with counts and the newest run's time. */
-export async function observedTypes(core: Core, scope: string, way: CapabilityWay): Promise<ObservedType[]> {
+/** `typeCountsFromIndex` asked of the query index, while the lineage index is not ready. */
+async function typeCountsFromQuery(
+  core: Core,
+  kind: 'software' | 'instance',
+  iri: string,
+  way: CapabilityWay,
+): Promise<TypeCount[]> {
   const link = way === 'produces' ? `?a <${PROV('wasGeneratedBy')}> ?r .` : `?r <${PROV('used')}> ?a .`;
   const artifact =
     way === 'produces'
@@ -72,51 +86,85 @@ export async function observedTypes(core: Core, scope: string, way: CapabilityWa
       : `GRAPH <${GRAPHS.local}> { ${link} } GRAPH ?g { ?a <${DCT('conformsTo')}> ?t }`;
   const rows = await core.graph.select(
     `SELECT ?t (COUNT(DISTINCT ?a) AS ?n) (COUNT(DISTINCT ?r) AS ?runs) (MAX(?when) AS ?last) WHERE {
-       ${scope} ${artifact}
+       ${runsOf(kind, iri)} ${artifact}
        OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${PROV('startedAtTime')}> ?started } }
        OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${DCT('created')}> ?created } }
        BIND(COALESCE(?started, ?created) AS ?when)
      } GROUP BY ?t`,
   );
-  const types: ObservedType[] = [];
-  for (const row of rows) {
+  return rows.flatMap((row) => {
     const type = row.t?.value;
-    if (type === undefined) continue;
-    const label = (await describeTerm(core, type)).label;
+    if (type === undefined) return [];
+    const last = row.last?.value ?? null;
+    return [{ type, artifacts: Number(row.n?.value ?? 0), runs: Number(row.runs?.value ?? 0), last }];
+  });
+}
+
+/**
+ * The types the runs of a deployment (or of every deployment of a software) met one way, with counts and the
+ * newest run's time: from the lineage index when it is ready (so before the query index has loaded), else from
+ * the query index.
+ */
+export async function observedTypes(
+  core: Core,
+  kind: 'software' | 'instance',
+  iri: string,
+  way: CapabilityWay,
+): Promise<ObservedType[]> {
+  const counts = lineageIndexReady(core.db)
+    ? typeCountsFromIndex(core.db, kind, iri, way)
+    : await typeCountsFromQuery(core, kind, iri, way);
+  const types: ObservedType[] = [];
+  for (const count of counts) {
+    const label = (await describeTerm(core, count.type)).label;
     types.push({
-      type,
+      type: count.type,
       ...(label === undefined ? {} : { label }),
-      artifacts: Number(row.n?.value ?? 0),
-      runs: Number(row.runs?.value ?? 0),
-      ...(row.last?.value === undefined ? {} : { last_seen: row.last.value }),
+      artifacts: count.artifacts,
+      runs: count.runs,
+      ...(count.last === null ? {} : { last_seen: count.last }),
     });
   }
   return types.sort((a, b) => b.artifacts - a.artifacts || a.type.localeCompare(b.type));
 }
 
-/** The types declared on `records` (a deployment, its release and its software; or a software and its releases). */
-async function declaredOn(core: Core, records: readonly string[]): Promise<ObservedCapability['declared']> {
+/** `declaredFromIndex` asked of the query index, while the lineage index is not ready. */
+async function declaredFromQuery(core: Core, records: readonly string[]): Promise<Declaration[]> {
   const rows = await core.graph.select(
     `SELECT DISTINCT ?x ?way ?t WHERE { GRAPH ?g { ${valuesBlock('x', records)} ?x <${REG('hasCapability')}> ?c .
        { ?c <${REG('produces')}> ?t BIND("produces" AS ?way) } UNION { ?c <${REG('consumes')}> ?t BIND("consumes" AS ?way) } } }`,
   );
+  return rows.flatMap((row) => {
+    const [record, way, type] = [row.x?.value, row.way?.value, row.t?.value];
+    if (record === undefined || type === undefined) return [];
+    return [{ record, way: way === 'produces' ? 'produces' : 'consumes', type }];
+  });
+}
+
+/** The types declared on `records` (a deployment, its release and its software; or a software and its releases). */
+async function declaredOn(core: Core, records: readonly string[]): Promise<ObservedCapability['declared']> {
+  const rows = lineageIndexReady(core.db)
+    ? declaredFromIndex(core.db, records)
+    : await declaredFromQuery(core, records);
   const produces = new Set<string>();
   const consumes = new Set<string>();
   const on = new Set<string>();
   for (const row of rows) {
-    const [x, way, type] = [row.x?.value, row.way?.value, row.t?.value];
-    if (x === undefined || type === undefined) continue;
-    on.add(x);
-    (way === 'produces' ? produces : consumes).add(type);
+    on.add(row.record);
+    (row.way === 'produces' ? produces : consumes).add(row.type);
   }
   return { produces: [...produces].sort(), consumes: [...consumes].sort(), declared_on: [...on].sort() };
 }
 
+/** The most releases of a software whose declarations are read. */
+const RELEASES = 1000;
+
 /** The releases of a software. */
 async function releasesOf(core: Core, software: string): Promise<string[]> {
+  if (lineageIndexReady(core.db)) return releasesFromIndex(core.db, software, RELEASES);
   const rows = await core.graph.select(
     `SELECT DISTINCT ?rel WHERE { GRAPH <${GRAPHS.local}> { ?rel <${DCT('isVersionOf')}> <${software}> ;
-       a <${REG('Release')}> } } LIMIT 1000`,
+       a <${REG('Release')}> } } LIMIT ${RELEASES}`,
   );
   return rows.flatMap((row) => (row.rel === undefined ? [] : [row.rel.value]));
 }
@@ -139,10 +187,9 @@ export async function observedCapability(
       ? [stored.json.release, stored.json.software].filter((x): x is string => typeof x === 'string')
       : await releasesOf(core, iri);
   const declared = await declaredOn(core, [iri, ...related]);
-  const scope = runsOf(kind, iri);
   const observed = {
-    produces: await observedTypes(core, scope, 'produces'),
-    consumes: await observedTypes(core, scope, 'consumes'),
+    produces: await observedTypes(core, kind, iri, 'produces'),
+    consumes: await observedTypes(core, kind, iri, 'consumes'),
   };
   const since = new Date(Date.now() - days * 86_400_000).toISOString();
   const differences = (way: CapabilityWay) => {
