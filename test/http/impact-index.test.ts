@@ -4,8 +4,6 @@
  * release, an artifact of another registry a run used and content names, with withdrawn artifacts and deployments
  * among the records; and answered before the query index has loaded.
  */
-import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveCredential } from '../../src/core/access/credentials.js';
 import type { Core } from '../../src/core/core.js';
@@ -15,10 +13,10 @@ import { actOf } from '../../src/core/stored/write-path.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 import { apiOf, artifact, type Json } from '../support/api.js';
-import { seedExample } from '../../src/core/ops/seed.js';
 import { DCAT, DCT, PEER_GRAPH_PREFIX, PROV, RDF, RDFS, REG, SPDX, XSD } from '../../src/core/ns.js';
 import { parseNQuads } from '../../src/core/store/nquads.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady } from '../../src/core/store/lineage-index.js';
+import { readFromQueryIndex, seedWithLineage } from '../support/openlineage.js';
 
 let core: Core;
 let api: ReturnType<typeof apiOf>;
@@ -176,16 +174,7 @@ beforeAll(async () => {
   core = await openTestCore({}, true);
   dataDir = core.config.dataDir;
   api = apiOf(createApp(core));
-  await seedExample(core);
-  const software = await api.call('POST', '/api/v1/software', 201, { name: 'lineage emitter' });
-  const deployment = await api.deployment(software, 'emitting');
-  for (const name of ['airflow-complete', 'spark-complete', 'dbt-fail']) {
-    const event = JSON.parse(
-      fs.readFileSync(new URL(`../fixtures/openlineage/${name}.json`, import.meta.url), 'utf8'),
-    ) as { run: { runId: string } };
-    event.run.runId = randomUUID();
-    await api.call('POST', '/api/v1/lineage', 202, event, deployment.token);
-  }
+  await seedWithLineage(core, api);
   await seedImpact();
   // Artifacts the worked example and the lineage events recorded, and every software's releases.
   const artifacts = (await api.call('GET', '/api/v1/artifacts?limit=200', 200)).items as Json[];
@@ -279,13 +268,7 @@ describe('impact, read from the lineage index', () => {
 
   it('gives the answers the query index gives', async () => {
     await core.graph.open();
-    markLineageStale(core.db, core.graph.kind);
-    expect(lineageIndexReady(core.db)).toBe(false);
-    // An unrelated write, so that no answer memoised before it is given again.
-    await api.call('POST', '/api/v1/licenses', 201, {
-      iri: 'https://licenses.example/unrelated-impact',
-      label: 'Unrelated',
-    });
+    await readFromQueryIndex(core, api, 'impact');
     expect(await readAll()).toEqual(fromIndex);
   });
 });

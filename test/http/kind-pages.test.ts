@@ -4,19 +4,16 @@
  * records' classes gives, page by page, for every record kind, with withdrawn records left out or kept, and for
  * this registry, one peer or all; and answered before the query index has loaded.
  */
-import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore } from '../helpers.js';
 import { apiOf, type Json } from '../support/api.js';
-import { seedExample } from '../../src/core/ops/seed.js';
+import { readFromQueryIndex, seedWithLineage } from '../support/openlineage.js';
 import { KINDS } from '../../src/core/records/kind-registry.js';
 import { listAllRecords, listRecords, type ListQuery } from '../../src/core/stored/listing.js';
 import { GRAPHS, PEER_GRAPH_PREFIX, REG, RDF, XSD } from '../../src/core/ns.js';
 import { parseNQuads } from '../../src/core/store/nquads.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
 
 let core: Core;
 let api: ReturnType<typeof apiOf>;
@@ -67,18 +64,10 @@ beforeAll(async () => {
   core = await openTestCore({}, true);
   dataDir = core.config.dataDir;
   api = apiOf(createApp(core));
-  await seedExample(core);
-  const software = await api.call('POST', '/api/v1/software', 201, { name: 'lineage emitter' });
+  const deployment = await seedWithLineage(core, api);
+  const software = deployment.software;
   // Words beyond ASCII, in capitals.
   await api.call('POST', '/api/v1/software', 201, { name: 'ÉCLAIR Übersetzer', tagline: 'Σύνοψη' });
-  const deployment = await api.deployment(software, 'emitting');
-  for (const name of ['airflow-complete', 'spark-complete', 'dbt-fail']) {
-    const event = JSON.parse(
-      fs.readFileSync(new URL(`../fixtures/openlineage/${name}.json`, import.meta.url), 'utf8'),
-    ) as { run: { runId: string } };
-    event.run.runId = randomUUID();
-    await api.call('POST', '/api/v1/lineage', 202, event, deployment.token);
-  }
   // A deployment and a release that declare capabilities of their own.
   const type = ((await api.call('GET', '/api/v1/types', 200)).items as Json[])[0]!;
   await api.call('PUT', `/api/v1/instances/${deployment.instance.id}/capability`, 200, {
@@ -256,13 +245,7 @@ describe('an unfiltered list, read from the table of records', () => {
     expect(Number((fromIndex[LISTS.length + 5] as Json).total)).toBeLessThan(
       Number((fromIndex[1] as Json).total),
     );
-    markLineageStale(core.db, core.graph.kind);
-    expect(lineageIndexReady(core.db)).toBe(false);
-    // An unrelated write, so that no answer memoised before it is given again.
-    await api.call('POST', '/api/v1/licenses', 201, {
-      iri: 'https://licenses.example/unrelated',
-      label: 'Unrelated',
-    });
+    await readFromQueryIndex(core, api, 'lists');
     expect(await read()).toEqual(fromIndex);
     const instances = (fromIndex[0] as Json).items as Json[];
     // The deployments' activity was counted: runs, failures and artifacts.

@@ -3,18 +3,16 @@
  * as the query index gives (for every deployment and software, every type in use each way and on both bases, and
  * every artifact), before the query index has loaded as after, and without a query to an external store.
  */
-import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import type { ExternalGraphStore } from '../../src/core/store/graph/external/external.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore } from '../helpers.js';
 import { apiOf, artifact, TYPE, type Json } from '../support/api.js';
-import { seedExample } from '../../src/core/ops/seed.js';
 import { DCAT, DCT, PEER_GRAPH_PREFIX, RDF } from '../../src/core/ns.js';
 import { parseNQuads } from '../../src/core/store/nquads.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady } from '../../src/core/store/lineage-index.js';
+import { readFromQueryIndex, seedWithLineage } from '../support/openlineage.js';
 
 let core: Core;
 let api: ReturnType<typeof apiOf>;
@@ -34,16 +32,8 @@ beforeAll(async () => {
   core = await openTestCore({}, true);
   dataDir = core.config.dataDir;
   api = apiOf(createApp(core));
-  await seedExample(core);
-  const software = await api.call('POST', '/api/v1/software', 201, { name: 'lineage emitter' });
-  const emitting = await api.deployment(software, 'emitting');
-  for (const name of ['airflow-complete', 'spark-complete', 'dbt-fail']) {
-    const event = JSON.parse(
-      fs.readFileSync(new URL(`../fixtures/openlineage/${name}.json`, import.meta.url), 'utf8'),
-    ) as { run: { runId: string } };
-    event.run.runId = randomUUID();
-    await api.call('POST', '/api/v1/lineage', 202, event, emitting.token);
-  }
+  const emitting = await seedWithLineage(core, api);
+  const software = emitting.software;
   const types = (await api.call('GET', '/api/v1/types', 200)).items as Json[];
   const declared = String(types[0]!.iri);
   await api.call('PUT', `/api/v1/instances/${emitting.instance.id}/capability`, 200, {
@@ -172,13 +162,7 @@ describe('observed capability read from the lineage index', () => {
       fromIndex.slice(capability.length, -artifacts.length),
       fromIndex.slice(-artifacts.length),
     );
-    markLineageStale(core.db, core.graph.kind);
-    expect(lineageIndexReady(core.db)).toBe(false);
-    // An unrelated write, so that no answer memoised before it is given again.
-    await api.call('POST', '/api/v1/licenses', 201, {
-      iri: 'https://licenses.example/unrelated',
-      label: 'Unrelated',
-    });
+    await readFromQueryIndex(core, api, 'observed');
     const fromQueries = await read(paths);
     // The external store was asked this time (the embedded store's queries are not counted).
     if (core.graph.kind === 'sparql') expect(queriesSent()).toBeGreaterThan(before);

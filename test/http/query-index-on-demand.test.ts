@@ -3,16 +3,15 @@
  * ready without it; its reads, writes, probes and /sparql (which has a copy of its own) leave it unloaded; a read
  * that needs it loads it, and it is dropped again after the idle time.
  */
-import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { createApp } from '../../src/http/app.js';
-import { seedExample } from '../../src/core/ops/seed.js';
 import { EmbeddedGraphStore } from '../../src/core/store/graph/embedded/embedded.js';
 import { probeDue } from '../../src/core/catalogue/health-probe.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
 import { openTestCore, waitFor } from '../helpers.js';
 import { apiOf, type Json } from '../support/api.js';
+import { fixtureEvent, seedWithLineage } from '../support/openlineage.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;
@@ -20,25 +19,13 @@ let api: ReturnType<typeof apiOf>;
 let store: EmbeddedGraphStore;
 let deployment: Awaited<ReturnType<typeof api.deployment>>;
 
-const event = (name: string) => {
-  const read = JSON.parse(
-    fs.readFileSync(new URL(`../fixtures/openlineage/${name}.json`, import.meta.url), 'utf8'),
-  ) as { run: { runId: string } };
-  read.run.runId = randomUUID();
-  return read;
-};
-
 beforeAll(async () => {
   core = await openTestCore({ REG_QUERY_INDEX: 'on-demand', REG_SPARQL_INDEX_IDLE: '300ms' }, true);
   if (!(core.graph instanceof EmbeddedGraphStore)) throw new Error('this test needs the embedded store');
   store = core.graph;
   app = createApp(core);
   api = apiOf(app);
-  await seedExample(core);
-  const software = await api.call('POST', '/api/v1/software', 201, { name: 'lineage emitter' });
-  deployment = await api.deployment(software, 'emitting');
-  for (const name of ['airflow-complete', 'spark-complete', 'dbt-fail'])
-    await api.call('POST', '/api/v1/lineage', 202, event(name), deployment.token);
+  deployment = await seedWithLineage(core, api);
 }, 120_000);
 
 afterAll(async () => {
@@ -84,7 +71,7 @@ describe('the query index loaded on demand', () => {
     // Writes: a record, an advertised artifact, OpenLineage events, an announced deployment.
     await api.call('POST', '/api/v1/software', 201, { name: 'written on demand' });
     await api.advertise(deployment.token, 'produced', 'on-demand-run', [{ title: 'table written' }]);
-    await api.call('POST', '/api/v1/lineage', 202, event('airflow-complete'), deployment.token);
+    await api.call('POST', '/api/v1/lineage', 202, fixtureEvent('airflow-complete'), deployment.token);
     await probeDue(core);
     const sparql = await app.request(
       `/sparql?query=${encodeURIComponent('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }')}`,
@@ -107,5 +94,23 @@ describe('the query index loaded on demand', () => {
     const found = await api.call('GET', '/api/v1/software?publisher=nobody', 200);
     expect(found.total).toBe(0);
     expect(store.indexHeld).toBe(true);
+  });
+
+  it('is ready once the lineage index the reads use is complete', async () => {
+    // As after an upgrade or a restore: the lineage index is to be filled again from the records.
+    core.db.transaction(() => markLineageStale(core.db, core.graph.kind));
+    expect(core.graph.ready).toBe(false);
+    const refused = await app.request('/readyz');
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { detail: string }).detail).toContain('lineage index');
+    // The next start fills it in the background, and is ready when it is complete.
+    const dataDir = core.config.dataDir;
+    await core.close();
+    core = await openTestCore({ REG_DATA_DIR: dataDir, REG_QUERY_INDEX: 'on-demand' }, true);
+    app = createApp(core);
+    await waitFor(() => core.graph.ready, 30_000);
+    expect(lineageIndexReady(core.db)).toBe(true);
+    expect((await app.request('/readyz')).status).toBe(200);
+    expect((core.graph as EmbeddedGraphStore).indexHeld).toBe(false);
   });
 });

@@ -16,6 +16,7 @@ import type { SearchReader } from '../../search-entry.js';
 import {
   claimLineageIndex,
   indexRecordLineage,
+  lineageIndexReady,
   lineageRefillPosition,
   refillLineageIndex,
 } from '../../lineage-index.js';
@@ -89,7 +90,6 @@ export class EmbeddedGraphStore implements GraphStore {
   readonly recordTables: RecordTables = { records: 'record', stats: 'record_stats' };
   readonly keepsDefaultGraph = true;
   readonly answersSideBySide = false;
-  readonly notReadyReason = 'the query index is still loading';
   private opened = false;
   private commits = 0;
   private readonly pending: {
@@ -135,9 +135,19 @@ export class EmbeddedGraphStore implements GraphStore {
     return this.commits;
   }
 
-  /** Ready once open; at start, once the registry's copy is loaded too (on demand, it loads when first used). */
+  /**
+   * Ready once open and, at start, once the registry's copy is loaded too; on demand, once the lineage index is
+   * complete (it is filled from the records after an upgrade or a restore), since the reads that do not load the
+   * query index read it.
+   */
   get ready(): boolean {
-    return this.opened && !this.closing && (this.onDemand || this.main.ready);
+    return this.opened && !this.closing && (this.onDemand ? lineageIndexReady(this.db) : this.main.ready);
+  }
+
+  get notReadyReason(): string {
+    return this.onDemand && this.opened
+      ? 'the lineage index is still being filled from the records'
+      : 'the query index is still loading';
   }
 
   /** Whether the registry's own copy of the index is loaded or loading, and so holds memory. */
