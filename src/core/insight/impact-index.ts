@@ -7,7 +7,15 @@
  */
 import type { Core } from '../core.js';
 import { spdxAlgorithmIri, type ContentName } from '../records/content-id.js';
-import { FACT, LINK, LOOKUP_FACTS, notWithdrawnSql, recordGraphSql } from '../store/lineage-index.js';
+import {
+  FACT,
+  firstFactSql,
+  firstLinkSql,
+  LINK,
+  LOOKUP_FACTS,
+  notWithdrawnSql,
+  recordGraphSql,
+} from '../store/lineage-index.js';
 import type { RunFacts } from './impact-runs.js';
 
 interface RunRow {
@@ -22,11 +30,7 @@ interface RunRow {
 
 /** The first value of a link or fact of the run in the graph that types it, as the records stated them. */
 const first = (table: 'link' | 'node', code: number, name: string): string =>
-  table === 'link'
-    ? `(SELECT l.o FROM lineage_link l WHERE l.s = t.iri AND l.graph = t.graph AND l.p = ${code}
-        ORDER BY l.rowid LIMIT 1) AS ${name}`
-    : `(SELECT n.value FROM lineage_node n WHERE n.iri = t.iri AND n.graph = t.graph AND n.p = ${code}
-        ORDER BY n.rowid LIMIT 1) AS ${name}`;
+  `${table === 'link' ? firstLinkSql('t.iri', 't.graph', code) : firstFactSql('t.iri', 't.graph', code)} AS ${name}`;
 
 /**
  * The deployment, release, start (or else creation) time, status and label of each run typed as a run in any

@@ -6,7 +6,7 @@
  * has loaded and without a request to an external store.
  */
 import type { Database } from '../store/database.js';
-import { factsAt, FACT, LINK, notWithdrawnSql } from '../store/lineage-index.js';
+import { factsAt, FACT, firstLinkSql, LINK, notWithdrawnSql } from '../store/lineage-index.js';
 import { GRAPHS } from '../ns.js';
 import type { CapabilityWay } from './observed.js';
 
@@ -28,9 +28,7 @@ const runTime = (run: string): string =>
      (SELECT MAX(n.value) FROM lineage_node n WHERE n.iri = ${run} AND n.graph = @local AND n.p = ${FACT.created}))`;
 
 /** The software a deployment is an instance of in the local graph, as the queries sample it: the first stated. */
-const softwareOf = (deployment: string): string =>
-  `(SELECT s.o FROM lineage_link s WHERE s.s = ${deployment} AND s.p = ${LINK.instanceOf} AND s.graph = @local
-    ORDER BY s.rowid LIMIT 1)`;
+const softwareOf = (deployment: string): string => firstLinkSql(deployment, '@local', LINK.instanceOf);
 
 /**
  * Pairs (a, r, g) of an artifact and a run in `runs` (a table with column r) that met it one way: generated it

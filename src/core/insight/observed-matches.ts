@@ -12,7 +12,7 @@ import { valuesBlock } from '../provenance/runs.js';
 import { iriOf, originOf, requireReadable } from '../stored/records.js';
 import type { Core } from '../core.js';
 import type { CapabilityMatch } from '../discovery/capabilities.js';
-import type { ByWay, CapabilityWay, ObservedType } from './observed.js';
+import { RUN_TIME, type ByWay, type CapabilityWay, type ObservedType } from './observed.js';
 import { lineageIndexReady } from '../store/lineage-index.js';
 import {
   deploymentCountsFromIndex,
@@ -29,11 +29,6 @@ const BASES: readonly MatchBasis[] = ['declared', 'observed', 'both'];
 
 /** The most matches returned, as for declared matchmaking. */
 const LIMIT = 200;
-
-/** Binds `?when` to a run's time in the local graph: its start, else its creation. */
-const RUN_TIME = `OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${PROV('startedAtTime')}> ?started } }
-       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${DCT('created')}> ?created } }
-       BIND(COALESCE(?started, ?created) AS ?when)`;
 
 /** Reads `basis` (default declared); anything else is a 400 naming it. */
 export function matchBasis(value: string | undefined): MatchBasis {

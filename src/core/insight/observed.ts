@@ -21,6 +21,11 @@ import {
 } from './observed-index.js';
 import type { Core } from '../core.js';
 
+/** Binds `?when` to the time of the run `?r` in the local graph: its start, else its creation. */
+export const RUN_TIME = `OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${PROV('startedAtTime')}> ?started } }
+       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${DCT('created')}> ?created } }
+       BIND(COALESCE(?started, ?created) AS ?when)`;
+
 /** Days a declared type may go unseen before it is flagged, by default, and at most. */
 export const OBSERVED_DAYS = { default: 30, max: 3650 } as const;
 
@@ -86,10 +91,7 @@ async function typeCountsFromQuery(
       : `GRAPH <${GRAPHS.local}> { ${link} } GRAPH ?g { ?a <${DCT('conformsTo')}> ?t }`;
   const rows = await core.graph.select(
     `SELECT ?t (COUNT(DISTINCT ?a) AS ?n) (COUNT(DISTINCT ?r) AS ?runs) (MAX(?when) AS ?last) WHERE {
-       ${runsOf(kind, iri)} ${artifact}
-       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${PROV('startedAtTime')}> ?started } }
-       OPTIONAL { GRAPH <${GRAPHS.local}> { ?r <${DCT('created')}> ?created } }
-       BIND(COALESCE(?started, ?created) AS ?when)
+       ${runsOf(kind, iri)} ${artifact} ${RUN_TIME}
      } GROUP BY ?t`,
   );
   return rows.flatMap((row) => {

@@ -11,7 +11,7 @@ import { isAbsoluteIri, type JsonObject } from '../records/mapper.js';
 import { readStored } from '../stored/records.js';
 import { sparqlIri } from '../discovery/sparql-text.js';
 import type { Core } from '../core.js';
-import { FACT, LINK, lineageIndexReady, notWithdrawnSql } from '../store/lineage-index.js';
+import { FACT, firstFactSql, LINK, lineageIndexReady, notWithdrawnSql } from '../store/lineage-index.js';
 import { getArtifact } from '../provenance/artifact-view.js';
 import { present, ref, text } from './crate-entities.js';
 
@@ -35,8 +35,7 @@ function seriesIri(core: Core, id: string): string {
  */
 async function seriesMembers(core: Core, iri: string): Promise<string[]> {
   if (lineageIndexReady(core.db)) {
-    const first = (fact: number) =>
-      `(SELECT n.value FROM lineage_node n WHERE n.iri = l.s AND n.graph = l.graph AND n.p = ${fact} ORDER BY n.rowid LIMIT 1)`;
+    const first = (fact: number) => firstFactSql('l.s', 'l.graph', fact);
     return core.db
       .prepare(
         `SELECT l.s FROM lineage_link l

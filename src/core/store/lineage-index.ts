@@ -189,6 +189,21 @@ export function notWithdrawnSql(iri: string, graph?: string): string {
 }
 
 /**
+ * An SQL subquery giving the first value of the fact `fact` of the node in `iri` in the graph in `graph` (both
+ * columns or parameters of the enclosing statement), in the order the records stated them: null when none.
+ */
+export function firstFactSql(iri: string, graph: string, fact: number): string {
+  return `(SELECT first_fact.value FROM lineage_node first_fact WHERE first_fact.iri = ${iri}
+    AND first_fact.graph = ${graph} AND first_fact.p = ${fact} ORDER BY first_fact.rowid LIMIT 1)`;
+}
+
+/** `firstFactSql` for the target of the link `link` from the node in `s`. */
+export function firstLinkSql(s: string, graph: string, link: number): string {
+  return `(SELECT first_link.o FROM lineage_link first_link WHERE first_link.s = ${s}
+    AND first_link.graph = ${graph} AND first_link.p = ${link} ORDER BY first_link.rowid LIMIT 1)`;
+}
+
+/**
  * The facts of the codes `facts` kept about each node in its graph (pairs of IRI and graph), in the order the
  * records stated them.
  */
