@@ -24,6 +24,7 @@ describe('readConfig', () => {
     expect(config.sparqlPublic).toBe(true);
     expect(config.maxPayloadBytes).toBe(2 * 1024 * 1024);
     expect(config.graph).toEqual({ kind: 'embedded' });
+    expect(config.queryIndex).toBe('at-start');
     expect(config.subscriptions).toMatchObject({
       maxAttempts: 8,
       suspendAfter: 12,
@@ -107,6 +108,13 @@ describe('readConfig', () => {
     expect(message).toMatch(/REG_PUBLIC_READ must be true or false/);
     expect(message).toMatch(/REG_MAX_PAYLOAD_BYTES must be a size/);
     expect(message).toMatch(/REG_LISTEN must be host:port/);
+  });
+
+  it('reads when the query index is loaded, and refuses any other value naming both', () => {
+    expect(readConfig({ ...base, REG_QUERY_INDEX: 'on-demand' }, '/srv').queryIndex).toBe('on-demand');
+    expect(refusal({ ...base, REG_QUERY_INDEX: 'sometimes' })).toBe(
+      'REG_QUERY_INDEX must be one of at-start, on-demand, got "sometimes".',
+    );
   });
 
   it('reads sizes, durations and lists', () => {
