@@ -72,7 +72,11 @@ The registry must be stopped (the data directory is single-writer).`;
       }
     }
     const nquads = flags.nquads ?? '';
-    const core = await openCore(config, silentLogger);
+    // The query index is not loaded for a restore: what it reads afterwards comes from the lineage index, and
+    // the restored records are validated in a worker thread beside the rest of its work.
+    const core = await openCore({ ...config, queryIndex: 'on-demand' }, silentLogger, {
+      validationWorkers: 1,
+    });
     const steps = new RestoreSteps(shown);
     try {
       const result = await restoreNQuads(core, nquads, (progress) => steps.show(progress));

@@ -1,5 +1,5 @@
 import { GRAPHS, REG } from '../ns.js';
-import { parseNQuads } from '../store/nquads.js';
+import { parseNQuads, type Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
 import { findStrandedCitations, type StrandedReason } from '../discovery/stranded-terms.js';
 import { pacer } from '../pacer.js';
@@ -74,7 +74,7 @@ export class StrandedCheck {
       else live.push(entry);
     }
     const reports = await this.core.reference.validator.validateMany(
-      live.map(({ text }) => ({ quads: parseNQuads(text) })),
+      live.map(({ text }) => ({ quads: parsedWhenRead(text), nquads: text })),
     );
     for (const [position, report] of reports.entries()) {
       const record = live[position]?.record;
@@ -89,6 +89,8 @@ export class StrandedCheck {
 
   /** What was found, with the records of `subjects` that cite a term the registry no longer holds. */
   async report(subjects: ReadonlySet<string>): Promise<StrandedReport> {
+    // Citations are found in the lineage index once a refill after the load has filled it, not by a query.
+    await this.core.graph.lineageFilled();
     for (const citation of await findStrandedCitations(this.core)) {
       if (!subjects.has(citation.record)) continue;
       const replaced =
@@ -130,18 +132,29 @@ export async function checkRestoredRecords(
   const check = new StrandedCheck(core);
   const pause = pacer();
   const ordered = [...subjects].sort();
+  let validating: Promise<void> = Promise.resolve();
   for (let at = 0; at < ordered.length; at += CHECK_BATCH) {
     await pause();
     // Read together: one request per batch on the external store, not one per record.
     const slice = ordered.slice(at, at + CHECK_BATCH);
     const texts = await core.graph.readRecords(GRAPHS.local, slice);
-    await check.check(
-      slice.flatMap((record) => {
-        const text = texts.get(record);
-        return text === undefined ? [] : [{ record, text }];
-      }),
-    );
+    const batch = slice.flatMap((record) => {
+      const text = texts.get(record);
+      return text === undefined ? [] : [{ record, text }];
+    });
+    // The batch before was validated (in a worker thread, when the registry runs them) while this one was read.
+    await validating;
     await onProgress(check.count);
+    validating = check.check(batch);
+    // Heard by the next await of it; a failed read before then must not leave it unheard.
+    validating.catch(() => undefined);
   }
+  await validating;
+  await onProgress(check.count);
   return check.report(subjects);
+}
+
+/** Quads parsed from `text` only when iterated: a validator in worker threads is sent the text itself. */
+function parsedWhenRead(text: string): Iterable<Quad> {
+  return { [Symbol.iterator]: () => parseNQuads(text)[Symbol.iterator]() };
 }

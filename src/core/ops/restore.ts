@@ -210,26 +210,31 @@ export async function restoreNQuads(
         at: now,
       });
     }, totals.new > 0);
-    // The restored records carry their keys and claims: rebuilding the rows from them keeps advertising
-    // idempotent, so a job retried after the restore finds its run instead of minting a second one.
-    if (totals.new > 0) {
-      if (!core.graph.ready) await core.graph.open();
-      await rebuildAdvertisingKeys(core);
-    }
-    const stranded =
-      options.check === false
-        ? { checked: 0, records: 0, examples: [] }
-        : await checkRestoredRecords(
-            core,
-            restored,
-            (records) => onProgress({ phase: 'check', records, of: restored.size }),
-            checkedAsWritten,
-          );
-    return { ...totals, stranded };
   } catch (error) {
     sink.abort();
     throw error;
   }
+  if (!core.graph.ready) await core.graph.open();
+  // The restored records are checked (validated in a worker thread when the registry runs them) while the
+  // lineage index is refilled from them.
+  const checking =
+    options.check === false
+      ? Promise.resolve({ checked: 0, records: 0, examples: [] })
+      : checkRestoredRecords(
+          core,
+          restored,
+          (records) => onProgress({ phase: 'check', records, of: restored.size }),
+          checkedAsWritten,
+        );
+  checking.catch(() => undefined);
+  // The restored records carry their keys and claims: rebuilding the rows from them keeps advertising
+  // idempotent, so a job retried after the restore finds its run instead of minting a second one. They are
+  // read from the lineage index once it is filled, so a restore never loads the query index for them.
+  if (totals.new > 0) {
+    await core.graph.lineageFilled();
+    await rebuildAdvertisingKeys(core);
+  }
+  return { ...totals, stranded: await checking };
 }
 
 /** Reads the whole file without writing: a malformed line, or one the store cannot hold, fails here. */

@@ -37,6 +37,8 @@ export const LINK = {
   usedRelease: 14,
   theme: 15,
   checksum: 16,
+  // The deployment a run names by the predicate older records used (advertising keys are rebuilt from both).
+  atInstance: 33,
 } as const;
 /** What is kept about a node, by code. */
 export const FACT = {
@@ -73,6 +75,8 @@ export const FACT = {
   healthEndpoint: 30,
   endpoint: 31,
   healthCheckedAt: 32,
+  // The key a run or an artifact carries by the predicate older records used.
+  legacyExternalKey: 57,
   // Values records are looked up by (`LOOKUP_FACTS`): a partial index on (p, value) covers the codes from 100.
   selfRegisteredBy: 100,
   oidcClientId: 101,
@@ -107,6 +111,7 @@ const LINK_PREDICATES = new Map<string, number>([
   [`<${DCAT('theme')}>`, LINK.theme],
   [`<${REG('usedRelease')}>`, LINK.usedRelease],
   [`<${SPDX('checksum')}>`, LINK.checksum],
+  [`<${REG('atInstance')}>`, LINK.atInstance],
 ]);
 const TYPES = new Map<string, number>([
   [`<${DCAT('Dataset')}>`, FACT.artifact],
@@ -162,6 +167,7 @@ const LITERALS = new Map<string, number>([
   [`<${DCT('issued')}>`, FACT.issued],
   [`<${DCAT('version')}>`, FACT.version],
   [`<${REG('healthCheckedAt')}>`, FACT.healthCheckedAt],
+  [`<${REG('externalKey')}>`, FACT.legacyExternalKey],
 ]);
 /** The fact that keeps the values of a predicate for list facets, if the index keeps them. */
 export function valueFactOf(predicate: string): number | undefined {

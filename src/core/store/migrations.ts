@@ -578,6 +578,17 @@ export const MIGRATIONS: readonly Migration[] = [
       DELETE FROM lineage_state;
       CREATE INDEX lineage_node_value ON lineage_node (p, value) WHERE p >= 100;`,
   },
+  {
+    id: 25,
+    name: 'older advertising keys in the lineage index',
+    // The index now also keeps the key and deployment a run or an artifact names by the predicates older records
+    // used, so that advertising rows are rebuilt from it after a restore: emptied with its state row, it is
+    // filled again from the records when a graph store opens the database.
+    sql: `
+      DELETE FROM lineage_link;
+      DELETE FROM lineage_node;
+      DELETE FROM lineage_state;`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */

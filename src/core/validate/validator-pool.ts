@@ -55,9 +55,9 @@ export class ValidatorPool implements RecordValidator {
 
   async validateMany(records: readonly RecordToValidate[]): Promise<ValidationReport[]> {
     const group: Group = {
-      records: records.map(({ quads, options }) => ({
+      records: records.map(({ quads, nquads, options }) => ({
         // The write path's quads are a frozen array whose text is made once; canonicalTextOf knows which.
-        nquads: Array.isArray(quads) ? canonicalTextOf(quads) : nquadsOf(quads),
+        nquads: nquads ?? (Array.isArray(quads) ? canonicalTextOf(quads) : nquadsOf(quads)),
         locate: [...(options?.locate ?? new Map<string, string>()).entries()],
       })),
     };

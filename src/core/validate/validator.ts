@@ -61,6 +61,11 @@ export interface RecordValidator {
 /** One record of a batch: its quads and how to name its nodes. */
 export interface RecordToValidate {
   readonly quads: Iterable<RDF.Quad>;
+  /**
+   * The quads' canonical N-Quads text, when the caller holds it: a validator in worker threads sends it as it is
+   * (and `quads` may then parse it only when iterated).
+   */
+  readonly nquads?: string;
   readonly options?: ValidateOptions;
 }
 

@@ -4,12 +4,14 @@ import { readRecord, writeRecord } from './embedded/record-table.js';
 
 /**
  * Merges lines into a record: with `replace` the record becomes exactly these lines, otherwise the union of
- * what it held and these. Returns how many of the lines were not already present.
+ * what it held and these. Returns how many of the lines were not already present; `written` hears the record's
+ * lines when it changed.
  */
 export function mergeRecord(
   db: Database,
   target: { graph: string; subject: string; lines: readonly string[]; kind: string | null; replace: boolean },
   now: string,
+  written?: (lines: readonly string[]) => void,
 ): number {
   const before = readRecord(db, target.graph, target.subject);
   const existing = new Set(before === undefined ? [] : linesOf(before.nquads));
@@ -26,5 +28,6 @@ export function mergeRecord(
     },
     now,
   );
+  written?.(linesOf(nquads));
   return fresh.size;
 }

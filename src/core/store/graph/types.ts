@@ -110,6 +110,11 @@ export interface GraphStore {
   readonly generation: number;
   /** Builds the query view; resolves when `ready`. */
   open(): Promise<void>;
+  /**
+   * Resolves when the refill of the lineage index that `open` started (after a restore or an upgrade) has ended: at
+   * once when none runs. A refill that fails or is stopped by `close` leaves the index incomplete.
+   */
+  lineageFilled(): Promise<void>;
   /** The canonical N-Quads of one record, from the durable store. */
   readRecord(graph: string, subject: string): Promise<string | undefined>;
   /**
