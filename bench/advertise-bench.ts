@@ -119,37 +119,8 @@ export async function benchAdvertise(
     '/readyz',
   );
   try {
-    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-    const post = async (path: string, body: unknown) =>
-      (await (
-        await fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
-      ).json()) as Record<string, string>;
-    const software = await post('/api/v1/software', { name: 'advertiser' });
-    const instance = await post('/api/v1/instances', { software: software.id, label: 'ci' });
-    const token = (await post(`/api/v1/instances/${instance.id}/tokens`, {})).token ?? '';
-    const run = await runTimed(process.execPath, [
-      CHILD,
-      server.url,
-      token,
-      String(seconds),
-      String(CLIENTS),
-    ]);
-    if (run.code !== 0) throw new Error(`advertising load failed: ${run.stderr}`);
-    const result = JSON.parse(run.stdout) as {
-      requests: number;
-      failures: number;
-      ms: number;
-      p50: number;
-      p95: number;
-    };
-    return {
-      rps: (result.requests * 1000) / result.ms,
-      failures: result.failures,
-      p50Ms: result.p50,
-      p95Ms: result.p95,
-      floorMs,
-      baselineRps: baseline.rps,
-    };
+    const load = await advertiseLoad(server.url, seconds);
+    return { ...load, floorMs, baselineRps: baseline.rps };
   } finally {
     await server.stop();
   }
@@ -169,4 +140,42 @@ export function renderAdvertise(result: AdvertiseResult): string {
     `  ${result.rps >= 800 ? 'PASS' : 'FAIL'}    at least 800 durable advertise calls/s: ${Math.round(result.rps)}`,
     `  ${ofLimit >= 0.7 ? 'PASS' : 'FAIL'}    at least 0.7x the validation + commit limit: ${ofLimit.toFixed(2)}x`,
   ].join('\n');
+}
+
+/** Advertising by 50 concurrent clients, each call one run and one artifact, as throughput and latency. */
+export interface AdvertiseLoad {
+  readonly rps: number;
+  readonly failures: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+}
+
+/**
+ * Registers a software with a deployment on the registry at `url` (with the benchmark's root token) and has 50
+ * clients advertise as that deployment for `seconds`.
+ */
+export async function advertiseLoad(url: string, seconds: number): Promise<AdvertiseLoad> {
+  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+  const post = async (path: string, body: unknown) =>
+    (await (
+      await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+    ).json()) as Record<string, string>;
+  const software = await post('/api/v1/software', { name: 'advertiser' });
+  const instance = await post('/api/v1/instances', { software: software.id, label: 'ci' });
+  const token = (await post(`/api/v1/instances/${instance.id}/tokens`, {})).token ?? '';
+  const run = await runTimed(process.execPath, [CHILD, url, token, String(seconds), String(CLIENTS)]);
+  if (run.code !== 0) throw new Error(`advertising load failed: ${run.stderr}`);
+  const result = JSON.parse(run.stdout) as {
+    requests: number;
+    failures: number;
+    ms: number;
+    p50: number;
+    p95: number;
+  };
+  return {
+    rps: (result.requests * 1000) / result.ms,
+    failures: result.failures,
+    p50Ms: result.p50,
+    p95Ms: result.p95,
+  };
 }

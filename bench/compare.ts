@@ -52,6 +52,11 @@ export function renderComparison(runs: ReadonlyMap<GraphKind, GraphRun>): string
     ['POST /api/v1/software over HTTP, median (ms)', (r) => r.records?.httpCreateMs, (n) => num(n, 2)],
     ['POST advertise/produced (req/s)', (r) => r.advertise?.rps, (n) => num(n, 0)],
     ['lineage, depth 6, p50 (ms)', (r) => r.lineage?.p50Ms, (n) => num(n, 1)],
+    [
+      'POST advertise/produced on the lineage store (req/s)',
+      (r) => r.lineage?.advertise?.rps,
+      (n) => num(n, 0),
+    ],
     ['OpenLineage single events (events/s)', (r) => r.openlineage?.single.eventsPerSecond, (n) => num(n, 0)],
     ['OpenLineage batches of 50 (events/s)', (r) => r.openlineage?.batched.eventsPerSecond, (n) => num(n, 0)],
     [

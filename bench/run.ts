@@ -69,8 +69,8 @@ async function runParts(
     const advertising = await benchAdvertise(space, options.seconds, records.baseline);
     process.stdout.write(`\n${renderAdvertise(advertising)}\n`);
     results.advertise = advertising;
-    const lineage = await benchLineage(space, options.lineageQuads);
-    process.stdout.write(`\n${renderLineage(lineage)}\n`);
+    const lineage = await benchLineage(space, options.lineageQuads, options.seconds);
+    process.stdout.write(`\n${renderLineage(lineage, advertising.rps)}\n`);
     results.lineage = lineage;
   }
   if (options.parts.includes('openlineage')) {
