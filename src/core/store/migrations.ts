@@ -578,6 +578,17 @@ export const MIGRATIONS: readonly Migration[] = [
       DELETE FROM lineage_state;
       CREATE INDEX lineage_node_value ON lineage_node (p, value) WHERE p >= 100;`,
   },
+  {
+    id: 25,
+    name: 'publishers and content identifiers in the lineage index',
+    // The index now also keeps publisher links and the content identifiers of distributions, which the software
+    // and artifact lists filter by: emptied with its state row, it is filled again from the records when a graph
+    // store opens the database.
+    sql: `
+      DELETE FROM lineage_link;
+      DELETE FROM lineage_node;
+      DELETE FROM lineage_state;`,
+  },
 ];
 
 /** The schema version this code writes: the id of its last migration. */
