@@ -1,6 +1,8 @@
 /**
  * Content identifiers from digests (RFC 6920): the identify endpoint, and reading the `content` filter of the
- * artifact list. Only digests are taken, never bytes; nothing is written.
+ * artifact list. Only digests are taken, never bytes; nothing is written. The records holding some content are
+ * read from the lineage index (`content-index.ts`), or asked of the query index while it is filled
+ * (`content-query.ts`).
  */
 import { requireReader } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
