@@ -1,7 +1,7 @@
 /**
  * The registry's own query index loaded on demand (`REG_QUERY_INDEX=on-demand`, embedded store): the registry is
- * ready without it; its reads, writes, probes and /sparql (which has a copy of its own) leave it unloaded; a read
- * that needs it loads it, and it is dropped again after the idle time.
+ * ready without it; its reads (each checked as it answers), writes, probes and /sparql (which has a copy of its
+ * own) leave it unloaded; a query of the registry's own loads it, and it is dropped again after the idle time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
@@ -9,6 +9,7 @@ import { createApp } from '../../src/http/app.js';
 import { EmbeddedGraphStore } from '../../src/core/store/graph/embedded/embedded.js';
 import { probeDue } from '../../src/core/catalogue/health-probe.js';
 import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { REG } from '../../src/core/ns.js';
 import { openTestCore, waitFor } from '../helpers.js';
 import { apiOf, type Json } from '../support/api.js';
 import { fixtureEvent, seedWithLineage } from '../support/openlineage.js';
@@ -43,10 +44,28 @@ describe('the query index loaded on demand', () => {
     const software = (await api.call('GET', '/api/v1/software?limit=50', 200)).items as Json[];
     const types = (await api.call('GET', '/api/v1/types', 200)).items as Json[];
     const produced = artifacts.find((item) => item.generated_by !== undefined) ?? artifacts[0]!;
+    const type = encodeURIComponent(String(types[0]!.iri));
+    // An artifact known by its bytes' checksum (written before the reads: writes leave the index unloaded too).
+    const digest = 'ab'.repeat(32);
+    await api.call('POST', '/api/v1/artifacts', 201, {
+      title: 'held bytes',
+      distributions: [
+        { download_url: 'https://data.example.org/held', checksum: { algorithm: 'sha256', value: digest } },
+      ],
+    });
+    const content = encodeURIComponent(`ni:///sha-256;${Buffer.from(digest, 'hex').toString('base64url')}`);
     const reads = [
       '/api/v1/instances?limit=50',
       '/api/v1/software?q=shacl&limit=5',
       '/api/v1/artifacts?keyword=validation',
+      '/api/v1/software?publisher=nobody',
+      `/api/v1/software?produces=${type}`,
+      `/api/v1/software?consumes=${type}`,
+      '/api/v1/artifacts?availability=metadata-only',
+      `/api/v1/artifacts?run=${String(runs[0]!.id)}`,
+      `/api/v1/artifacts?content=${content}`,
+      `/api/v1/identify?id=${content}`,
+      `/api/v1/artifacts/identify?value=${digest}`,
       `/api/v1/software/${String(software[0]!.id)}`,
       `/api/v1/software/${String(deployment.software.id)}/deployments`,
       `/api/v1/instances/${String(deployment.instance.id)}`,
@@ -64,10 +83,16 @@ describe('the query index loaded on demand', () => {
       '/api/v1/registry',
       '/metrics',
     ];
+    // Checked after each read: a copy loaded for one is held until the idle time has passed.
     for (const path of reads) {
       const response = await app.request(path);
-      expect([path, response.status]).toEqual([path, 200]);
+      expect([path, response.status, store.indexHeld]).toEqual([path, 200, false]);
     }
+    // The filters and the content lookup found what they were asked for.
+    for (const path of [`/api/v1/artifacts?content=${content}`, `/api/v1/identify?id=${content}`])
+      expect([path, (await api.call('GET', path, 200)).total]).toEqual([path, 1]);
+    for (const path of [`/api/v1/software?produces=${type}`, '/api/v1/artifacts?availability=metadata-only'])
+      expect([path, Number((await api.call('GET', path, 200)).total) > 0]).toEqual([path, true]);
     // Writes: a record, an advertised artifact, OpenLineage events, an announced deployment.
     await api.call('POST', '/api/v1/software', 201, { name: 'written on demand' });
     await api.advertise(deployment.token, 'produced', 'on-demand-run', [{ title: 'table written' }]);
@@ -82,17 +107,20 @@ describe('the query index loaded on demand', () => {
   });
 
   it('is loaded by a read that needs it, and dropped again when idle', async () => {
-    // Artifacts by availability are selected by a query.
-    const open = await api.call('GET', '/api/v1/artifacts?availability=metadata-only', 200);
-    expect(Number(open.total)).toBeGreaterThan(0);
+    // A query of its own asks the query index (as /sparql does not: it has a copy of its own).
+    const softwareCount = async () => {
+      const [row] = await core.graph.select(
+        `SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { GRAPH ?g { ?s a <${REG('Software')}> } }`,
+      );
+      return Number(row?.n?.value ?? 0);
+    };
+    const before = await softwareCount();
+    expect(before).toBeGreaterThan(0);
     expect(store.indexHeld).toBe(true);
     await waitFor(() => !store.indexHeld, 10_000);
     // The next such read loads it again, with what was written meanwhile.
     await api.call('POST', '/api/v1/software', 201, { name: 'written while unloaded' });
-    const again = await api.call('GET', '/api/v1/artifacts?availability=metadata-only', 200);
-    expect(again.total).toBe(open.total);
-    const found = await api.call('GET', '/api/v1/software?publisher=nobody', 200);
-    expect(found.total).toBe(0);
+    expect(await softwareCount()).toBe(before + 1);
     expect(store.indexHeld).toBe(true);
   });
 

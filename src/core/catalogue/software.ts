@@ -26,7 +26,8 @@ import {
   presentingTogether,
 } from '../stored/records.js';
 import { memoised } from '../stored/memoised.js';
-import { FACT } from '../store/lineage-index.js';
+import { FACT, LINK } from '../store/lineage-index.js';
+import type { IndexCondition } from '../store/graph/kind-pages.js';
 import type { Act } from '../stored/write-path.js';
 import { sparqlString } from '../discovery/sparql-text.js';
 import { softwareCounts, softwareCountsOf } from './software-counts.js';
@@ -217,6 +218,33 @@ function softwareFilters(): CustomFilters<'software'> {
   };
 }
 
+/** `softwareFilters` as conditions the lineage index answers. */
+function softwareConditions(): Partial<
+  Record<keyof CustomFilters<'software'>, (value: string) => IndexCondition>
+> {
+  // A capability the software declares, or one of its releases (what states it a version of the software) does.
+  const capability = (side: number) => (value: string) => {
+    const declares: IndexCondition = { link: LINK.hasCapability, through: { link: side, o: value } };
+    return { anyOf: [declares, { linkedBy: LINK.versionOf, from: declares }] };
+  };
+  return {
+    keyword: (value) => ({
+      fact: FACT.keywords,
+      value: matchKeywordFilter(value)?.label ?? value,
+      caseless: true,
+    }),
+    // The publisher's IRI, or its name in any case.
+    publisher: (value) => ({
+      anyOf: [
+        { link: LINK.publisher, o: value },
+        { link: LINK.publisher, to: { fact: FACT.name, value, caseless: true } },
+      ],
+    }),
+    produces: capability(LINK.produces),
+    consumes: capability(LINK.consumes),
+  };
+}
+
 /** Lists software newest first, with paging, filters and facets (licence, kind, topic with labels). */
 export async function listSoftware(core: Core, params: SoftwareListParams): Promise<JsonObject> {
   return memoised(core, `software-list ${JSON.stringify(params)}`, () =>
@@ -228,13 +256,7 @@ async function listSoftwareNow(core: Core, params: SoftwareListParams): Promise<
   const query: ListQuery = {
     type: REG('Software'),
     patterns: filterPatterns(core, 'software', params, softwareFilters()) ?? [],
-    conditions: filterConditions(core, 'software', params, {
-      keyword: (value) => ({
-        fact: FACT.keywords,
-        value: matchKeywordFilter(value)?.label ?? value,
-        caseless: true,
-      }),
-    }),
+    conditions: filterConditions(core, 'software', params, softwareConditions()),
     limit: pageSize(params.limit),
     cursor: params.cursor,
     registry: params.registry,

@@ -1,21 +1,12 @@
 /**
  * Impact read from the lineage index in `registry.db` (runs' deployments, releases, starts, statuses and labels,
- * generated-by, used and runs-release links, creation times, withdrawals and the content names of distributions
- * and releases), so an impact question is answered before the query index has loaded, and from the external store
- * without a request per step. Each reader gives what its query in the query index gives, for the graphs,
+ * generated-by, used and runs-release links, creation times and withdrawals), so an impact question is answered
+ * before the query index has loaded, and from the external store without a request per step (what holds some
+ * content is read by `provenance/content-index.ts`). Each reader gives what its query in the query index gives, for the graphs,
  * withdrawals, order and limits that query has.
  */
 import type { Core } from '../core.js';
-import { spdxAlgorithmIri, type ContentName } from '../records/content-id.js';
-import {
-  FACT,
-  firstFactSql,
-  firstLinkSql,
-  LINK,
-  LOOKUP_FACTS,
-  notWithdrawnSql,
-  recordGraphSql,
-} from '../store/lineage-index.js';
+import { FACT, firstFactSql, firstLinkSql, LINK, notWithdrawnSql } from '../store/lineage-index.js';
 import type { RunFacts } from './impact-runs.js';
 
 interface RunRow {
@@ -144,82 +135,5 @@ export function usedByARunInIndex(core: Core, iri: string): boolean {
   return (
     core.db.prepare(`SELECT 1 FROM lineage_link WHERE o = ? AND p = ${LINK.used} LIMIT 1`).get(iri) !==
     undefined
-  );
-}
-
-/** A record holding some content: an artifact, by one of its distributions, or a release. */
-export interface ContentHolder {
-  readonly kind: 'distribution' | 'release';
-  readonly record: string;
-}
-
-/** The most records one lookup takes, as the content lookup of the query index reads them. */
-const CONTENT_LIMIT = 201;
-
-/**
- * The records holding the content `name` names, in this registry's graph or a peer's cache and not withdrawn
- * there: artifacts whose distributions carry one of its checksums or SWHIDs (a SWHID with qualifiers after `;`
- * too), releases whose image digest is one of its digests (in any case) or that carry one of its SWHIDs.
- */
-export function contentHoldersFromIndex(core: Core, name: ContentName): ContentHolder[] {
-  const graphs = recordGraphSql('n.graph');
-  const live = (record: string) => `${graphs.sql} AND ${notWithdrawnSql(record, 'n.graph')}`;
-  const read = (sql: string, ...params: unknown[]) =>
-    (
-      core.db.prepare(`${sql} LIMIT ${CONTENT_LIMIT}`).all(...params, ...graphs.params) as ContentHolder[]
-    ).map(({ kind, record }) => ({ kind, record }));
-  const pairs = name.digests.flatMap(({ algorithm, hex }) => {
-    const iri = spdxAlgorithmIri(algorithm);
-    return iri === undefined ? [] : [[iri, hex]];
-  });
-  const checksums =
-    pairs.length === 0
-      ? []
-      : read(
-          // CROSS JOIN: each asked checksum is looked up by its value, rather than every checksum read.
-          `SELECT DISTINCT 'distribution' AS kind, d.s AS record, n.graph, k.s, n.value FROM json_each(?) c
-           CROSS JOIN lineage_node n ON n.p = ${FACT.checksumValue} AND n.${LOOKUP_FACTS} AND n.value = c.value ->> 1
-           JOIN lineage_node a ON a.iri = n.iri AND a.graph = n.graph AND a.p = ${FACT.checksumAlgorithm}
-             AND a.value = c.value ->> 0
-           JOIN lineage_link k ON k.o = n.iri AND k.graph = n.graph AND k.p = ${LINK.checksum}
-           JOIN lineage_link d ON d.o = k.s AND d.graph = n.graph AND d.p = ${LINK.distribution}
-           WHERE ${live('d.s')} ORDER BY n.graph, d.s, k.s, n.value`,
-          JSON.stringify(pairs),
-        );
-  const wanted = name.digests.map(({ algorithm, hex }) => `${algorithm}:${hex}`);
-  const images =
-    wanted.length === 0
-      ? []
-      : read(
-          `SELECT DISTINCT 'release' AS kind, n.iri AS record, n.graph, n.value FROM lineage_node n
-           WHERE n.p = ${FACT.imageDigest} AND n.${LOOKUP_FACTS} AND lower(n.value) IN (SELECT value FROM json_each(?))
-             AND ${live('n.iri')} ORDER BY n.graph, n.iri, n.value`,
-          JSON.stringify(wanted),
-        );
-  return [...checksums, ...images, ...swhidHolders(name.swhids, read, live)];
-}
-
-/** The records carrying one of `swhids` (or it with qualifiers): distributions' artifacts, else the node itself. */
-function swhidHolders(
-  swhids: readonly string[],
-  read: (sql: string, ...params: unknown[]) => ContentHolder[],
-  live: (record: string) => string,
-): ContentHolder[] {
-  if (swhids.length === 0) return [];
-  // A value that starts with `id;` sorts from `id;` to before `id<` (the next code point): each id is one range of
-  // the index by value, from `id` itself to before `id<`, less what sorts between `id` and `id;`.
-  const ranges = swhids
-    .map(
-      () => `SELECT iri, graph, value FROM lineage_node WHERE p = ${FACT.swhid} AND ${LOOKUP_FACTS}
-        AND value >= ? AND value < ? AND (value = ? OR value >= ?)`,
-    )
-    .join(' UNION ALL ');
-  return read(
-    `SELECT DISTINCT CASE WHEN d.s IS NULL THEN 'release' ELSE 'distribution' END AS kind,
-       coalesce(d.s, n.iri) AS record, n.graph, n.iri, n.value FROM (${ranges}) n
-     LEFT JOIN lineage_link d ON d.o = n.iri AND d.graph = n.graph AND d.p = ${LINK.distribution}
-     WHERE ${live('coalesce(d.s, n.iri)')}
-     ORDER BY n.graph, n.iri, d.s, n.value`,
-    ...swhids.flatMap((id) => [id, `${id}<`, id, `${id};`]),
   );
 }

@@ -14,7 +14,7 @@ import { sparqlIri } from '../discovery/sparql-text.js';
 import { requireReadable } from '../stored/records.js';
 import { lineageIndexReady } from '../store/lineage-index.js';
 import type { Core } from '../core.js';
-import { contentHoldersFromIndex, usedByARunInIndex } from './impact-index.js';
+import { usedByARunInIndex } from './impact-index.js';
 
 /** How `of` named what it is about. */
 export type ImpactSubjectKind = 'artifact' | 'release' | 'content';
@@ -74,9 +74,7 @@ async function byIri(core: Core, iri: string): Promise<ImpactSubject | undefined
 async function byContent(core: Core, of: string): Promise<ImpactSubject | undefined> {
   const name = parseContentName(of);
   if (name === undefined) return undefined;
-  const matches = lineageIndexReady(core.db)
-    ? contentHoldersFromIndex(core, name)
-    : await findByContent(core, name);
+  const matches = await findByContent(core, name);
   const artifacts = matches.filter((m) => m.kind === 'distribution').map((m) => m.record);
   const releases = matches.filter((m) => m.kind === 'release').map((m) => m.record);
   return {

@@ -1,6 +1,8 @@
 /**
  * Content identifiers from digests (RFC 6920): the identify endpoint, and reading the `content` filter of the
- * artifact list. Only digests are taken, never bytes; nothing is written.
+ * artifact list. Only digests are taken, never bytes; nothing is written. The records holding some content are
+ * read from the lineage index (`content-index.ts`), or asked of the query index while it is filled
+ * (`content-query.ts`).
  */
 import { requireReader } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
@@ -15,18 +17,17 @@ import {
   hexDigest,
   NAMING_ALGORITHMS,
   parseContentName,
-  spdxAlgorithmIri,
   swhidCore,
   type ContentDigest,
   type ContentName,
 } from '../records/content-id.js';
-import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, REG, SCHEMA, SPDX } from '../ns.js';
 import { idOf } from '../records/ids.js';
-import type { Binding } from '../store/graph/types.js';
-import { sparqlString } from '../discovery/sparql-text.js';
 import { originOf } from '../stored/records.js';
 import type { Core } from '../core.js';
 import { invalidChecksum } from './artifact-input.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import { contentMatchesFromIndex, distributionNamesFromIndex, titleRowsFromIndex } from './content-index.js';
+import { contentMatchesFromQuery, distributionNamesFromQuery, titleRowsFromQuery } from './content-query.js';
 import type {
   ContentIdentity,
   ContentMatchJson,
@@ -177,108 +178,71 @@ export interface ContentMatch {
   readonly matched: readonly MatchedName[];
 }
 
-// Only the registry's own graph and the cached graphs of peers hold records.
-const RECORD_GRAPHS = `FILTER(?g = <${GRAPHS.local}> || STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))`;
-const LIVE = (record: string) => `FILTER NOT EXISTS { ${record} <${REG('tombstoned')}> true }`;
-const value = (row: Binding, name: string): string | undefined => row[name]?.value;
+/** A checksum (algorithm IRI and hex value) or a SWHID a distribution states (`distributionNames`). */
+export interface DistributionNameRow {
+  readonly algorithm: string | null;
+  readonly hex: string | null;
+  readonly swhid: string | null;
+}
+
+/** What titles a matched record (`titlesOf`): its title, version, and the name of what it is a version of. */
+export interface TitleRow {
+  readonly graph: string;
+  readonly record: string;
+  readonly title: string | null;
+  readonly version: string | null;
+  readonly name: string | null;
+}
+
 /** The most records one answer lists; each lookup reads one more, to tell that there are more. */
 const MATCH_LIMIT = 200;
-
-async function checksumMatches(core: Core, digests: readonly ContentDigest[]): Promise<ContentMatch[]> {
-  const values = digests.flatMap(({ algorithm, hex }) => {
-    const iri = spdxAlgorithmIri(algorithm);
-    return iri === undefined ? [] : [`(<${iri}> ${sparqlString(hex)})`];
-  });
-  if (values.length === 0) return [];
-  const rows = await core.graph.select(
-    `SELECT DISTINCT ?g ?s ?node ?alg ?hex WHERE { VALUES (?alg ?hex) { ${values.join(' ')} }
-       GRAPH ?g { ?c <${SPDX('checksumValue')}> ?hex . ?c <${SPDX('algorithm')}> ?alg .
-         ?node <${SPDX('checksum')}> ?c . ?s <${DCAT('distribution')}> ?node . ${LIVE('?s')} } ${RECORD_GRAPHS} } LIMIT ${MATCH_LIMIT + 1}`,
-  );
-  return rows.map((row) => ({
-    kind: 'distribution',
-    iri: value(row, 'node')!,
-    record: value(row, 's')!,
-    graph: value(row, 'g')!,
-    matched: [{ field: 'distributions.checksum', value: value(row, 'hex')! }],
-  }));
-}
-
-async function imageMatches(core: Core, digests: readonly ContentDigest[]): Promise<ContentMatch[]> {
-  if (digests.length === 0) return [];
-  const wanted = digests.map(({ algorithm, hex }) => sparqlString(`${algorithm}:${hex}`)).join(', ');
-  const rows = await core.graph.select(
-    `SELECT DISTINCT ?g ?s ?d WHERE { GRAPH ?g { ?s <${REG('imageDigest')}> ?d .
-       FILTER(LCASE(STR(?d)) IN (${wanted})) ${LIVE('?s')} } ${RECORD_GRAPHS} } LIMIT ${MATCH_LIMIT + 1}`,
-  );
-  return rows.map((row) => ({
-    kind: 'release',
-    iri: value(row, 's')!,
-    record: value(row, 's')!,
-    graph: value(row, 'g')!,
-    matched: [{ field: 'image_digest', value: value(row, 'd')! }],
-  }));
-}
-
-async function swhidMatches(core: Core, swhids: readonly string[]): Promise<ContentMatch[]> {
-  if (swhids.length === 0) return [];
-  const tests = swhids.map((id) => `?w = ${sparqlString(id)} || STRSTARTS(?w, ${sparqlString(`${id};`)})`);
-  const rows = await core.graph.select(
-    `SELECT DISTINCT ?g ?node ?s ?w WHERE { GRAPH ?g { ?node <${REG('swhid')}> ?w . FILTER(${tests.join(' || ')})
-       OPTIONAL { ?s <${DCAT('distribution')}> ?node } BIND(COALESCE(?s, ?node) AS ?r) ${LIVE('?r')} }
-       ${RECORD_GRAPHS} } LIMIT ${MATCH_LIMIT + 1}`,
-  );
-  return rows.map((row) => {
-    const artifact = value(row, 's');
-    return {
-      kind: artifact === undefined ? 'release' : 'distribution',
-      iri: value(row, 'node')!,
-      record: artifact ?? value(row, 'node')!,
-      graph: value(row, 'g')!,
-      matched: [
-        { field: artifact === undefined ? 'swhids' : 'distributions.swhids', value: value(row, 'w')! },
-      ],
-    };
-  });
-}
+/** Orders strings by code point. */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The other names of the bytes of matched distributions: their checksums and the SWHIDs of the same bytes
  * (`swh:1:cnt:`). A release's image and its source are different content, so a release adds nothing.
  */
 async function distributionNames(core: Core, matches: readonly ContentMatch[]): Promise<ContentName> {
-  const nodes = [...new Set(matches.filter((m) => m.kind === 'distribution').map((m) => `<${m.iri}>`))];
+  const nodes = [...new Set(matches.filter((m) => m.kind === 'distribution').map((m) => m.iri))];
   if (nodes.length === 0) return { form: 'digest-set', digests: [], swhids: [] };
-  const rows = await core.graph.select(
-    `SELECT DISTINCT ?alg ?hex ?w WHERE { VALUES ?node { ${nodes.join(' ')} } GRAPH ?g {
-       { ?node <${SPDX('checksum')}> ?c . ?c <${SPDX('algorithm')}> ?alg ; <${SPDX('checksumValue')}> ?hex }
-       UNION { ?node <${REG('swhid')}> ?w } } ${RECORD_GRAPHS} }`,
-  );
+  const rows = lineageIndexReady(core.db)
+    ? distributionNamesFromIndex(core, nodes)
+    : await distributionNamesFromQuery(core, nodes);
   const digests: ContentDigest[] = [];
   const swhids: string[] = [];
-  for (const row of rows) {
-    const [alg, hex, swhid] = [value(row, 'alg'), value(row, 'hex'), value(row, 'w')];
-    const digest = alg === undefined || hex === undefined ? undefined : hexDigest(algorithmOfIri(alg), hex);
+  for (const { algorithm, hex, swhid } of rows) {
+    const digest = algorithm === null || hex === null ? undefined : hexDigest(algorithmOfIri(algorithm), hex);
     if (digest !== undefined) digests.push(digest);
-    const id = swhid === undefined ? undefined : swhidCore(swhid);
+    const id = swhid === null ? undefined : swhidCore(swhid);
     if (id?.startsWith('swh:1:cnt:') === true) swhids.push(id);
   }
+  // In one order whichever way they were read.
+  digests.sort((a, b) => compare(`${a.algorithm} ${a.hex}`, `${b.algorithm} ${b.hex}`));
+  swhids.sort(compare);
   return { form: 'digest-set', digests, swhids };
 }
 
-/** Every record holding the content a name names, in this registry and in cached peers, each once, in IRI order. */
+/**
+ * Every record holding the content a name names, in this registry and in cached peers, each once, in IRI order:
+ * from the lineage index when it is complete, else from the query index.
+ */
 export async function findByContent(core: Core, name: ContentName): Promise<ContentMatch[]> {
-  const found = await Promise.all([
-    checksumMatches(core, name.digests),
-    imageMatches(core, name.digests),
-    swhidMatches(core, name.swhids),
-  ]);
+  const found = lineageIndexReady(core.db)
+    ? contentMatchesFromIndex(core, name, MATCH_LIMIT + 1)
+    : await contentMatchesFromQuery(core, name, MATCH_LIMIT + 1);
   const merged = new Map<string, ContentMatch>();
-  for (const match of found.flat()) {
+  for (const match of found) {
     const key = `${match.graph} ${match.iri}`;
     const seen = merged.get(key);
     merged.set(key, seen === undefined ? match : { ...seen, matched: [...seen.matched, ...match.matched] });
   }
+  // The values that matched by field (checksums, image digests, SWHIDs), in one order whichever way they were read.
+  for (const [key, match] of merged)
+    merged.set(key, {
+      ...match,
+      matched: [...match.matched].sort((a, b) => compare(a.field, b.field) || compare(a.value, b.value)),
+    });
   return [...merged.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.iri.localeCompare(b.iri));
 }
 
@@ -344,21 +308,17 @@ function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
 /** The titles of matched records, in one query: an artifact's title, a release's software name and version. */
 async function titlesOf(core: Core, matches: readonly ContentMatch[]): Promise<Map<string, string>> {
   const titles = new Map<string, string>();
-  const pairs = [...new Set(matches.map((m) => `(<${m.graph}> <${m.record}>)`))];
-  if (pairs.length === 0) return titles;
-  const rows = await core.graph.select(
-    `SELECT ?g ?r (SAMPLE(?t) AS ?title) (SAMPLE(?v) AS ?version) (SAMPLE(?n) AS ?name) WHERE {
-       VALUES (?g ?r) { ${pairs.join(' ')} }
-       GRAPH ?g { ?r a ?class . OPTIONAL { ?r <${DCT('title')}> ?t } OPTIONAL { ?r <${SCHEMA('softwareVersion')}> ?v }
-         OPTIONAL { ?r <${DCT('isVersionOf')}> ?sw } }
-       OPTIONAL { GRAPH ?h { ?sw <${SCHEMA('name')}> ?n } } } GROUP BY ?g ?r`,
-  );
+  const records = [
+    ...new Map(matches.map((m) => [`${m.graph} ${m.record}`, [m.graph, m.record] as const])).values(),
+  ];
+  if (records.length === 0) return titles;
+  const rows = lineageIndexReady(core.db)
+    ? titleRowsFromIndex(core, records)
+    : await titleRowsFromQuery(core, records);
   for (const row of rows) {
-    const release = [value(row, 'name'), value(row, 'version')]
-      .filter((part) => part !== undefined)
-      .join(' ');
-    const title = value(row, 'title') ?? release;
-    if (title !== '') titles.set(`${value(row, 'g')} ${value(row, 'r')}`, title);
+    const release = [row.name, row.version].filter((part) => part !== null).join(' ');
+    const title = row.title ?? release;
+    if (title !== '') titles.set(`${row.graph} ${row.record}`, title);
   }
   return titles;
 }

@@ -7,8 +7,8 @@
  * the list of artifact types reads (conforms-to and capability links, artifact-type records), the values the
  * software list counts as facets (licence, category, topic), the text lists are filtered by (words and keywords),
  * the values records are looked up by (who registered a deployment, which client it is, the versions of a series),
- * and for impact the release each run used and the content names of distributions and releases (checksums, image
- * digests, SWHIDs).
+ * for impact and content lookups the release each run used and the content names of distributions and releases
+ * (checksums, image digests, SWHIDs, content identifiers), and the publishers lists filter by.
  *
  * It is derived data, kept current inside each commit by both stores. It is filled again from the records when it
  * is new (a database from before it, or one whose graph store was switched) and after a restore, which writes
@@ -37,8 +37,10 @@ export const LINK = {
   usedRelease: 14,
   theme: 15,
   checksum: 16,
+  publisher: 17,
+  specializationOf: 18,
   // The deployment a run names by the predicate older records used (advertising keys are rebuilt from both).
-  atInstance: 33,
+  atInstance: 19,
 } as const;
 /** What is kept about a node, by code. */
 export const FACT = {
@@ -76,7 +78,7 @@ export const FACT = {
   endpoint: 31,
   healthCheckedAt: 32,
   // The key a run or an artifact carries by the predicate older records used.
-  legacyExternalKey: 57,
+  legacyExternalKey: 33,
   // Values records are looked up by (`LOOKUP_FACTS`): a partial index on (p, value) covers the codes from 100.
   selfRegisteredBy: 100,
   oidcClientId: 101,
@@ -111,6 +113,9 @@ const LINK_PREDICATES = new Map<string, number>([
   [`<${DCAT('theme')}>`, LINK.theme],
   [`<${REG('usedRelease')}>`, LINK.usedRelease],
   [`<${SPDX('checksum')}>`, LINK.checksum],
+  // What software and artifact lists filter by: a publisher, and the content identifier of a distribution.
+  [`<${DCT('publisher')}>`, LINK.publisher],
+  [`<${PROV('specializationOf')}>`, LINK.specializationOf],
   [`<${REG('atInstance')}>`, LINK.atInstance],
 ]);
 const TYPES = new Map<string, number>([
@@ -122,6 +127,8 @@ const TYPES = new Map<string, number>([
   [`<${REG('Instance')}>`, FACT.deployment],
   [`<${REG('Software')}>`, FACT.software],
 ]);
+/** The facts that say a node is of a class the index keeps (`rdf:type`). */
+export const TYPE_FACTS: readonly number[] = [...TYPES.values()];
 /**
  * Facts kept with the value of their object, an IRI or a literal's lexical form: list facets and filters, and the
  * values records are looked up by.

@@ -580,9 +580,10 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     id: 25,
-    name: 'older advertising keys in the lineage index',
-    // The index now also keeps the key and deployment a run or an artifact names by the predicates older records
-    // used, so that advertising rows are rebuilt from it after a restore: emptied with its state row, it is
+    name: 'publishers, content identifiers and older advertising keys in the lineage index',
+    // The index now also keeps publisher links and the content identifiers of distributions, which the software
+    // and artifact lists filter by, and the key and deployment a run or an artifact names by the predicates older
+    // records used, from which advertising rows are rebuilt after a restore: emptied with its state row, it is
     // filled again from the records when a graph store opens the database.
     sql: `
       DELETE FROM lineage_link;

@@ -14,15 +14,20 @@ export interface RecordTables {
 }
 
 /**
- * A list filter the lineage index can answer (`lineage-index.ts`, `indexedAs`): the record links to `o`, or links to
- * something that links on to `through.o` (in the record's graph), or states `value` (an IRI or a literal's lexical
- * form; with `caseless`, in any case), or, with `orAbsent`, states it or nothing for that fact; or it is an artifact
- * `touchedSql` finds for the deployments a subquery gives; or the text of its `facts` joined by spaces (a missing
- * one read as empty) contains `words` in any case; or it meets one of `anyOf`.
+ * A list filter the lineage index can answer (`lineage-index.ts`, `indexedAs`), met by a node in a graph (the listed
+ * record in its own, or a node a link reaches): the node links to `o`, or links to something that links on to
+ * `through.o`, or links to something meeting `to` (in the same graph); something meeting `from` links to it (in the
+ * same graph, or with `anyGraph` in any); it is the IRI `is`; it states `value` (an IRI or a literal's lexical
+ * form; with `caseless`, in any case), or, with `orAbsent`, states it or nothing for that fact; it is an artifact
+ * `touchedSql` finds for the deployments a subquery gives; the text of its `facts` joined by spaces (a missing one
+ * read as empty) contains `words` in any case; or it meets one of `anyOf`, each of `allOf`, or not `not`.
  */
 export type IndexCondition =
   | { readonly link: number; readonly o: string }
   | { readonly link: number; readonly through: { readonly link: number; readonly o: string } }
+  | { readonly link: number; readonly to: IndexCondition }
+  | { readonly linkedBy: number; readonly from: IndexCondition; readonly anyGraph?: boolean }
+  | { readonly is: string }
   | { readonly touchedBy: { readonly sql: string; readonly params: readonly unknown[] } }
   | {
       readonly fact: number;
@@ -31,7 +36,9 @@ export type IndexCondition =
       readonly caseless?: boolean;
     }
   | { readonly words: string; readonly facts: readonly number[] }
-  | { readonly anyOf: readonly IndexCondition[] };
+  | { readonly anyOf: readonly IndexCondition[] }
+  | { readonly allOf: readonly IndexCondition[] }
+  | { readonly not: IndexCondition };
 
 /** Which records of which graphs a page lists. */
 export interface KindScope {
@@ -59,55 +66,106 @@ function graphCondition(graph: string | undefined): Sql {
   return graph === undefined ? recordGraphSql('r.graph') : { sql: 'r.graph = ?', params: [graph] };
 }
 
-/** A condition on the record `r` in its graph, as SQL with its parameters. */
-function conditionSql(condition: IndexCondition): Sql {
-  if ('anyOf' in condition) {
-    const parts = condition.anyOf.map(conditionSql);
+/** Where a condition is checked: the columns (or expressions) giving the node and its graph. */
+interface At {
+  readonly node: string;
+  readonly graph: string;
+}
+
+const RECORD: At = { node: 'r.subject', graph: 'r.graph' };
+
+/**
+ * A condition on the node `at` in its graph, as SQL with its parameters. `alias` names the tables of nested
+ * conditions apart from those of the conditions they are nested in.
+ */
+function conditionSql(condition: IndexCondition, at: At = RECORD, alias = aliases()): Sql {
+  const { node, graph } = at;
+  if ('anyOf' in condition || 'allOf' in condition) {
+    const [parts, joiner, none] =
+      'anyOf' in condition
+        ? [condition.anyOf.map((part) => conditionSql(part, at, alias)), ' OR ', '0']
+        : [condition.allOf.map((part) => conditionSql(part, at, alias)), ' AND ', '1'];
     return {
-      sql: parts.length === 0 ? '0' : `(${parts.map((part) => part.sql).join(' OR ')})`,
+      sql: parts.length === 0 ? none : `(${parts.map((part) => part.sql).join(joiner)})`,
       params: parts.flatMap((part) => part.params),
+    };
+  }
+  if ('not' in condition) {
+    const inner = conditionSql(condition.not, at, alias);
+    return { sql: `NOT ${inner.sql}`, params: inner.params };
+  }
+  if ('is' in condition) return { sql: `${node} = ?`, params: [condition.is] };
+  if ('to' in condition) {
+    const l = alias();
+    const to = conditionSql(condition.to, { node: `${l}.o`, graph: `${l}.graph` }, alias);
+    return {
+      sql: `EXISTS (SELECT 1 FROM lineage_link ${l} INDEXED BY lineage_link_from
+              WHERE ${l}.s = ${node} AND ${l}.p = ? AND ${l}.graph = ${graph} AND ${to.sql})`,
+      params: [condition.link, ...to.params],
+    };
+  }
+  if ('linkedBy' in condition) {
+    const l = alias();
+    const from = conditionSql(condition.from, { node: `${l}.s`, graph: `${l}.graph` }, alias);
+    const inGraph = condition.anyGraph === true ? '' : `AND ${l}.graph = ${graph}`;
+    return {
+      sql: `EXISTS (SELECT 1 FROM lineage_link ${l} INDEXED BY lineage_link_to
+              WHERE ${l}.o = ${node} AND ${l}.p = ? ${inGraph} AND ${from.sql})`,
+      params: [condition.linkedBy, ...from.params],
     };
   }
   if ('words' in condition) {
     // As SPARQL's CONTAINS(LCASE(CONCAT(...))) over optional fields: each combination of the fields' values, a
     // missing field read as empty; `lower_unicode` folds case as LCASE does, beyond ASCII.
+    const t = alias();
     const joins = condition.facts
       .map(
         (_, n) =>
-          `LEFT JOIN lineage_node t${n} ON t${n}.iri = r.subject AND t${n}.graph = r.graph AND t${n}.p = ?`,
+          `LEFT JOIN lineage_node ${t}_${n} ON ${t}_${n}.iri = ${node} AND ${t}_${n}.graph = ${graph} AND ${t}_${n}.p = ?`,
       )
       .join(' ');
-    const text = condition.facts.map((_, n) => `coalesce(t${n}.value, '')`).join(" || ' ' || ");
+    const text = condition.facts.map((_, n) => `coalesce(${t}_${n}.value, '')`).join(" || ' ' || ");
     return {
-      sql: `EXISTS (SELECT 1 FROM (SELECT 1) x ${joins} WHERE instr(lower_unicode(${text}), ?) > 0)`,
+      sql: `EXISTS (SELECT 1 FROM (SELECT 1) ${t} ${joins} WHERE instr(lower_unicode(${text}), ?) > 0)`,
       params: [...condition.facts, condition.words.toLowerCase()],
     };
   }
   if ('touchedBy' in condition) {
     const touched = touchedSql(condition.touchedBy.sql, condition.touchedBy.params);
-    return { sql: `(r.graph, r.subject) IN (SELECT g, s FROM (${touched.sql}))`, params: touched.params };
+    return { sql: `(${graph}, ${node}) IN (SELECT g, s FROM (${touched.sql}))`, params: touched.params };
   }
-  if ('through' in condition)
+  if ('through' in condition) {
+    const [l, m] = [alias(), alias()];
     return {
-      sql: `EXISTS (SELECT 1 FROM lineage_link l INDEXED BY lineage_link_from
-              JOIN lineage_link m INDEXED BY lineage_link_from ON m.s = l.o AND m.graph = l.graph AND m.p = ? AND m.o = ?
-              WHERE l.s = r.subject AND l.p = ? AND l.graph = r.graph)`,
+      sql: `EXISTS (SELECT 1 FROM lineage_link ${l} INDEXED BY lineage_link_from
+              JOIN lineage_link ${m} INDEXED BY lineage_link_from ON ${m}.s = ${l}.o AND ${m}.graph = ${l}.graph AND ${m}.p = ? AND ${m}.o = ?
+              WHERE ${l}.s = ${node} AND ${l}.p = ? AND ${l}.graph = ${graph})`,
       params: [condition.through.link, condition.through.o, condition.link],
     };
-  if ('link' in condition)
+  }
+  if ('link' in condition) {
+    const l = alias();
     return {
-      sql: 'EXISTS (SELECT 1 FROM lineage_link l INDEXED BY lineage_link_from WHERE l.s = r.subject AND l.p = ? AND l.o = ? AND l.graph = r.graph)',
+      sql: `EXISTS (SELECT 1 FROM lineage_link ${l} INDEXED BY lineage_link_from WHERE ${l}.s = ${node} AND ${l}.p = ? AND ${l}.o = ? AND ${l}.graph = ${graph})`,
       params: [condition.link, condition.o],
     };
+  }
+  const n = alias();
   const caseless = condition.caseless === true;
-  const stated = `EXISTS (SELECT 1 FROM lineage_node n WHERE n.iri = r.subject AND n.p = ? AND ${caseless ? 'lower_unicode(n.value)' : 'n.value'} = ? AND n.graph = r.graph)`;
+  const stated = `EXISTS (SELECT 1 FROM lineage_node ${n} WHERE ${n}.iri = ${node} AND ${n}.p = ? AND ${caseless ? `lower_unicode(${n}.value)` : `${n}.value`} = ? AND ${n}.graph = ${graph})`;
   const value = caseless ? condition.value.toLowerCase() : condition.value;
   return condition.orAbsent === true
     ? {
-        sql: `(${stated} OR NOT EXISTS (SELECT 1 FROM lineage_node n WHERE n.iri = r.subject AND n.p = ? AND n.graph = r.graph))`,
+        sql: `(${stated} OR NOT EXISTS (SELECT 1 FROM lineage_node ${n} WHERE ${n}.iri = ${node} AND ${n}.p = ? AND ${n}.graph = ${graph}))`,
         params: [condition.fact, value, condition.fact],
       }
     : { sql: stated, params: [condition.fact, value] };
+}
+
+/** Names for the tables of conditions, each new: `c1`, `c2`, ... */
+function aliases(): () => string {
+  let next = 0;
+  return () => `c${++next}`;
 }
 
 /**
