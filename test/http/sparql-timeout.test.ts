@@ -147,7 +147,7 @@ describe('a client query that breaks the engine', () => {
 describe('the index the API reads from, when it fails', () => {
   it('is loaded again at once, without a write; record reads and /healthz answer meanwhile', async () => {
     const id = await createSoftware('through the failure');
-    const main = (core.graph as unknown as { main: { client: IndexClient } }).main;
+    const main = (core.graph as unknown as { main: { replica: { client: IndexClient } } }).main.replica;
     main.client.abandon('stopped by a test');
     expect(core.graph.ready).toBe(false);
     expect((await app.request('/healthz')).status).toBe(200);
@@ -160,7 +160,7 @@ describe('the index the API reads from, when it fails', () => {
   });
 
   it('holds the reads that need it until it is back instead of failing them', async () => {
-    const main = (core.graph as unknown as { main: { client: IndexClient } }).main;
+    const main = (core.graph as unknown as { main: { replica: { client: IndexClient } } }).main.replica;
     main.client.abandon('stopped by a test');
     expect(core.graph.ready).toBe(false);
     const listed = await app.request('/api/v1/software?limit=7');

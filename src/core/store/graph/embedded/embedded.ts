@@ -1,41 +1,26 @@
-import { QueryTimeoutError, UnavailableError } from '../../../errors.js';
+import { UnavailableError } from '../../../errors.js';
 import { normaliseBinding } from '../sparql-terms.js';
 import type { Logger } from '../../../log.js';
 import type { Database } from '../../database.js';
-import { canonicalTextOf, linesOf, markedRecord, toNQuads, toNTriples } from '../../nquads.js';
-import {
-  ensureSearchSchema,
-  indexRecordForSearch,
-  catchUpSearchRows,
-  deferSearchRows,
-  rebuildSearchIndex,
-  searchPending,
-  searchRebuildDue,
-} from '../../search-index.js';
+import { canonicalTextOf, linesOf } from '../../nquads.js';
+import { ensureSearchSchema, indexRecordForSearch, deferSearchRows } from '../../search-index.js';
 import type { SearchReader } from '../../search-entry.js';
-import {
-  claimLineageIndex,
-  indexRecordLineage,
-  lineageIndexReady,
-  lineageRefillPosition,
-  refillLineageIndex,
-} from '../../lineage-index.js';
+import { claimLineageIndex, indexRecordLineage, lineageIndexReady } from '../../lineage-index.js';
 import { ClientIndex } from './client-index.js';
 import type { IndexClient } from './index-client.js';
-import type { IndexRequest } from './index-protocol.js';
-import { IndexReplica } from './index-replica.js';
+import { OwnIndex } from './own-index.js';
 import {
   countRecordQuads,
   countRecordsByKind,
   deleteRecord,
-  iterateRecords,
+  dumpRecords,
   readRecord,
   recordGraphs,
-  recordsAfter,
   recordsOutside,
   writeRecord,
 } from './record-table.js';
 import { RowLoad } from './row-load.js';
+import { Upkeep } from './upkeep.js';
 import { storeMetrics } from '../../../ops/metrics.js';
 import type {
   Binding,
@@ -59,9 +44,6 @@ import type { RecordTables } from '../kind-pages.js';
  */
 const SEARCH_INLINE_RECORDS = 32;
 
-/** Bytes of N-Quads text per dump chunk. */
-const DUMP_CHUNK_BYTES = 1 << 20;
-
 /** Options of the embedded store. */
 export interface EmbeddedOptions {
   /** Time limit of one of the registry's own queries on the index (`REG_SPARQL_TIMEOUT`); none when absent. */
@@ -79,8 +61,8 @@ export interface EmbeddedOptions {
 
 /**
  * The embedded graph store: SQLite (`registry.db`, one row per record) is the truth; in-memory oxigraph indexes
- * in worker threads answer SPARQL and are loaded from the rows. The registry's own queries go to one copy,
- * loaded at every start and loaded again at once whenever it fails. Client queries from /sparql go to a second
+ * in worker threads answer SPARQL and are loaded from the rows. The registry's own queries go to one copy
+ * (`OwnIndex`: loaded at start or on demand, and loaded again at once whenever it fails). Client queries from /sparql go to a second
  * copy, loaded at the first such query and dropped after a while without one: oxigraph cannot interrupt a query,
  * so a client query past its time limit is stopped by stopping its worker, and with its own copy that never
  * holds up, or takes down, the index the API reads from. Both copies get every commit.
@@ -98,19 +80,14 @@ export class EmbeddedGraphStore implements GraphStore {
     resolve: (value: unknown) => void;
     reject: (error: unknown) => void;
   }[] = [];
-  private searchRebuild: Promise<void> | undefined;
-  private searchCatchUp: Promise<void> | undefined;
-  private lineageRefill: Promise<void> | undefined;
+  private readonly upkeep: Upkeep;
   private closing = false;
   /** The registry's own index. */
-  private readonly main: IndexReplica;
+  private readonly main: OwnIndex;
   /** The copy client queries run on. */
   private readonly clients: ClientIndex;
   /** Whether the registry's own copy is loaded at its first use rather than at start. */
   private readonly onDemand: boolean;
-  private idleTimer: NodeJS.Timeout | undefined;
-  /** The registry's own queries under way, which keep a copy loaded on demand from being dropped. */
-  private querying = 0;
 
   /**
    * @param index a query index already started (its worker boots while the caller does other start-up work);
@@ -127,8 +104,15 @@ export class EmbeddedGraphStore implements GraphStore {
     if (ensureSearchSchema(db)) this.log.warn('the search index was missing: it is rebuilt at the next open');
     claimLineageIndex(db, 'embedded', db.prepare('SELECT 1 FROM record LIMIT 1').get() !== undefined);
     this.onDemand = options.queryIndex === 'on-demand';
-    this.main = new IndexReplica(db, bundles, log, { name: 'query index', eager: !this.onDemand }, index);
+    this.main = new OwnIndex(db, bundles, log, index, {
+      onDemand: this.onDemand,
+      idleMs: options.clientIndexIdleMs ?? 0,
+      ...(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs }),
+      closing: () => this.closing,
+      metrics: () => storeMetrics(this),
+    });
     this.clients = new ClientIndex(db, bundles, log, options.clientIndexIdleMs ?? 0);
+    this.upkeep = new Upkeep(db, options.search, log, () => this.closing);
   }
 
   get generation(): number {
@@ -157,56 +141,15 @@ export class EmbeddedGraphStore implements GraphStore {
 
   async open(): Promise<void> {
     // Lineage reads its own index, not the query index, so filling it need not wait for the load.
-    if (lineageRefillPosition(this.db) !== undefined)
-      this.lineageRefill ??= refillLineageIndex(this.db, recordsAfter(this.db), {
-        stopped: () => this.closing,
-        log: this.log,
-      }).finally(() => {
-        this.lineageRefill = undefined;
-      });
-    if (!this.onDemand) {
-      const loading = storeMetrics(this).indexLoad.startTimer();
-      await this.main.ensure();
-      loading();
-    }
+    this.upkeep.fillLineage();
+    await this.main.start();
     if (this.closing) throw new UnavailableError('the query index was closed while it loaded');
     this.opened = true;
-    if (searchRebuildDue(this.db, this.options.search)) this.searchRebuild ??= this.rebuildSearch();
-    if (searchPending(this.db)) this.searchCatchUp ??= this.catchUpSearch();
+    this.upkeep.fillSearch();
   }
 
-  /** Brings the search rows of large commits up to date, a few records per step, after they committed. */
-  private async catchUpSearch(): Promise<void> {
-    try {
-      // Commits that list more records while this runs are taken in the same pass.
-      await new Promise((resolve) => setImmediate(resolve));
-      await catchUpSearchRows(this.db, this.options.search, () => this.closing);
-    } catch (error) {
-      this.log.error('bringing search rows up to date failed', { detail: (error as Error).message });
-    } finally {
-      this.searchCatchUp = undefined;
-    }
-    if (!this.closing && searchPending(this.db)) this.searchCatchUp ??= this.catchUpSearch();
-  }
-
-  /**
-   * Refills the search index from the records in the background, a batch at a time (search answers `partial`
-   * meanwhile), so a start after a restore or an upgrade is not held up by it.
-   */
-  private async rebuildSearch(): Promise<void> {
-    const started = Date.now();
-    try {
-      const records = await rebuildSearchIndex(this.db, this.options.search, () => this.closing);
-      if (!this.closing) this.log.info('search index rebuilt', { records, ms: Date.now() - started });
-    } catch (error) {
-      this.log.error('search index rebuild failed', { detail: (error as Error).message });
-    } finally {
-      this.searchRebuild = undefined;
-    }
-  }
-
-  async lineageFilled(): Promise<void> {
-    await this.lineageRefill;
+  lineageFilled(): Promise<void> {
+    return this.upkeep.lineageFilled();
   }
 
   readRecord(graph: string, subject: string): Promise<string | undefined> {
@@ -279,7 +222,7 @@ export class EmbeddedGraphStore implements GraphStore {
       return;
     }
     this.commits++;
-    if (deferred) this.searchCatchUp ??= this.catchUpSearch();
+    if (deferred) this.upkeep.catchUp();
     // The next batch may commit while this one's log flush runs; no one hears of this one before it is on disk.
     const [flushed] = await Promise.allSettled([durable, this.publish(removed.join(''), added.join(''))]);
     if (flushed.status === 'rejected') {
@@ -335,65 +278,10 @@ export class EmbeddedGraphStore implements GraphStore {
     await storeMetrics(this).timeIndexUpdate(() => this.main.publish({ remove, add }));
   }
 
-  /**
-   * Runs one of the registry's own queries within the time limit. Before the first load it is refused (503);
-   * while the index is loaded again after a failure it waits for it. A query past the limit fails (504) and the
-   * index, whose worker had to be stopped, is loaded again at once; a query whose index failed under it (a query
-   * before it was stopped, or the engine broke) is asked again, once, of the new one.
-   */
-  private async runQuery(request: IndexRequest & { op: 'query' }): Promise<string> {
-    if (!this.opened || this.closing) throw new UnavailableError('the query index is still loading');
-    const timeout =
-      this.options.queryTimeoutMs === undefined ? {} : { timeoutMs: this.options.queryTimeoutMs };
-    this.querying++;
-    clearTimeout(this.idleTimer);
-    try {
-      for (let attempt = 0; ; attempt++) {
-        const index = await this.mainIndex();
-        try {
-          return (await index.request(request, timeout)) as string;
-        } catch (error) {
-          if (error instanceof QueryTimeoutError) {
-            this.log.warn('a query ran past its time limit; the query index is loaded again', {
-              timeout_ms: this.options.queryTimeoutMs,
-              query: request.query.slice(0, 500),
-            });
-          }
-          if (!index.failed || this.closing || attempt > 0 || error instanceof QueryTimeoutError) throw error;
-        }
-      }
-    } finally {
-      this.querying--;
-      this.keepIndex();
-    }
-  }
-
-  /** The registry's own copy, loaded first when it is loaded on demand and is not (timed as a start's load). */
-  private async mainIndex(): Promise<IndexClient> {
-    if (!this.onDemand || this.main.ready) return this.main.ensure();
-    this.log.info('the query index is loaded for a query that needs it');
-    const loading = storeMetrics(this).indexLoad.startTimer();
-    try {
-      return await this.main.ensure();
-    } finally {
-      loading();
-    }
-  }
-
-  /** On demand, starts the idle clock once no query runs: after the idle time without one the copy is dropped. */
-  private keepIndex(): void {
-    const idleMs = this.options.clientIndexIdleMs ?? 0;
-    if (!this.onDemand || idleMs <= 0 || this.closing || this.querying > 0) return;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      if (this.querying === 0) void this.main.release();
-    }, idleMs);
-    this.idleTimer.unref();
-  }
-
   /** Runs a query whose result is SPARQL JSON, over the named graphs only (no union default graph). */
   private async queryJson<T>(query: string): Promise<T> {
-    const body = await this.runQuery({ op: 'query', query, format: 'json', union: false });
+    if (!this.opened || this.closing) throw new UnavailableError('the query index is still loading');
+    const body = await this.main.run({ op: 'query', query, format: 'json', union: false });
     return JSON.parse(body) as T;
   }
 
@@ -447,41 +335,13 @@ export class EmbeddedGraphStore implements GraphStore {
     return Promise.resolve(countRecordsByKind(this.db, graph));
   }
 
-  async *dump(options: { graph?: string } = {}): AsyncIterable<string> {
-    const graph = options.graph;
-    for (const bundle of this.bundles) {
-      if (graph === undefined) yield toNQuads(bundle.ntriples, bundle.graph);
-      else if (graph === bundle.graph) yield bundle.ntriples;
-    }
-    let chunk: string[] = [];
-    let size = 0;
-    const rows = graph === undefined ? iterateRecords(this.db) : iterateRecords(this.db, { graph });
-    for (const row of rows) {
-      // A full dump marks where each record starts, so a restore rebuilds exactly these records even when one
-      // holds quads about another IRI (an agent named by its ORCID or ROR identifier).
-      const text =
-        graph === undefined
-          ? markedRecord(row.graph, row.subject, row.nquads)
-          : toNTriples(row.nquads, graph);
-      chunk.push(text);
-      size += text.length;
-      if (size >= DUMP_CHUNK_BYTES) {
-        yield chunk.join('');
-        chunk = [];
-        size = 0;
-        // Let other work (HTTP requests, writes) run between chunks of a large dump.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-    if (chunk.length > 0) yield chunk.join('');
+  dump(options: { graph?: string } = {}): AsyncIterable<string> {
+    return dumpRecords(this.db, this.bundles, options.graph);
   }
 
   async close(): Promise<void> {
     this.closing = true;
-    clearTimeout(this.idleTimer);
-    await this.searchRebuild;
-    await this.searchCatchUp;
-    await this.lineageRefill;
+    await this.upkeep.close();
     await this.clients.close();
     await this.main.close();
   }

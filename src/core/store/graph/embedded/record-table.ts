@@ -1,6 +1,7 @@
 import type { Database } from '../../database.js';
 import type { RefillPosition, RefillRecord } from '../../lineage-index.js';
-import { linesOf } from '../../nquads.js';
+import { linesOf, markedRecord, toNQuads, toNTriples } from '../../nquads.js';
+import type { BundleGraph } from '../types.js';
 
 /** One stored record: the canonical N-Quads of one subject (and its fragments) in one graph. */
 export interface RecordRow {
@@ -163,4 +164,41 @@ export function recordsAfter(db: Database): (after: RefillPosition, size: number
     }
     return Promise.resolve(out);
   };
+}
+
+/** Bytes of N-Quads text per dump chunk. */
+const DUMP_CHUNK_BYTES = 1 << 20;
+
+/**
+ * The bundles and the records as N-Quads (or, for one `graph`, that graph's N-Triples), about a megabyte per
+ * chunk, letting other work run between chunks.
+ */
+export async function* dumpRecords(
+  db: Database,
+  bundles: readonly BundleGraph[],
+  graph: string | undefined,
+): AsyncIterable<string> {
+  for (const bundle of bundles) {
+    if (graph === undefined) yield toNQuads(bundle.ntriples, bundle.graph);
+    else if (graph === bundle.graph) yield bundle.ntriples;
+  }
+  let chunk: string[] = [];
+  let size = 0;
+  const rows = graph === undefined ? iterateRecords(db) : iterateRecords(db, { graph });
+  for (const row of rows) {
+    // A full dump marks where each record starts, so a restore rebuilds exactly these records even when one
+    // holds quads about another IRI (an agent named by its ORCID or ROR identifier).
+    const text =
+      graph === undefined ? markedRecord(row.graph, row.subject, row.nquads) : toNTriples(row.nquads, graph);
+    chunk.push(text);
+    size += text.length;
+    if (size >= DUMP_CHUNK_BYTES) {
+      yield chunk.join('');
+      chunk = [];
+      size = 0;
+      // Let other work (HTTP requests, writes) run between chunks of a large dump.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  if (chunk.length > 0) yield chunk.join('');
 }
