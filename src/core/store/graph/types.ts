@@ -110,6 +110,11 @@ export interface GraphStore {
   readonly generation: number;
   /** Builds the query view; resolves when `ready`. */
   open(): Promise<void>;
+  /**
+   * Resolves when the fill of the lineage index under way (after an upgrade, a restore or a move between stores)
+   * has ended, complete or stopped; at once when none is.
+   */
+  lineageFilled(): Promise<void>;
   /** The canonical N-Quads of one record, from the durable store. */
   readRecord(graph: string, subject: string): Promise<string | undefined>;
   /**

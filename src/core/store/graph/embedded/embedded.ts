@@ -205,6 +205,10 @@ export class EmbeddedGraphStore implements GraphStore {
     }
   }
 
+  async lineageFilled(): Promise<void> {
+    await this.lineageRefill;
+  }
+
   readRecord(graph: string, subject: string): Promise<string | undefined> {
     return Promise.resolve(readRecord(this.db, graph, subject)?.nquads);
   }

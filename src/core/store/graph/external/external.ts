@@ -184,6 +184,10 @@ export class ExternalGraphStore implements GraphStore {
       });
   }
 
+  async lineageFilled(): Promise<void> {
+    await this.lineageRefill;
+  }
+
   async readRecord(graph: string, subject: string): Promise<string | undefined> {
     return (await this.readRecords(graph, [subject])).get(subject);
   }
