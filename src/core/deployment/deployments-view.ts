@@ -193,6 +193,7 @@ export async function softwareDeployments(core: Core, id: string): Promise<JsonO
     {
       type: REG('Instance'),
       patterns: [iriPattern(REG('instanceOf'), software.iri, 'software')],
+      conditions: [{ link: LINK.instanceOf, o: software.iri }],
       registry: 'local',
     },
     MAX_DEPLOYMENTS,
