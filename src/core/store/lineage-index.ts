@@ -106,6 +106,8 @@ export const FACT = {
    * a target are one range of the index on (p, value).
    */
   linksTo: 116,
+  /** The forge a software's repository sync reads (the scheduler lists the connected software by it). */
+  syncSource: 117,
 } as const;
 
 /** The first code of the facts kept for lookups by value (migration 24 indexes them by value). */
@@ -159,6 +161,7 @@ const VALUES = new Map<string, number>([
   [`<${REG('publisherIssuer')}>`, FACT.publisherIssuer],
   [`<${REG('instanceKey')}>`, FACT.instanceKey],
   [`<${REG('imageDigest')}>`, FACT.imageDigest],
+  [`<${REG('syncSource')}>`, FACT.syncSource],
   // Content names: checksums of distributions, SWHIDs of distributions and releases.
   [`<${SPDX('algorithm')}>`, FACT.checksumAlgorithm],
   [`<${SPDX('checksumValue')}>`, FACT.checksumValue],
