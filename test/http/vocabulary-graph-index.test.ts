@@ -1,6 +1,7 @@
 /**
- * The graph view, the check for records citing stranded terms, the vocabulary rule's check of peers' concepts and
- * the lookup `reg seed` refuses a second seed by are read from the lineage index and the records: the same answers
+ * The graph view, the check for records citing stranded terms, the vocabulary rule's check of peers' concepts, the
+ * lookup `reg seed` refuses a second seed by and the advertising rows a restore rebuilds are read from the lineage
+ * index and the records: the same answers
  * as the query index gives on the same data (the worked example, lineage events, peers' copies, withdrawn records,
  * and records citing retired, unknown and wrong-class terms).
  */
@@ -11,6 +12,7 @@ import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, RDF, REG, SCHEMA, SKOS } from '..
 import { SEED_SOFTWARE } from '../../src/core/ops/ids-examples.js';
 import { repositoryOf } from '../../src/core/ops/ids-payloads.js';
 import { seedExample } from '../../src/core/ops/seed.js';
+import { advertisingRowsOf } from '../../src/core/provenance/advertising-keys.js';
 import { lineageIndexReady } from '../../src/core/store/lineage-index.js';
 import { parseNQuads } from '../../src/core/store/nquads.js';
 import { nodesLinkingTo } from '../../src/core/stored/stating.js';
@@ -159,6 +161,13 @@ async function seeded(): Promise<string[][]> {
   return found;
 }
 
+/** The advertising rows a restore rebuilds, each kind in a fixed order. */
+async function advertising(): Promise<Record<string, string[]>> {
+  const rows = await advertisingRowsOf(core);
+  const sorted = (items: readonly object[]) => items.map((item) => JSON.stringify(item)).sort();
+  return { runs: sorted(rows.runKeys), artifacts: sorted(rows.artifactKeys), claims: sorted(rows.claims) };
+}
+
 /** Whether a software citing `produced` as a type it produces is accepted (201) or refused (422). */
 async function accepted(produced: string, name: string): Promise<number> {
   const response = await api.send('POST', '/api/v1/software', { name, capability: { produces: [produced] } });
@@ -172,9 +181,12 @@ describe('reads of the graph and the vocabulary', () => {
       views: await views(),
       stranded: await findStrandedCitations(core),
       seeded: await seeded(),
+      advertising: await advertising(),
     };
     // What each read found, so that the comparison below is not of empty answers.
     expect(fromIndex.seeded.every((found) => found.length === 1)).toBe(true);
+    for (const rows of Object.values(fromIndex.advertising)) expect(rows.length).toBeGreaterThan(1);
+    expect(fromIndex.advertising.claims!.some((claim) => claim.includes('"consumed"'))).toBe(true);
     const found = fromIndex.stranded.map(({ record, term, fields, reason }) => [
       record,
       term,
@@ -211,6 +223,7 @@ describe('reads of the graph and the vocabulary', () => {
       views: await views(),
       stranded: await findStrandedCitations(core),
       seeded: await seeded(),
+      advertising: await advertising(),
     };
     expect(lineageIndexReady(core.db)).toBe(false);
     expect(fromQuery).toEqual(fromIndex);

@@ -2,6 +2,8 @@ import { DCAT, DCT, GRAPHS, PROV, REG } from '../ns.js';
 import { addAdvertisingRows, type AdvertisingRows } from '../store/advertising.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import { advertisingRowsFromIndex } from './advertising-index.js';
 
 const LOCAL = `<${GRAPHS.local}>`;
 
@@ -10,9 +12,18 @@ const LOCAL = `<${GRAPHS.local}>`;
  * artifacts each run produced and consumed) from the records, which carry all of it: a run its key and
  * deployment, an artifact its key, the deployment it is attributed to and the run that generated it, a run what
  * it used. After a restore, the same advertisement made again finds its run and artifacts instead of minting
- * new ones. Rows already present are kept. Returns how many rows were added.
+ * new ones. Rows already present are kept. Read from the lineage index when it is complete (a fill under way is
+ * waited for), else by queries. Returns how many rows were added.
  */
 export async function rebuildAdvertisingKeys(core: Core): Promise<number> {
+  return addAdvertisingRows(core.db, await advertisingRowsOf(core), new Date().toISOString());
+}
+
+/** The advertising rows the records carry, in the order each reader gives them. */
+export async function advertisingRowsOf(core: Core): Promise<AdvertisingRows> {
+  // After a restore the lineage index is being filled again: waiting for it spares loading the query index.
+  if (!lineageIndexReady(core.db)) await core.graph.lineageFilled();
+  if (lineageIndexReady(core.db)) return advertisingRowsFromIndex(core);
   const [runs, artifacts, produced, consumed] = await Promise.all([
     selectByKey(
       core,
@@ -31,7 +42,7 @@ export async function rebuildAdvertisingKeys(core: Core): Promise<number> {
     claimPairs(core, `?artifact <${PROV('wasGeneratedBy')}> ?run .`),
     claimPairs(core, `?run <${PROV('used')}> ?artifact .`),
   ]);
-  const rows: AdvertisingRows = {
+  return {
     runKeys: runs.flatMap((row) =>
       row.run && row.key && row.instance
         ? [{ run: row.run.value, key: row.key.value, instance: row.instance.value }]
@@ -47,7 +58,6 @@ export async function rebuildAdvertisingKeys(core: Core): Promise<number> {
       ...consumed.map((pair) => ({ ...pair, role: 'consumed' as const })),
     ],
   };
-  return addAdvertisingRows(core.db, rows, new Date().toISOString());
 }
 
 /** The (run, artifact) pairs a pattern over the registry's own runs names. */

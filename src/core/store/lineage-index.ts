@@ -91,6 +91,8 @@ export const FACT = {
   concept: 45,
   /** The node is described by a record that does not hold it (not its IRI nor a fragment of it): the row's. */
   describedElsewhere: 46,
+  /** A run's or artifact's key under its earlier predicate (`reg:externalKey`), read when advertising rows are rebuilt. */
+  legacyKey: 47,
   // Values records are looked up by (`LOOKUP_FACTS`): a partial index on (p, value) covers the codes from 100.
   selfRegisteredBy: 100,
   oidcClientId: 101,
@@ -184,6 +186,7 @@ const LITERALS = new Map<string, number>([
   [`<${DCT('abstract')}>`, FACT.abstract],
   [`<${SCHEMA('identifier')}>`, FACT.identifier],
   [`<${DCT('identifier')}>`, FACT.externalKey],
+  [`<${REG('externalKey')}>`, FACT.legacyKey],
   [`<${SCHEMA('keywords')}>`, FACT.keywords],
   [`<${DCAT('keyword')}>`, FACT.keyword],
   // The versions of an artifact series, as OpenLineage intake finds the current one or one by its name.
