@@ -83,6 +83,8 @@ describe('the query index loaded on demand', () => {
     expect(await findStrandedCitations(core)).toEqual([]);
     const capability = { produces: ['https://peer.example/type/unknown'] };
     await api.call('POST', '/api/v1/software', 422, { name: 'cites a type', capability });
+    const exported = await api.send('GET', '/api/v1/openlineage/export');
+    expect([exported.status, (await exported.text()).length > 0]).toEqual([200, true]);
     expect(store.indexHeld).toBe(false);
     const sparql = await app.request(
       `/sparql?query=${encodeURIComponent('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }')}`,
