@@ -13,6 +13,9 @@ import { REG } from '../../src/core/ns.js';
 import { openTestCore, waitFor } from '../helpers.js';
 import { apiOf, type Json } from '../support/api.js';
 import { fixtureEvent, seedWithLineage } from '../support/openlineage.js';
+import { seedExample } from '../../src/core/ops/seed.js';
+import { nameOnlyWrite } from '../support/stored-records.js';
+import { findStrandedCitations } from '../../src/core/discovery/stranded-terms.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;
@@ -35,8 +38,7 @@ afterAll(async () => {
 
 describe('the query index loaded on demand', () => {
   it('is not loaded by start, readiness, reads, writes, probes or /sparql', async () => {
-    // Seeding asked whether the example was seeded before; the copy it loaded is dropped when idle.
-    await waitFor(() => !store.indexHeld, 10_000);
+    expect(store.indexHeld).toBe(false);
     expect(core.graph.ready).toBe(true);
     expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready' });
     const artifacts = (await api.call('GET', '/api/v1/artifacts?limit=50', 200)).items as Json[];
@@ -82,6 +84,8 @@ describe('the query index loaded on demand', () => {
       '/api/v1/licenses',
       '/api/v1/registry',
       '/metrics',
+      `/api/v1/graph?iri=${encodeURIComponent(String(deployment.software.iri))}&depth=2`,
+      `/api/v1/graph?iri=${encodeURIComponent(String(produced.iri))}&depth=3`,
     ];
     // Checked after each read: a copy loaded for one is held until the idle time has passed.
     for (const path of reads) {
@@ -98,6 +102,15 @@ describe('the query index loaded on demand', () => {
     await api.advertise(deployment.token, 'produced', 'on-demand-run', [{ title: 'table written' }]);
     await api.call('POST', '/api/v1/lineage', 202, fixtureEvent('airflow-complete'), deployment.token);
     await probeDue(core);
+    // A second seed refused, the check for stranded terms (after a restore, at each start), and a write whose type
+    // is checked against peers' concepts.
+    await expect(seedExample(core)).rejects.toThrow(/already holds/);
+    expect(await findStrandedCitations(core)).toEqual([]);
+    const capability = { produces: ['https://peer.example/type/unknown'] };
+    await api.call('POST', '/api/v1/software', 422, { name: 'cites a type', capability });
+    const exported = await api.send('GET', '/api/v1/openlineage/export');
+    expect([exported.status, (await exported.text()).length > 0]).toEqual([200, true]);
+    expect(store.indexHeld).toBe(false);
     const sparql = await app.request(
       `/sparql?query=${encodeURIComponent('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }')}`,
       { headers: { accept: 'application/sparql-results+json' } },
@@ -125,6 +138,11 @@ describe('the query index loaded on demand', () => {
   });
 
   it('is ready once the lineage index the reads use is complete', async () => {
+    // Enough records that filling the index takes batches, between which other work runs.
+    const many = Array.from({ length: 1200 }, (_, n) =>
+      nameOnlyWrite(`${core.config.baseIri}/software/n${n}`, `n${n}`),
+    );
+    await core.graph.commit(many, () => undefined);
     // As after an upgrade or a restore: the lineage index is to be filled again from the records.
     core.db.transaction(() => markLineageStale(core.db, core.graph.kind));
     expect(core.graph.ready).toBe(false);
@@ -136,6 +154,9 @@ describe('the query index loaded on demand', () => {
     await core.close();
     core = await openTestCore({ REG_DATA_DIR: dataDir, REG_QUERY_INDEX: 'on-demand' }, true);
     app = createApp(core);
+    // As a restore's report and the start-up check do: the check for stranded terms waits for the fill.
+    expect(await findStrandedCitations(core)).toEqual([]);
+    expect(lineageIndexReady(core.db)).toBe(true);
     await waitFor(() => core.graph.ready, 30_000);
     expect(lineageIndexReady(core.db)).toBe(true);
     expect((await app.request('/readyz')).status).toBe(200);

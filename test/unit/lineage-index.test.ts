@@ -104,6 +104,7 @@ describe('lineageFactsOf, for lookups by value and series versions', () => {
       { s: 'urn:i', p: FACT.instanceKey, o: 'node-a' },
       { s: 'urn:i', p: FACT.oidcClientId, o: 'client' },
       { s: 'urn:sw', p: FACT.registrationClient, o: 'runner' },
+      { s: 'urn:sw#publisher-1', p: FACT.linksTo, o: `https://issuer.example ${REG}publisherIssuer` },
       { s: 'urn:sw#publisher-1', p: FACT.publisherIssuer, o: 'https://issuer.example' },
       { s: 'urn:r', p: FACT.imageDigest, o: 'sha256:ab' },
       { s: 'urn:v', p: FACT.issued, o: '2026-01-01T08:00:00.000Z' },
@@ -189,18 +190,47 @@ describe('lineageFactsOf, for counts, lists and facets', () => {
       { s: 'urn:type', p: FACT.artifactType, o: '' },
       { s: 'urn:i1', p: FACT.deployment, o: '' },
       { s: 'urn:run', p: FACT.status, o: 'failed' },
+      { s: 'urn:sw', p: FACT.linksTo, o: `https://spdx.org/licenses/MIT ${DCT}license` },
       { s: 'urn:sw', p: FACT.license, o: 'https://spdx.org/licenses/MIT' },
       { s: 'urn:sw', p: FACT.license, o: 'see the file LICENSE' },
       { s: 'urn:sw', p: FACT.category, o: 'library' },
+      { s: 'urn:sw', p: FACT.linksTo, o: `urn:topic ${DCT}subject` },
       { s: 'urn:sw', p: FACT.topic, o: 'urn:topic' },
       { s: 'urn:sw', p: FACT.software, o: '' },
       { s: 'urn:sw', p: FACT.name, o: 'Converter' },
       { s: 'urn:a#distribution-1', p: FACT.availability, o: 'restricted' },
       { s: 'urn:i1', p: FACT.health, o: 'up' },
+      {
+        s: 'urn:a#distribution-1-checksum',
+        p: FACT.linksTo,
+        o: `${SPDX}checksumAlgorithm_sha256 ${SPDX}algorithm`,
+      },
       { s: 'urn:a#distribution-1-checksum', p: FACT.checksumAlgorithm, o: `${SPDX}checksumAlgorithm_sha256` },
       { s: 'urn:a#distribution-1-checksum', p: FACT.checksumValue, o: 'c4c4' },
       { s: 'urn:a#distribution-1', p: FACT.swhid, o: 'swh:1:cnt:e6e6;origin=urn:repo' },
       { s: 'urn:r1', p: FACT.imageDigest, o: 'sha256:D5D5' },
+    ]);
+  });
+});
+
+describe("lineageFactsOf, for the graph view and peers' concepts", () => {
+  it('takes every other statement linking to an IRI as its target and predicate, and concepts', () => {
+    const SCHEMA = 'https://schema.org/';
+    const { links, nodes } = lineageFactsOf([
+      line('urn:sw', `${SCHEMA}codeRepository`, '<https://git.example/tool>'),
+      line('urn:sw', `${SCHEMA}codeRepository`, '"https://git.example/text"'),
+      line('urn:sw', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', '<http://example.org/Other>'),
+      line('urn:sw', `${PROV}wasDerivedFrom`, '<urn:older>'),
+      line(
+        'urn:term',
+        'http://www.w3.org/1999/02/22-rdf-syntax-ns#type',
+        '<http://www.w3.org/2004/02/skos/core#Concept>',
+      ),
+    ]);
+    expect(links).toEqual([{ s: 'urn:sw', p: LINK.derivedFrom, o: 'urn:older' }]);
+    expect(nodes).toEqual([
+      { s: 'urn:sw', p: FACT.linksTo, o: `https://git.example/tool ${SCHEMA}codeRepository` },
+      { s: 'urn:term', p: FACT.concept, o: '' },
     ]);
   });
 });

@@ -12,6 +12,8 @@ import { packedRows } from '../provenance/lineage.js';
 import { memoised } from '../stored/memoised.js';
 import { originOf } from '../stored/records.js';
 import { unresolvedOrigin, valuesBlock } from '../provenance/runs.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import { describeFromRecords, graphStepFromIndex, type Described } from './graph-index.js';
 
 /** Depth bounds, and the caps that keep an answer small whatever the graph holds. */
 export const GRAPH_LIMITS = { defaultDepth: 1, maxDepth: 4, maxNodes: 250, maxEdges: 1000 } as const;
@@ -122,8 +124,12 @@ export async function graphAround(core: Core, options: GraphOptions): Promise<Gr
   });
 }
 
-/** One breadth-first step: statements of the local graph from or to the frontier whose other end is an IRI. */
-function step(core: Core, frontier: readonly string[], limit: number): Promise<string[][]> {
+/**
+ * One breadth-first step: statements of the local graph from or to the frontier whose other end is an IRI, from
+ * the lineage index when it is complete, else by a query.
+ */
+async function step(core: Core, frontier: readonly string[], limit: number): Promise<string[][]> {
+  if (lineageIndexReady(core.db)) return graphStepFromIndex(core, frontier, limit);
   const notType = `FILTER(isIRI(?x) && ?p != <${RDF('type')}>)`;
   const values = valuesBlock('a', frontier);
   return packedRows(
@@ -135,39 +141,15 @@ function step(core: Core, frontier: readonly string[], limit: number): Promise<s
   );
 }
 
-/** What one query found about the nodes, graph by graph: types, titles by predicate, withdrawal. */
-interface Described {
-  readonly types: Set<string>;
-  readonly titles: Map<string, string>;
-  graph?: string;
-  tombstoned: boolean;
-}
-
-/** Describes the nodes in one query over every graph: this registry's own copy wins over any other. */
+/**
+ * Describes the nodes from every graph, this registry's own copy winning over any other: from the records and
+ * bundled terms when the lineage index is complete (the reads of the graph view then leave the query index alone),
+ * else in one query.
+ */
 async function describeNodes(core: Core, depths: ReadonlyMap<string, number>): Promise<GraphNode[]> {
-  const values = valuesBlock('n', depths.keys());
-  const rows = await core.graph.select(
-    `SELECT ?n ?g ?t ?tp ?title ?tomb WHERE {
-       { GRAPH ?g { ${values} ?n a ?t } } UNION
-       { GRAPH ?g { ${values} ?n ?tp ?title } FILTER(?tp IN (${TITLES.map((p) => `<${p}>`).join(', ')})) } UNION
-       { GRAPH ?g { ${values} ?n <${REG('tombstoned')}> ?tomb } }
-     }`,
-  );
-  const found = new Map<string, Described>();
-  for (const row of rows) {
-    const iri = row.n?.value;
-    const graph = row.g?.value;
-    if (iri === undefined || graph === undefined) continue;
-    const node: Described = found.get(iri) ?? { types: new Set(), titles: new Map(), tombstoned: false };
-    found.set(iri, node);
-    if (node.graph === undefined || graph === GRAPHS.local) node.graph = graph;
-    if (row.t !== undefined) node.types.add(row.t.value);
-    if (row.tp !== undefined && row.title !== undefined) {
-      if (!node.titles.has(row.tp.value) || graph === GRAPHS.local)
-        node.titles.set(row.tp.value, row.title.value);
-    }
-    if (row.tomb?.value === 'true') node.tombstoned = true;
-  }
+  const found = lineageIndexReady(core.db)
+    ? await describeFromRecords(core, [...depths.keys()], TITLES)
+    : await describeByQuery(core, depths.keys());
   const nodes: GraphNode[] = [];
   for (const [iri, depth] of depths) {
     const node = found.get(iri);
@@ -192,6 +174,34 @@ async function describeNodes(core: Core, depths: ReadonlyMap<string, number>): P
     });
   }
   return nodes.sort((a, b) => a.depth - b.depth || a.iri.localeCompare(b.iri));
+}
+
+/** What one query over every graph finds about the nodes: this registry's own copy wins over any other. */
+async function describeByQuery(core: Core, iris: Iterable<string>): Promise<Map<string, Described>> {
+  const values = valuesBlock('n', iris);
+  const rows = await core.graph.select(
+    `SELECT ?n ?g ?t ?tp ?title ?tomb WHERE {
+       { GRAPH ?g { ${values} ?n a ?t } } UNION
+       { GRAPH ?g { ${values} ?n ?tp ?title } FILTER(?tp IN (${TITLES.map((p) => `<${p}>`).join(', ')})) } UNION
+       { GRAPH ?g { ${values} ?n <${REG('tombstoned')}> ?tomb } }
+     }`,
+  );
+  const found = new Map<string, Described>();
+  for (const row of rows) {
+    const iri = row.n?.value;
+    const graph = row.g?.value;
+    if (iri === undefined || graph === undefined) continue;
+    const node: Described = found.get(iri) ?? { types: new Set(), titles: new Map(), tombstoned: false };
+    found.set(iri, node);
+    if (node.graph === undefined || graph === GRAPHS.local) node.graph = graph;
+    if (row.t !== undefined) node.types.add(row.t.value);
+    if (row.tp !== undefined && row.title !== undefined) {
+      if (!node.titles.has(row.tp.value) || graph === GRAPHS.local)
+        node.titles.set(row.tp.value, row.title.value);
+    }
+    if (row.tomb?.value === 'true') node.tombstoned = true;
+  }
+  return found;
 }
 
 function kindOf(types: ReadonlySet<string>): string {

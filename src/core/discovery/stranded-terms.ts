@@ -11,6 +11,13 @@ import { GRAPHS, PEER_GRAPH_PREFIX, RDF, SKOS } from '../ns.js';
 import { ownerOf } from '../store/nquads.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import {
+  citedTermsFromIndex,
+  citingRecordsFromIndex,
+  definitionsFromIndex,
+  slotsIndexed,
+} from './stranded-index.js';
 import { VOCABULARY_SLOTS, type VocabularySlot } from './vocabulary-rule.js';
 
 /** Why a cited term no longer counts as held. */
@@ -45,7 +52,8 @@ function citing(slot: VocabularySlot, term: string): string {
 }
 
 /** Every distinct IRI the local graph cites in a slot. */
-async function citedTerms(core: Core, slot: VocabularySlot): Promise<string[]> {
+async function citedTerms(core: Core, slot: VocabularySlot, indexed: boolean): Promise<string[]> {
+  if (indexed) return citedTermsFromIndex(core, slot);
   const rows = await selectByKey(
     core,
     'term',
@@ -60,7 +68,9 @@ async function citedTerms(core: Core, slot: VocabularySlot): Promise<string[]> {
 async function definitions(
   core: Core,
   terms: readonly string[],
+  indexed: boolean,
 ): Promise<Map<string, { local: Set<string>; peer: Set<string> }>> {
+  if (indexed) return definitionsFromIndex(core, terms);
   const found = new Map<string, { local: Set<string>; peer: Set<string> }>();
   for (let start = 0; start < terms.length; start += LOOKUP_BATCH) {
     const values = terms
@@ -83,18 +93,18 @@ async function definitions(
 }
 
 /** The cited terms of every slot that an edit would refuse, judged as the vocabulary rule judges them. */
-async function wantingTerms(core: Core): Promise<WantingTerm[]> {
+async function wantingTerms(core: Core, indexed: boolean): Promise<WantingTerm[]> {
   const wanting: WantingTerm[] = [];
   const unbundled: { slot: VocabularySlot; term: string }[] = [];
   for (const slot of VOCABULARY_SLOTS) {
-    for (const term of await citedTerms(core, slot)) {
+    for (const term of await citedTerms(core, slot, indexed)) {
       const found = core.reference.index.check(term, slot.accepted);
       if (found.verdict === 'unknown') unbundled.push({ slot, term });
       else if (found.verdict !== 'held')
         wanting.push({ slot, term, reason: found.verdict, replacedBy: found.term.replacedBy });
     }
   }
-  const defined = await definitions(core, [...new Set(unbundled.map((entry) => entry.term))]);
+  const defined = await definitions(core, [...new Set(unbundled.map((entry) => entry.term))], indexed);
   for (const { slot, term } of unbundled) {
     const classes = defined.get(term);
     const local = [...(classes?.local ?? [])];
@@ -109,22 +119,34 @@ async function wantingTerms(core: Core): Promise<WantingTerm[]> {
   return wanting;
 }
 
+/** The records of the local graph citing `term` in a slot. */
+async function citingRecords(
+  core: Core,
+  slot: VocabularySlot,
+  term: string,
+  indexed: boolean,
+): Promise<string[]> {
+  if (indexed) return citingRecordsFromIndex(core, slot, term);
+  const rows = await selectByKey(
+    core,
+    's',
+    ({ after, order }) =>
+      `SELECT ?s WHERE { GRAPH <${GRAPHS.local}> { ${citing(slot, `<${term}>`)} } ${after} } GROUP BY ?s ${order}`,
+  );
+  return rows.flatMap((row) => (row.s === undefined ? [] : [ownerOf(row.s.value)]));
+}
+
 /**
  * Every local record citing a term an edit would refuse, once per record and term (with every field that cites
- * it), in record then term order.
+ * it), in record then term order. Read from the lineage index when it is complete (a fill under way, after a
+ * restore or an upgrade, is waited for), else from the query index.
  */
 export async function findStrandedCitations(core: Core): Promise<StrandedCitation[]> {
+  if (!lineageIndexReady(core.db)) await core.graph.lineageFilled();
+  const indexed = lineageIndexReady(core.db) && slotsIndexed(VOCABULARY_SLOTS);
   const byKey = new Map<string, StrandedCitation & { fields: string[] }>();
-  for (const { slot, term, reason, replacedBy } of await wantingTerms(core)) {
-    const rows = await selectByKey(
-      core,
-      's',
-      ({ after, order }) =>
-        `SELECT ?s WHERE { GRAPH <${GRAPHS.local}> { ${citing(slot, `<${term}>`)} } ${after} } GROUP BY ?s ${order}`,
-    );
-    for (const row of rows) {
-      if (row.s === undefined) continue;
-      const record = ownerOf(row.s.value);
+  for (const { slot, term, reason, replacedBy } of await wantingTerms(core, indexed)) {
+    for (const record of await citingRecords(core, slot, term, indexed)) {
       const key = `${record} ${term}`;
       const entry = byKey.get(key) ?? { record, term, fields: [], reason, replacedBy };
       if (!entry.fields.includes(slot.field)) entry.fields.push(slot.field);

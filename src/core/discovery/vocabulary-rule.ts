@@ -2,6 +2,7 @@ import type { Quad } from '../store/nquads.js';
 import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, RDF, REG, SH, SKOS, SPDX } from '../ns.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Core } from '../core.js';
+import { FACT, lineageIndexReady, peerGraphSql } from '../store/lineage-index.js';
 
 /** A slot whose IRIs must be terms the registry holds, of one of the accepted classes. */
 export interface VocabularySlot {
@@ -151,16 +152,32 @@ async function verdict(
   // The candidate itself may define the term (a type minted in the same write); looked up, not scanned, so a
   // record citing many terms is checked in time linear in their number.
   if (slot.accepted.some((cls) => typed.get(iri)?.has(cls) === true)) return undefined;
-  if (slot.peerConcepts && core.graph.ready) {
-    try {
-      const cached = await core.graph.ask(
-        `ASK { GRAPH ?g { <${iri}> a <${SKOS('Concept')}> } FILTER(STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}")) }`,
-      );
-      if (cached) return undefined;
-    } catch {
-      // An index that cannot be read is no evidence against the term.
-      return undefined;
-    }
-  }
+  if (slot.peerConcepts && (await cachedConcept(core, iri))) return undefined;
   return slot.unknown(iri);
+}
+
+/**
+ * Whether a peer's cache holds `iri` as a concept: from the lineage index when it is complete (so the query index
+ * is not loaded for it), else from the query index once it answers (until then the term is not known to be held).
+ * An index that cannot be read is no evidence against the term.
+ */
+async function cachedConcept(core: Core, iri: string): Promise<boolean> {
+  if (lineageIndexReady(core.db)) {
+    const peers = peerGraphSql('n.graph');
+    return (
+      core.db
+        .prepare(
+          `SELECT 1 FROM lineage_node n WHERE n.iri = ? AND n.p = ${FACT.concept} AND ${peers.sql} LIMIT 1`,
+        )
+        .get(iri, ...peers.params) !== undefined
+    );
+  }
+  if (!core.graph.ready) return false;
+  try {
+    return await core.graph.ask(
+      `ASK { GRAPH ?g { <${iri}> a <${SKOS('Concept')}> } FILTER(STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}")) }`,
+    );
+  } catch {
+    return true;
+  }
 }

@@ -24,7 +24,6 @@ import {
 } from '../store/peers.js';
 import type { Database } from '../store/database.js';
 import type { Core } from '../core.js';
-import { selectByKey } from '../stored/keyset.js';
 import { normaliseBaseIri } from './peer-http.js';
 import { commitAct, type Act } from '../stored/write-path.js';
 import type { Peer, PeerList } from '../../api/operations.js';
@@ -136,21 +135,15 @@ export async function cachedRecord(core: Core, iri: string): Promise<CachedRecor
   return nquads === undefined ? undefined : { graph, nquads, peer };
 }
 
-/**
- * The records cached from a peer: those its resolutions wrote, and (when the query index is loaded) any other
- * subject its graph holds.
- */
-async function cachedSubjects(core: Core, row: PeerRow): Promise<string[]> {
+/** The records cached from a peer: those its resolutions wrote, and any other record its graph holds. */
+function cachedSubjects(core: Core, row: PeerRow): string[] {
   const graph = peerGraph(row.id);
   const subjects = new Set(resolvedFrom(core.db, row.id).map(ownerOf));
-  if (core.graph.ready) {
-    const rows = await selectByKey(
-      core,
-      's',
-      ({ after, order }) => `SELECT ?s WHERE { GRAPH <${graph}> { ?s ?p ?o } ${after} } GROUP BY ?s ${order}`,
-    );
-    for (const found of rows) if (found.s?.type === 'uri') subjects.add(ownerOf(found.s.value));
-  }
+  const held = core.db
+    .prepare(`SELECT subject FROM ${core.graph.recordTables.records} WHERE graph = ?`)
+    .pluck()
+    .all(graph) as string[];
+  for (const subject of held) subjects.add(subject);
   return [...subjects].sort();
 }
 
@@ -220,7 +213,7 @@ export async function removePeer(core: Core, act: Act, id: string): Promise<void
   const row = findPeer(core.db, id);
   if (row === undefined) throw new NotFoundError(`no peer ${id}`);
   const graph = peerGraph(row.id);
-  const writes = (await cachedSubjects(core, row)).map((subject) => ({ graph, subject, quads: null }));
+  const writes = cachedSubjects(core, row).map((subject) => ({ graph, subject, quads: null }));
   const at = act.now;
   await commitAct(core, writes, () => {
     if (row.state === 'dismissed') deletePeer(core.db, row.id);

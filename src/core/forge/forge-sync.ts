@@ -16,6 +16,8 @@ import { SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { planSync, SyncRefusal } from './forge-map.js';
 import { selectByKey } from '../stored/keyset.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import { connectedFromIndex, heldVersionsFromIndex } from './forge-sync-index.js';
 import {
   commitPlan,
   recordSyncFailure,
@@ -154,8 +156,17 @@ export interface ConnectedSoftware {
   readonly source: ForgeSource;
 }
 
-/** Live software records connected to a repository of a known forge with `sync.enabled` not false. */
+/**
+ * Live software records connected to a repository of a known forge with `sync.enabled` not false: from the lineage
+ * index when it is complete, else by a query.
+ */
 export async function connectedSoftware(core: Core): Promise<ConnectedSoftware[]> {
+  if (lineageIndexReady(core.db))
+    return (await connectedFromIndex(core)).flatMap((row) =>
+      (FORGE_SOURCES as readonly string[]).includes(row.source)
+        ? [{ iri: row.iri, source: row.source as ForgeSource }]
+        : [],
+    );
   const rows = await selectByKey(
     core,
     's',
@@ -182,7 +193,8 @@ function sameConnection(stored: StoredRecord, settings: SyncSettings): boolean {
 }
 
 /** Versions (and tags) of every release of a software the registry holds, withdrawn ones included. */
-async function heldVersions(core: Core, iri: string): Promise<Set<string>> {
+export async function heldVersions(core: Core, iri: string): Promise<Set<string>> {
+  if (lineageIndexReady(core.db)) return heldVersionsFromIndex(core, iri);
   if (!core.graph.ready)
     throw new UnavailableError('the query index is still loading; try the sync again shortly');
   const rows = await selectByKey(

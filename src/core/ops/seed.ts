@@ -1,7 +1,7 @@
 import { principal, type Principal } from '../access/principal.js';
 import { SCOPES } from '../access/scopes.js';
 import { BadRequestError, ConflictError, InternalError } from '../errors.js';
-import { GRAPHS, REG, SCHEMA } from '../ns.js';
+import { REG, SCHEMA } from '../ns.js';
 import type { JsonObject } from '../records/mapper.js';
 import {
   COMMON_TOPICS,
@@ -31,6 +31,7 @@ import { createInstance } from '../catalogue/instances.js';
 import { createRelease } from '../catalogue/releases.js';
 import { createSoftware } from '../catalogue/software.js';
 import { createType } from '../catalogue/types.js';
+import { recordsLinkingTo, valueOf } from '../stored/stating.js';
 import { actOf } from '../stored/write-path.js';
 
 /** The worked examples `reg seed` can load. */
@@ -121,21 +122,23 @@ function textOf(record: JsonObject, field: 'iri' | 'id'): string {
   return value;
 }
 
-/** Refuses a second seed: the example's software already registered (and not withdrawn) means it was seeded. */
+/**
+ * Refuses a second seed: the example's software already registered (and not withdrawn) means it was seeded. The
+ * software is found by its repository (from the lineage index when it is complete), and read whole.
+ */
 async function refuseSeeded(core: Core): Promise<void> {
-  const repositories = SEED_SOFTWARE.map((spec) => `<${repositoryOf(spec)}>`).join(' ');
-  const rows = await core.graph.select(
-    `SELECT ?s ?name WHERE { GRAPH <${GRAPHS.local}> {
-       VALUES ?repo { ${repositories} }
-       ?s a <${REG('Software')}> ; <${SCHEMA('codeRepository')}> ?repo ; <${SCHEMA('name')}> ?name .
-       FILTER NOT EXISTS { ?s <${REG('tombstoned')}> true } } } LIMIT 1`,
-  );
-  const found = rows[0];
-  if (found?.s === undefined) return;
-  throw new ConflictError(
-    `the registry already holds the ${IDS_EXAMPLES} example (software ${found.name?.value ?? '?'} at ${found.s.value}); seeding it again would duplicate it`,
-    { hints: ['seed a fresh data directory, or withdraw the seeded software first'] },
-  );
+  for (const spec of SEED_SOFTWARE) {
+    for (const { iri, about } of await recordsLinkingTo(core, SCHEMA('codeRepository'), repositoryOf(spec), [
+      REG('Software'),
+    ])) {
+      const name = valueOf(about, iri, SCHEMA('name'));
+      if (name === undefined) continue;
+      throw new ConflictError(
+        `the registry already holds the ${IDS_EXAMPLES} example (software ${name} at ${iri}); seeding it again would duplicate it`,
+        { hints: ['seed a fresh data directory, or withdraw the seeded software first'] },
+      );
+    }
+  }
 }
 
 /** Mints the example's types at `{base}/type/<slug>`; returns their IRIs by slug. */

@@ -6,7 +6,7 @@
  * an empty registry gives the same lineage.
  */
 import { createHash } from 'node:crypto';
-import { GRAPHS, PROV } from '../ns.js';
+import { GRAPHS } from '../ns.js';
 import { ARTIFACT, ARTIFACT_SERIES, RUN } from '../records/activity-specs.js';
 import { idOf } from '../records/ids.js';
 import { isObject } from '../records/json.js';
@@ -15,7 +15,6 @@ import { eventsOf } from '../store/openlineage-events.js';
 import type { Core } from '../core.js';
 import type { Principal } from '../access/principal.js';
 import { requireAuthenticated } from '../access/policy.js';
-import { selectByKey } from '../stored/keyset.js';
 import { iriOf, readStored, requireReadable, type StoredRecord } from '../stored/records.js';
 import { generatedBy } from './runs.js';
 
@@ -160,18 +159,24 @@ export function exportOpenLineage(core: Core, principal: Principal): AsyncGenera
   return everyRunAsEvents(core);
 }
 
+/** Runs the export reads from the record table at a time. */
+const EXPORT_PAGE = 500;
+
 async function* everyRunAsEvents(core: Core): AsyncGenerator<string> {
-  const runs = await selectByKey(
-    core,
-    'run',
-    ({ after, order }) =>
-      `SELECT ?run WHERE { GRAPH <${GRAPHS.local}> { ?run a <${PROV('Activity')}> } ${after} } ${order}`,
-  );
-  for (const row of runs) {
-    const iri = row.run?.value;
-    if (iri === undefined) continue;
-    const stored = await readStored(core, RUN, iri);
-    if (stored === undefined || stored.tombstoned) continue;
-    for (const event of await eventsOfRun(core, stored)) yield `${JSON.stringify(event)}\n`;
+  // The runs of this registry's graph from the table that lists its records, a page at a time in IRI order.
+  const page = core.db
+    .prepare(
+      `SELECT subject FROM ${core.graph.recordTables.records}
+       WHERE kind = 'run' AND graph = ? AND subject > ? ORDER BY subject LIMIT ${EXPORT_PAGE}`,
+    )
+    .pluck();
+  for (let after = '', runs: string[] = []; ; after = runs.at(-1) ?? after) {
+    runs = page.all(GRAPHS.local, after) as string[];
+    for (const iri of runs) {
+      const stored = await readStored(core, RUN, iri);
+      if (stored === undefined || stored.tombstoned) continue;
+      for (const event of await eventsOfRun(core, stored)) yield `${JSON.stringify(event)}\n`;
+    }
+    if (runs.length < EXPORT_PAGE) return;
   }
 }

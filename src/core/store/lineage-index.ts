@@ -8,7 +8,9 @@
  * software list counts as facets (licence, category, topic), the text lists are filtered by (words and keywords),
  * the values records are looked up by (who registered a deployment, which client it is, the versions of a series),
  * for impact and content lookups the release each run used and the content names of distributions and releases
- * (checksums, image digests, SWHIDs, content identifiers), and the publishers lists filter by.
+ * (checksums, image digests, SWHIDs, content identifiers), the publishers lists filter by, the keys advertising
+ * rows are rebuilt from, concepts (as the vocabulary rule accepts peers' types), and every other statement that
+ * links a node to an IRI (the graph view, lookups by such a link).
  *
  * It is derived data, kept current inside each commit by both stores. It is filled again from the records when it
  * is new (a database from before it, or one whose graph store was switched) and after a restore, which writes
@@ -16,7 +18,21 @@
  */
 import type { Database } from './database.js';
 import type { Logger } from '../log.js';
-import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, PROV, RDF, RDFS, REG, SCHEMA, SPDX, XSD } from '../ns.js';
+import { ownerOf } from './nquads.js';
+import {
+  DCAT,
+  DCT,
+  GRAPHS,
+  PEER_GRAPH_PREFIX,
+  PROV,
+  RDF,
+  RDFS,
+  REG,
+  SCHEMA,
+  SKOS,
+  SPDX,
+  XSD,
+} from '../ns.js';
 
 /** The links between nodes, by code. */
 export const LINK = {
@@ -79,6 +95,9 @@ export const FACT = {
   healthCheckedAt: 32,
   // The key a run or an artifact carries by the predicate older records used.
   legacyExternalKey: 33,
+  concept: 34,
+  /** The node is described by a record that does not hold it (not its IRI nor a fragment of it): the row's. */
+  describedElsewhere: 35,
   // Values records are looked up by (`LOOKUP_FACTS`): a partial index on (p, value) covers the codes from 100.
   selfRegisteredBy: 100,
   oidcClientId: 101,
@@ -88,6 +107,14 @@ export const FACT = {
   imageDigest: 105,
   checksumValue: 106,
   swhid: 107,
+  /**
+   * A statement linking the node to an IRI by a predicate not kept as a link (nor `rdf:type`), for the graph view
+   * and lookups by such links: its value is the target, a space and the predicate, so the statements that link to
+   * a target are one range of the index on (p, value).
+   */
+  linksTo: 116,
+  /** The forge a software's repository sync reads (the scheduler lists the connected software by it). */
+  syncSource: 117,
 } as const;
 
 /** The first code of the facts kept for lookups by value (migration 24 indexes them by value). */
@@ -126,6 +153,7 @@ const TYPES = new Map<string, number>([
   [`<${REG('ArtifactType')}>`, FACT.artifactType],
   [`<${REG('Instance')}>`, FACT.deployment],
   [`<${REG('Software')}>`, FACT.software],
+  [`<${SKOS('Concept')}>`, FACT.concept],
 ]);
 /** The facts that say a node is of a class the index keeps (`rdf:type`). */
 export const TYPE_FACTS: readonly number[] = [...TYPES.values()];
@@ -146,6 +174,7 @@ const VALUES = new Map<string, number>([
   [`<${REG('publisherIssuer')}>`, FACT.publisherIssuer],
   [`<${REG('instanceKey')}>`, FACT.instanceKey],
   [`<${REG('imageDigest')}>`, FACT.imageDigest],
+  [`<${REG('syncSource')}>`, FACT.syncSource],
   // Content names: checksums of distributions, SWHIDs of distributions and releases.
   [`<${SPDX('algorithm')}>`, FACT.checksumAlgorithm],
   [`<${SPDX('checksumValue')}>`, FACT.checksumValue],
@@ -176,6 +205,21 @@ const LITERALS = new Map<string, number>([
   [`<${REG('healthCheckedAt')}>`, FACT.healthCheckedAt],
   [`<${REG('externalKey')}>`, FACT.legacyExternalKey],
 ]);
+/** The predicate of each link code. */
+export const LINK_PREDICATE_OF: ReadonlyMap<number, string> = new Map(
+  [...LINK_PREDICATES].map(([predicate, code]) => [code, predicate.slice(1, -1)]),
+);
+
+/** The value of a `FACT.linksTo` fact: the target, a space and the predicate (IRIs hold no spaces). */
+export function linksToValue(target: string, predicate: string): string {
+  return `${target} ${predicate}`;
+}
+
+/** The fact that keeps the nodes of a class, if the index keeps them. */
+export function typeFactOf(cls: string): number | undefined {
+  return TYPES.get(`<${cls}>`);
+}
+
 /** The fact that keeps the values of a predicate for list facets, if the index keeps them. */
 export function valueFactOf(predicate: string): number | undefined {
   return VALUES.get(`<${predicate}>`);
@@ -193,6 +237,11 @@ export function recordGraphSql(column: string): { sql: string; params: string[] 
     sql: `(${column} = ? OR (${column} >= ? AND ${column} < ?))`,
     params: [GRAPHS.local, PEER_GRAPH_PREFIX, PEER_GRAPHS_END],
   };
+}
+
+/** An SQL condition that the graph in `column` is a peer's cache, as a range; with its parameters. */
+export function peerGraphSql(column: string): { sql: string; params: string[] } {
+  return { sql: `(${column} >= ? AND ${column} < ?)`, params: [PEER_GRAPH_PREFIX, PEER_GRAPHS_END] };
 }
 
 /** An SQL condition that the node in `iri` is not withdrawn in the graph `graph` (a column or `?`), or in any. */
@@ -298,19 +347,25 @@ const iriEnd = (line: string, from: number): number => (line[from] === '<' ? lin
 
 /**
  * The links and node facts in the lines of one record (canonical N-Quads or N-Triples). Lines whose predicate
- * says nothing lineage uses are passed over without being parsed; only subjects and link targets that are IRIs
- * are kept (as the walk reads them), a creation or start time only as an `xsd:dateTime`, in its UTC form, and a
- * withdrawal only as the boolean true.
+ * says nothing the index keeps are passed over without their object being parsed; only subjects and link targets
+ * that are IRIs are kept (as the walk reads them), a statement linking to an IRI by any other predicate (but
+ * `rdf:type`) as a `linksTo` fact, a creation or start time only as an `xsd:dateTime`, in its UTC form, and a
+ * withdrawal only as the boolean true. With `record`, the nodes it describes without holding them are noted.
  */
-export function lineageFactsOf(lines: readonly string[]): { links: Fact[]; nodes: Fact[] } {
+export function lineageFactsOf(lines: readonly string[], record?: string): { links: Fact[]; nodes: Fact[] } {
   const links: Fact[] = [];
   const nodes: Fact[] = [];
+  const elsewhere = new Set<string>();
   for (const line of lines) {
     const subjectEnd = iriEnd(line, 0);
     if (subjectEnd < 0) continue;
     const predicateEnd = iriEnd(line, subjectEnd + 2);
     if (predicateEnd < 0) continue;
     const s = line.slice(1, subjectEnd);
+    if (record !== undefined && ownerOf(s) !== record && !elsewhere.has(s)) {
+      elsewhere.add(s);
+      nodes.push({ s, p: FACT.describedElsewhere, o: '' });
+    }
     const predicate = line.slice(subjectEnd + 2, predicateEnd + 1);
     const objectStart = predicateEnd + 2;
     const link = LINK_PREDICATES.get(predicate);
@@ -325,6 +380,13 @@ export function lineageFactsOf(lines: readonly string[]): { links: Fact[]; nodes
       if (type !== undefined) nodes.push({ s, p: type, o: '' });
       continue;
     }
+    const target = iriEnd(line, objectStart);
+    if (target >= 0)
+      nodes.push({
+        s,
+        p: FACT.linksTo,
+        o: linksToValue(line.slice(objectStart + 1, target), predicate.slice(1, -1)),
+      });
     const valued = VALUES.get(predicate);
     if (valued !== undefined) {
       const end = iriEnd(line, objectStart);
@@ -397,7 +459,7 @@ export function indexRecordLineage(
   db.prepare('DELETE FROM lineage_link WHERE graph = ? AND record = ?').run(graph, record);
   db.prepare('DELETE FROM lineage_node WHERE graph = ? AND record = ?').run(graph, record);
   if (lines === null) return;
-  const { links, nodes } = lineageFactsOf(lines);
+  const { links, nodes } = lineageFactsOf(lines, record);
   if (links.length > 0) {
     const insert = db.prepare('INSERT INTO lineage_link (graph, record, s, p, o) VALUES (?, ?, ?, ?, ?)');
     for (const link of links) insert.run(graph, record, link.s, link.p, link.o);

@@ -580,11 +580,13 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     id: 25,
-    name: 'publishers, content identifiers and older advertising keys in the lineage index',
+    name: 'publishers, content identifiers, advertising keys, concepts and links to any IRI in the lineage index',
     // The index now also keeps publisher links and the content identifiers of distributions, which the software
-    // and artifact lists filter by, and the key and deployment a run or an artifact names by the predicates older
-    // records used, from which advertising rows are rebuilt after a restore: emptied with its state row, it is
-    // filled again from the records when a graph store opens the database.
+    // and artifact lists filter by; the key and deployment a run or an artifact names by the predicates older
+    // records used, from which advertising rows are rebuilt after a restore; concepts, repository sync sources,
+    // every other statement linking a node to an IRI and the nodes a record describes without holding them (the
+    // graph view, stranded terms, the vocabulary rule's peer check): emptied with its state row, it is filled
+    // again from the records when a graph store opens the database.
     sql: `
       DELETE FROM lineage_link;
       DELETE FROM lineage_node;

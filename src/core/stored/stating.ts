@@ -10,7 +10,14 @@ import type * as RDF from '@rdfjs/types';
 import { GRAPHS, RDF as RDF_NS, REG, XSD } from '../ns.js';
 import { indexQuads, type SubjectIndex } from '../records/reader.js';
 import { ownerOf, parseNQuads } from '../store/nquads.js';
-import { FIRST_LOOKUP_FACT, indexedAs, lineageIndexReady, LOOKUP_FACTS } from '../store/lineage-index.js';
+import {
+  FACT,
+  FIRST_LOOKUP_FACT,
+  indexedAs,
+  lineageIndexReady,
+  linksToValue,
+  LOOKUP_FACTS,
+} from '../store/lineage-index.js';
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
 import type { Core } from '../core.js';
 
@@ -58,7 +65,7 @@ export async function nodesLinkingTo(
   const kept = indexedAs(predicate);
   const alsoKept = also === undefined ? undefined : indexedAs(also.predicate);
   const indexed = also === undefined || (alsoKept !== undefined && 'fact' in alsoKept);
-  if (kept !== undefined && 'link' in kept && indexed && lineageIndexReady(core.db)) {
+  if (predicate !== RDF_NS('type') && indexed && lineageIndexReady(core.db)) {
     const fact = alsoKept !== undefined && 'fact' in alsoKept ? alsoKept.fact : undefined;
     const stated =
       also === undefined || fact === undefined
@@ -68,12 +75,18 @@ export async function nodesLinkingTo(
                     AND ${also.caseless === true ? 'lower_unicode(v.value)' : 'v.value'} = ?)`,
             params: [fact, also.caseless === true ? also.value.toLowerCase() : also.value],
           };
+    // A predicate not kept as a link is kept as a fact of its target and predicate, found by that value.
+    const links =
+      kept !== undefined && 'link' in kept
+        ? { sql: 'SELECT s, graph FROM lineage_link WHERE o = ? AND p = ?', params: [target, kept.link] }
+        : {
+            sql: `SELECT iri AS s, graph FROM lineage_node WHERE p = ? AND value = ? AND ${LOOKUP_FACTS}`,
+            params: [FACT.linksTo, linksToValue(target, predicate)],
+          };
     return core.db
-      .prepare(
-        `SELECT DISTINCT l.s FROM lineage_link l WHERE l.o = ? AND l.p = ? AND l.graph = ? ${stated.sql} ORDER BY l.s`,
-      )
+      .prepare(`SELECT DISTINCT l.s FROM (${links.sql}) l WHERE l.graph = ? ${stated.sql} ORDER BY l.s`)
       .pluck()
-      .all(target, kept.link, GRAPHS.local, ...stated.params) as string[];
+      .all(...links.params, GRAPHS.local, ...stated.params) as string[];
   }
   const value = also?.caseless === true ? 'LCASE(STR(?v)) = LCASE' : 'STR(?v) = ';
   const stated =

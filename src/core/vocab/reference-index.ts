@@ -16,6 +16,8 @@ export interface HeldTerm {
   readonly classes: readonly string[];
   /** Preferred label: skos:prefLabel, else rdfs:label; English preferred when several languages exist. */
   readonly label?: string;
+  /** The label of each labelling predicate the term has (rdfs:label, skos:prefLabel), English preferred. */
+  readonly labels: ReadonlyMap<string, string>;
   /** True when the term is flagged owl:deprecated (a retired term). */
   readonly retired: boolean;
   /** Terms that replace a retired term (dct:isReplacedBy), sorted. */
@@ -141,13 +143,21 @@ function readLine(line: string, graph: string, drafts: Map<string, Draft>): void
   else draft.seeAlso.add(iri);
 }
 
+const NO_LABELS: ReadonlyMap<string, string> = new Map();
+
 function freeze(iri: string, draft: Draft): HeldTerm {
   const label = pickLabel(draft.labels);
+  const labels = new Map<string, string>();
+  for (const predicate of [P_LABEL, P_PREF]) {
+    const picked = pickLabel(draft.labels.filter((candidate) => candidate.predicate === predicate));
+    if (picked !== undefined) labels.set(predicate, picked);
+  }
   return Object.freeze({
     iri,
     graph: draft.graph,
     classes: Object.freeze([...draft.classes].sort(compare)),
     ...(label === undefined ? {} : { label }),
+    labels: labels.size === 0 ? NO_LABELS : labels,
     retired: draft.retired,
     replacedBy: Object.freeze([...draft.replacedBy].sort(compare)),
     seeAlso: Object.freeze([...draft.seeAlso].sort(compare)),
