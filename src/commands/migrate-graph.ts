@@ -53,8 +53,8 @@ The registry must be stopped (the data directory is single-writer).`;
     if (env.REG_SPARQL_ENDPOINT === undefined || env.REG_SPARQL_ENDPOINT === '')
       throw new BadRequestError('give the external store to move to: --to <endpoint> or REG_SPARQL_ENDPOINT');
     const config = readConfig(env);
-    // The records moved are validated in a worker thread while the next batch is merged and posted.
-    const core = await openCore(config, silentLogger, { validationWorkers: 1 });
+    // The records moved are validated in worker threads while the next batch is merged and posted.
+    const core = await openCore(config, silentLogger, { validationWorkers: 2 });
     const shown = { json: this.jsonEnabled(), plain: true };
     const steps = new RestoreSteps(shown);
     let exporting: ProgressLine | undefined;

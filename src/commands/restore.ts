@@ -73,9 +73,9 @@ The registry must be stopped (the data directory is single-writer).`;
     }
     const nquads = flags.nquads ?? '';
     // The query index is not loaded for a restore: what it reads afterwards comes from the lineage index, and
-    // the restored records are validated in a worker thread beside the rest of its work.
+    // the restored records are validated in worker threads beside the rest of its work.
     const core = await openCore({ ...config, queryIndex: 'on-demand' }, silentLogger, {
-      validationWorkers: 1,
+      validationWorkers: 2,
     });
     const steps = new RestoreSteps(shown);
     try {

@@ -3,9 +3,13 @@ import { parseNQuads, type Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
 import { findStrandedCitations, type StrandedReason } from '../discovery/stranded-terms.js';
 import { pacer } from '../pacer.js';
+import type { ValidationReport } from '../validate/validator.js';
 
 /** Restored records read (one request on the external store) and validated per step. */
 const CHECK_BATCH = 500;
+
+/** Records validated together: a group's text stays below the size a validator sends to its single large lane. */
+const VALIDATION_GROUP = 100;
 
 /** Stranded records named in a restore's answer; the counts cover the rest. */
 const MAX_NAMED = 20;
@@ -73,9 +77,19 @@ export class StrandedCheck {
       if (entry.text.includes(TOMBSTONED)) this.checked.delete(entry.record);
       else live.push(entry);
     }
-    const reports = await this.core.reference.validator.validateMany(
-      live.map(({ text }) => ({ quads: parsedWhenRead(text), nquads: text })),
-    );
+    // In groups sent in turns of their own, so that a validator in worker threads spreads them over its workers.
+    const groups: Promise<ValidationReport[]>[] = [];
+    for (let at = 0; at < live.length; at += VALIDATION_GROUP) {
+      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+      const group = live.slice(at, at + VALIDATION_GROUP);
+      const validated = this.core.reference.validator.validateMany(
+        group.map(({ text }) => ({ quads: parsedWhenRead(text), nquads: text })),
+      );
+      // Heard below with the others; one that fails before then must not go unheard.
+      validated.catch(() => undefined);
+      groups.push(validated);
+    }
+    const reports = (await Promise.all(groups)).flat();
     for (const [position, report] of reports.entries()) {
       const record = live[position]?.record;
       if (record === undefined) continue;
