@@ -6,16 +6,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/core/store/database.js';
 import {
   claimLineageIndex,
-  FACT,
   indexRecordLineage,
-  LINK,
-  lineageFactsOf,
   lineageIndexReady,
-  lineageNodeRows,
   lineageRefillPosition,
-  lineageStepLines,
   refillLineage,
 } from '../../src/core/store/lineage-index.js';
+import { FACT, LINK, lineageFactsOf } from '../../src/core/store/lineage-facts.js';
+import { lineageNodeRows, lineageStepLines } from '../../src/core/store/lineage-walk.js';
 import { tempDir } from '../helpers.js';
 
 const PROV = 'http://www.w3.org/ns/prov#';

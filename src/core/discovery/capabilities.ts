@@ -8,14 +8,9 @@ import { idOf } from '../records/ids.js';
 import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 import { memoised } from '../stored/memoised.js';
-import {
-  factsAt,
-  FACT,
-  LINK,
-  lineageIndexReady,
-  notWithdrawnSql,
-  recordGraphSql,
-} from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import { FACT, LINK } from '../store/lineage-facts.js';
+import { factsAt, notWithdrawnSql, recordGraphSql } from '../store/lineage-sql.js';
 import { originOf } from '../stored/records.js';
 import { sparqlIri } from './sparql-text.js';
 import { describeTerms } from './terms.js';

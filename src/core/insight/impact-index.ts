@@ -6,7 +6,8 @@
  * withdrawals, order and limits that query has.
  */
 import type { Core } from '../core.js';
-import { FACT, firstFactSql, firstLinkSql, LINK, notWithdrawnSql } from '../store/lineage-index.js';
+import { FACT, LINK } from '../store/lineage-facts.js';
+import { firstFactSql, firstLinkSql, notWithdrawnSql } from '../store/lineage-sql.js';
 import type { RunFacts } from './impact-runs.js';
 
 interface RunRow {

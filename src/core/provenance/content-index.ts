@@ -6,15 +6,8 @@
  */
 import type { Core } from '../core.js';
 import { spdxAlgorithmIri, type ContentName } from '../records/content-id.js';
-import {
-  FACT,
-  firstFactSql,
-  LINK,
-  LOOKUP_FACTS,
-  notWithdrawnSql,
-  recordGraphSql,
-  TYPE_FACTS,
-} from '../store/lineage-index.js';
+import { FACT, LINK, LOOKUP_FACTS, TYPE_FACTS } from '../store/lineage-facts.js';
+import { firstFactSql, notWithdrawnSql, recordGraphSql } from '../store/lineage-sql.js';
 import type { ContentMatch, DistributionNameRow, TitleRow } from './identify.js';
 
 interface MatchRow {

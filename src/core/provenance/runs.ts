@@ -16,14 +16,9 @@ import { listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import { NO_PEER_REASON, peerCovering } from '../federation/peers.js';
 import { findResolveRow } from '../store/peers.js';
-import {
-  factsAt,
-  FACT,
-  LINK,
-  lineageIndexReady,
-  notWithdrawnSql,
-  recordGraphSql,
-} from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import { FACT, LINK } from '../store/lineage-facts.js';
+import { factsAt, notWithdrawnSql, recordGraphSql } from '../store/lineage-sql.js';
 import {
   iriOf,
   originOf,

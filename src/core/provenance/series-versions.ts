@@ -5,7 +5,9 @@
  * a start, and costs no query on an external store; else from the query index.
  */
 import { DCAT, DCT, GRAPHS, PROV, REG, XSD } from '../ns.js';
-import { FACT, LINK, lineageIndexReady, notWithdrawnSql } from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import { FACT, LINK } from '../store/lineage-facts.js';
+import { notWithdrawnSql } from '../store/lineage-sql.js';
 import { nodesLinkingTo } from '../stored/stating.js';
 import type { Core } from '../core.js';
 

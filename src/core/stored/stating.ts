@@ -10,14 +10,8 @@ import type * as RDF from '@rdfjs/types';
 import { GRAPHS, RDF as RDF_NS, REG, XSD } from '../ns.js';
 import { indexQuads, type SubjectIndex } from '../records/reader.js';
 import { ownerOf, parseNQuads } from '../store/nquads.js';
-import {
-  FACT,
-  FIRST_LOOKUP_FACT,
-  indexedAs,
-  lineageIndexReady,
-  linksToValue,
-  LOOKUP_FACTS,
-} from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage-index.js';
+import { FACT, FIRST_LOOKUP_FACT, indexedAs, linksToValue, LOOKUP_FACTS } from '../store/lineage-facts.js';
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
 import type { Core } from '../core.js';
 
