@@ -1,5 +1,5 @@
 import { GRAPHS, REG } from '../ns.js';
-import { parseNQuads, type Quad } from '../store/nquads.js';
+import { detached, parseNQuads, type Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
 import { findStrandedCitations, type StrandedReason } from '../discovery/stranded-terms.js';
 import { pacer } from '../pacer.js';
@@ -93,7 +93,7 @@ export class StrandedCheck {
     for (const [position, report] of reports.entries()) {
       const record = live[position]?.record;
       if (record === undefined) continue;
-      this.checked.add(record);
+      this.checked.add(detached(record));
       for (const result of report.results) {
         if (result.severity === 'violation')
           this.note(record, { field: result.field, message: result.message });
@@ -122,7 +122,7 @@ export class StrandedCheck {
   }
 
   private note(record: string, problem: StrandedProblem): void {
-    this.problems.set(record, [...(this.problems.get(record) ?? []), problem]);
+    this.problems.set(detached(record), [...(this.problems.get(record) ?? []), problem]);
   }
 }
 

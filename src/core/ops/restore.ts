@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { BadRequestError, MalformedInputError } from '../errors.js';
 import { GRAPHS } from '../ns.js';
 import { appendAudit } from '../store/audit.js';
-import { factory, ownerOf, quadToLine, type Quad } from '../store/nquads.js';
+import { detached, factory, ownerOf, quadToLine, type Quad } from '../store/nquads.js';
 import { parseCatalogue } from '../vocab/catalogue.js';
 import type { Core } from '../core.js';
 import { countStatements, readNQuadsFile, type LineProblem } from './restore-reader.js';
@@ -105,7 +105,7 @@ export async function restoreNQuads(
     const added = await sink.merge({ graph, subject: owner, lines, replace });
     totals.new += added;
     if (added > 0) totals.records++;
-    if (added > 0 && graph === GRAPHS.local) restored.add(owner);
+    if (added > 0 && graph === GRAPHS.local) restored.add(detached(owner));
   };
   // `<x#frag>` belongs to record `<x>` only when there is such a record; otherwise (an adopted term such as
   // `vocab#Thing`) each subject is a record of its own, as the write path stored it.
