@@ -36,13 +36,18 @@ export interface Finished {
   readonly stdout: string;
   readonly stderr: string;
   readonly ms: number;
+  /** Its peak resident memory in MiB, as last read while it ran (every 200 ms); 0 when not asked for. */
+  readonly peakMb: number;
 }
 
-/** Runs a command to completion, timing it from spawn to exit; with `stdoutFile`, stdout goes to that file. */
+/**
+ * Runs a command to completion, timing it from spawn to exit; with `stdoutFile`, stdout goes to that file; with
+ * `peak`, its peak resident memory is read while it runs.
+ */
 export async function runTimed(
   command: string,
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; stdoutFile?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; stdoutFile?: string; peak?: boolean } = {},
 ): Promise<Finished> {
   const fd = options.stdoutFile === undefined ? undefined : fs.openSync(options.stdoutFile, 'w');
   try {
@@ -56,8 +61,20 @@ export async function runTimed(
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    let peakMb = 0;
+    const sampler =
+      options.peak === true && child.pid !== undefined
+        ? setInterval(() => {
+            try {
+              peakMb = Math.max(peakMb, memoryOf(child.pid ?? 0).peakMb);
+            } catch {
+              // It has just exited: the last reading stands.
+            }
+          }, 200)
+        : undefined;
     const code = await exitOf(child);
-    return { code, stdout, stderr, ms: performance.now() - started };
+    clearInterval(sampler);
+    return { code, stdout, stderr, ms: performance.now() - started, peakMb };
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }

@@ -6,6 +6,8 @@ import { BIN, regEnv } from './reg-cli.js';
 /** What `reg restore --nquads FILE --json` printed, and how long it took from spawn to exit. */
 export interface RestoreRun {
   readonly ms: number;
+  /** Peak resident memory of `reg restore` in MiB. */
+  readonly peakMb: number;
   readonly read: number;
   readonly new: number;
   readonly reference: number;
@@ -16,11 +18,12 @@ export interface RestoreRun {
 export async function runRestore(dataDir: string, file: string): Promise<RestoreRun> {
   const result = await runTimed(process.execPath, [BIN, 'restore', '--nquads', file, '--json'], {
     env: regEnv(dataDir),
+    peak: true,
   });
   if (result.code !== 0)
     throw new Error(`reg restore exited with ${result.code}:\n${result.stderr}${result.stdout}`);
-  const printed = JSON.parse(result.stdout) as Omit<RestoreRun, 'ms'>;
-  return { ...printed, ms: result.ms };
+  const printed = JSON.parse(result.stdout) as Omit<RestoreRun, 'ms' | 'peakMb'>;
+  return { ...printed, ms: result.ms, peakMb: result.peakMb };
 }
 
 /** What `reg dump > file` wrote, and how long it took from spawn to exit. */
