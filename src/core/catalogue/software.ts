@@ -26,7 +26,7 @@ import {
   presentingTogether,
 } from '../stored/records.js';
 import { memoised } from '../stored/memoised.js';
-import { FACT, LINK } from '../store/lineage-facts.js';
+import { FACT, LINK } from '../store/lineage/lineage-facts.js';
 import type { IndexCondition } from '../store/graph/kind-pages.js';
 import type { Act } from '../stored/write-path.js';
 import { sparqlString } from '../discovery/sparql-text.js';

@@ -13,9 +13,9 @@ import { isAbsoluteIri, type Json, type JsonObject } from '../records/mapper.js'
 import { ARTIFACT_TYPE, TYPE_PATH } from '../records/type-specs.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { FACT, LINK } from '../store/lineage-facts.js';
-import { notWithdrawnSql } from '../store/lineage-sql.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import { FACT, LINK } from '../store/lineage/lineage-facts.js';
+import { notWithdrawnSql } from '../store/lineage/lineage-sql.js';
 import { readStored, requireObject, withoutRegistryFields } from '../stored/records.js';
 import { describeTerm } from '../discovery/terms.js';
 import { writeRecord, type Act } from '../stored/write-path.js';

@@ -23,9 +23,9 @@ import {
   type StoredRecord,
 } from '../stored/records.js';
 import { changedAt } from './history-store.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { FACT, LINK } from '../store/lineage-facts.js';
-import { factsAt } from '../store/lineage-sql.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import { FACT, LINK } from '../store/lineage/lineage-facts.js';
+import { factsAt } from '../store/lineage/lineage-sql.js';
 import { stateOf } from './history.js';
 
 /** Deployments of one software the view lists at most; `total` says how many there are. */

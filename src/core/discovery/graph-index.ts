@@ -7,7 +7,7 @@
 import { GRAPHS, RDF, REG } from '../ns.js';
 import type { Core } from '../core.js';
 import { statedAbout } from '../stored/about.js';
-import { FACT, LINK_PREDICATE_OF, LOOKUP_FACTS } from '../store/lineage-facts.js';
+import { FACT, LINK_PREDICATE_OF, LOOKUP_FACTS } from '../store/lineage/lineage-facts.js';
 
 /** What was found about a node, graph by graph: types, titles by predicate, withdrawal. */
 export interface Described {

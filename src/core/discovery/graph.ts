@@ -12,7 +12,7 @@ import { packedRows } from '../provenance/lineage.js';
 import { memoised } from '../stored/memoised.js';
 import { originOf } from '../stored/records.js';
 import { unresolvedOrigin, valuesBlock } from '../provenance/runs.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
 import { describeFromRecords, graphStepFromIndex, type Described } from './graph-index.js';
 
 /** Depth bounds, and the caps that keep an answer small whatever the graph holds. */

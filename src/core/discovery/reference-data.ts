@@ -9,7 +9,11 @@ import { catalogueNTriples, parseCatalogue } from '../vocab/catalogue.js';
 import { ReferenceIndex } from '../vocab/reference-index.js';
 import { buildTermCatalogue, type BundledCatalogue } from '../vocab/term-catalogue.js';
 import type { Core } from '../core.js';
-import { findStrandedCitations, type StrandedCitation, type StrandedReason } from './stranded-terms.js';
+import {
+  findStrandedCitations,
+  type StrandedCitation,
+  type StrandedReason,
+} from '../vocab/stranded-terms.js';
 import { commitAct } from '../stored/write-path.js';
 
 /** The reference bundles of this package under one base IRI, the index of their terms and the shapes validator. */

@@ -2,9 +2,9 @@ import type { Quad } from '../store/nquads.js';
 import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, RDF, REG, SH, SKOS, SPDX } from '../ns.js';
 import type { ValidationResult } from '../validate/index.js';
 import type { Core } from '../core.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { FACT } from '../store/lineage-facts.js';
-import { peerGraphSql } from '../store/lineage-sql.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import { FACT } from '../store/lineage/lineage-facts.js';
+import { peerGraphSql } from '../store/lineage/lineage-sql.js';
 
 /** A slot whose IRIs must be terms the registry holds, of one of the accepted classes. */
 export interface VocabularySlot {

@@ -5,7 +5,7 @@
  */
 import type { Core } from '../core.js';
 import { GRAPHS, REG, XSD } from '../ns.js';
-import { FACT, LINK, linksToValue, LOOKUP_FACTS } from '../store/lineage-facts.js';
+import { FACT, LINK, linksToValue, LOOKUP_FACTS } from '../store/lineage/lineage-facts.js';
 import { statedAbout } from '../stored/about.js';
 import { recordsOfNodes } from '../stored/stating.js';
 import { ownerOf } from '../store/nquads.js';

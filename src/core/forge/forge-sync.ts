@@ -16,7 +16,7 @@ import { SOFTWARE } from '../records/specs.js';
 import type { Core } from '../core.js';
 import { planSync, SyncRefusal } from './forge-map.js';
 import { selectByKey } from '../stored/keyset.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
 import { connectedFromIndex, heldVersionsFromIndex } from './forge-sync-index.js';
 import {
   commitPlan,

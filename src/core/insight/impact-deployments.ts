@@ -9,7 +9,7 @@ import { getInstance } from '../catalogue/instances.js';
 import { NotFoundError } from '../errors.js';
 import { valuesBlock } from '../provenance/runs.js';
 import { idOf } from '../records/ids.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
 import type { Core } from '../core.js';
 import { releaseStays, type ReleaseStay } from './impact-history.js';
 import { producedSinceFromIndex, runningNowFromIndex } from './impact-index.js';

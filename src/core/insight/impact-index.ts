@@ -2,12 +2,12 @@
  * Impact read from the lineage index in `registry.db` (runs' deployments, releases, starts, statuses and labels,
  * generated-by, used and runs-release links, creation times and withdrawals), so an impact question is answered
  * before the query index has loaded, and from the external store without a request per step (what holds some
- * content is read by `provenance/content-index.ts`). Each reader gives what its query in the query index gives, for the graphs,
+ * content is read by `insight/content-index.ts`). Each reader gives what its query in the query index gives, for the graphs,
  * withdrawals, order and limits that query has.
  */
 import type { Core } from '../core.js';
-import { FACT, LINK } from '../store/lineage-facts.js';
-import { firstFactSql, firstLinkSql, notWithdrawnSql } from '../store/lineage-sql.js';
+import { FACT, LINK } from '../store/lineage/lineage-facts.js';
+import { firstFactSql, firstLinkSql, notWithdrawnSql } from '../store/lineage/lineage-sql.js';
 import type { RunFacts } from './impact-runs.js';
 
 interface RunRow {

@@ -5,7 +5,7 @@
  */
 import { DCT, PROV, REG, RDFS } from '../ns.js';
 import { valuesBlock } from '../provenance/runs.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
 import type { Core } from '../core.js';
 import { releaseRunRowsFromIndex, runFactsFromIndex } from './impact-index.js';
 

@@ -12,7 +12,7 @@ import { iriProblem } from '../records/iri.js';
 import { findByContent } from '../provenance/identify.js';
 import { sparqlIri } from '../discovery/sparql-text.js';
 import { requireReadable } from '../stored/records.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
 import type { Core } from '../core.js';
 import { usedByARunInIndex } from './impact-index.js';
 

@@ -6,8 +6,8 @@
  * has loaded and without a request to an external store.
  */
 import type { Database } from '../store/database.js';
-import { FACT, LINK } from '../store/lineage-facts.js';
-import { factsAt, firstLinkSql, notWithdrawnSql } from '../store/lineage-sql.js';
+import { FACT, LINK } from '../store/lineage/lineage-facts.js';
+import { factsAt, firstLinkSql, notWithdrawnSql } from '../store/lineage/lineage-sql.js';
 import { GRAPHS } from '../ns.js';
 import type { CapabilityWay } from './observed.js';
 

@@ -13,7 +13,7 @@ import { iriOf, originOf, requireReadable } from '../stored/records.js';
 import type { Core } from '../core.js';
 import type { CapabilityMatch } from '../discovery/capabilities.js';
 import { RUN_TIME, type ByWay, type CapabilityWay, type ObservedType } from './observed.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
 import {
   deploymentCountsFromIndex,
   namesFromIndex,

@@ -11,7 +11,7 @@ import { idOf } from '../records/ids.js';
 import { describeTerm } from '../discovery/terms.js';
 import { valuesBlock } from '../provenance/runs.js';
 import { iriOf, requireReadable } from '../stored/records.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
 import {
   declaredFromIndex,
   releasesFromIndex,

@@ -3,7 +3,7 @@ import type { Core } from '../core.js';
 import { GRAPHS } from '../ns.js';
 import { COUNTED_KINDS } from '../records/kind-registry.js';
 import { countPeers } from '../store/ops-status.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
 import { coreMetrics } from './metrics.js';
 
 /** Deliveries still to make, by state: waiting for a first attempt, retrying after a failure, given up. */

@@ -1,7 +1,7 @@
 import { GRAPHS, REG } from '../ns.js';
 import { detached, parseNQuads, type Quad } from '../store/nquads.js';
 import type { Core } from '../core.js';
-import { findStrandedCitations, type StrandedReason } from '../discovery/stranded-terms.js';
+import { findStrandedCitations, type StrandedReason } from '../vocab/stranded-terms.js';
 import { pacer } from '../pacer.js';
 import type { ValidationReport } from '../validate/validator.js';
 

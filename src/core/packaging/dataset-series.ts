@@ -11,9 +11,9 @@ import { isAbsoluteIri, type JsonObject } from '../records/mapper.js';
 import { readStored } from '../stored/records.js';
 import { sparqlIri } from '../discovery/sparql-text.js';
 import type { Core } from '../core.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { FACT, LINK } from '../store/lineage-facts.js';
-import { firstFactSql, notWithdrawnSql } from '../store/lineage-sql.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import { FACT, LINK } from '../store/lineage/lineage-facts.js';
+import { firstFactSql, notWithdrawnSql } from '../store/lineage/lineage-sql.js';
 import { getArtifact } from '../provenance/artifact-view.js';
 import { present, ref, text } from './crate-entities.js';
 

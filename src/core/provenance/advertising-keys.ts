@@ -1,8 +1,8 @@
 import { DCAT, DCT, GRAPHS, PROV, REG } from '../ns.js';
 import { addAdvertisingRows, type AdvertisingRows } from '../store/advertising.js';
 import type { Database } from '../store/database.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { FACT, LINK } from '../store/lineage-facts.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import { FACT, LINK } from '../store/lineage/lineage-facts.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
 

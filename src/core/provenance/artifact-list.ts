@@ -14,7 +14,7 @@ import { keywordIri, matchKeywordFilter } from '../vocab/keywords.js';
 import type { Core } from '../core.js';
 import { presentArtifact } from './artifact-view.js';
 import { contentIdOf } from './identify.js';
-import { FACT, LINK } from '../store/lineage-facts.js';
+import { FACT, LINK } from '../store/lineage/lineage-facts.js';
 import type { IndexCondition } from '../store/graph/kind-pages.js';
 import { filterConditions, filterPatterns, type CustomFilters } from '../stored/list-filters.js';
 import {

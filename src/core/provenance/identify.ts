@@ -1,8 +1,8 @@
 /**
  * Content identifiers from digests (RFC 6920): the identify endpoint, and reading the `content` filter of the
  * artifact list. Only digests are taken, never bytes; nothing is written. The records holding some content are
- * read from the lineage index (`content-index.ts`), or asked of the query index while it is filled
- * (`content-query.ts`).
+ * read from the lineage index (`insight/content-index.ts`), or asked of the query index while it is filled
+ * (`insight/content-query.ts`).
  */
 import { requireReader } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
@@ -25,9 +25,17 @@ import { idOf } from '../records/ids.js';
 import { originOf } from '../stored/records.js';
 import type { Core } from '../core.js';
 import { invalidChecksum } from './artifact-input.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { contentMatchesFromIndex, distributionNamesFromIndex, titleRowsFromIndex } from './content-index.js';
-import { contentMatchesFromQuery, distributionNamesFromQuery, titleRowsFromQuery } from './content-query.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import {
+  contentMatchesFromIndex,
+  distributionNamesFromIndex,
+  titleRowsFromIndex,
+} from '../insight/content-index.js';
+import {
+  contentMatchesFromQuery,
+  distributionNamesFromQuery,
+  titleRowsFromQuery,
+} from '../insight/content-query.js';
 import type {
   ContentIdentity,
   ContentMatchJson,

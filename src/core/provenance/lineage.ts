@@ -13,8 +13,8 @@ import type { JsonObject } from '../records/mapper.js';
 import type { Core } from '../core.js';
 
 import { memoised } from '../stored/memoised.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { lineageNodeRows, lineageSeriesRows, lineageStepLines } from '../store/lineage-walk.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import { lineageNodeRows, lineageSeriesRows, lineageStepLines } from '../store/lineage/lineage-walk.js';
 import { iriOf, originOf, requireReadable } from '../stored/records.js';
 import { unresolvedOrigin, valuesBlock } from './runs.js';
 

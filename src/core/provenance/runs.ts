@@ -16,9 +16,9 @@ import { listRecords, pageSize } from '../stored/listing.js';
 import { memoised } from '../stored/memoised.js';
 import { NO_PEER_REASON, peerCovering } from '../federation/peers.js';
 import { findResolveRow } from '../store/peers.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { FACT, LINK } from '../store/lineage-facts.js';
-import { factsAt, notWithdrawnSql, recordGraphSql } from '../store/lineage-sql.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import { FACT, LINK } from '../store/lineage/lineage-facts.js';
+import { factsAt, notWithdrawnSql, recordGraphSql } from '../store/lineage/lineage-sql.js';
 import {
   iriOf,
   originOf,

@@ -5,9 +5,9 @@
  * a start, and costs no query on an external store; else from the query index.
  */
 import { DCAT, DCT, GRAPHS, PROV, REG, XSD } from '../ns.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { FACT, LINK } from '../store/lineage-facts.js';
-import { notWithdrawnSql } from '../store/lineage-sql.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import { FACT, LINK } from '../store/lineage/lineage-facts.js';
+import { notWithdrawnSql } from '../store/lineage/lineage-sql.js';
 import { nodesLinkingTo } from '../stored/stating.js';
 import type { Core } from '../core.js';
 

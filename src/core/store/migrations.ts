@@ -506,7 +506,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     id: 20,
     name: 'the lineage index',
-    // The links lineage follows and what describes its nodes, per record (src/core/store/lineage-index.ts). The
+    // The links lineage follows and what describes its nodes, per record (src/core/store/lineage/lineage-index.ts). The
     // state row is written by the graph store that opens the database: with none, the index is filled from the
     // records at that open.
     sql: `

@@ -6,7 +6,7 @@
 import type * as RDF from '@rdfjs/types';
 import type { Core } from '../core.js';
 import { indexQuads } from '../records/reader.js';
-import { FACT } from '../store/lineage-facts.js';
+import { FACT } from '../store/lineage/lineage-facts.js';
 import { ownerOf, parseNQuads } from '../store/nquads.js';
 
 /** Statements about one node, by predicate. */

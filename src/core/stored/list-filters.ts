@@ -17,7 +17,7 @@ import {
 import { sparqlString } from '../discovery/sparql-text.js';
 import type { Core } from '../core.js';
 import { iriPattern } from './listing.js';
-import { indexedAs } from '../store/lineage-facts.js';
+import { indexedAs } from '../store/lineage/lineage-facts.js';
 import type { IndexCondition } from '../store/graph/kind-pages.js';
 
 /**

@@ -10,8 +10,8 @@ import {
   type IndexCondition,
   type KindScope,
 } from '../store/graph/kind-pages.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { valueFactOf } from '../store/lineage-facts.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import { valueFactOf } from '../store/lineage/lineage-facts.js';
 import { PAGE_ROWS, selectByKey } from './keyset.js';
 import { normaliseBaseIri } from '../federation/peer-http.js';
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';

@@ -10,8 +10,14 @@ import type * as RDF from '@rdfjs/types';
 import { GRAPHS, RDF as RDF_NS, REG, XSD } from '../ns.js';
 import { indexQuads, type SubjectIndex } from '../records/reader.js';
 import { ownerOf, parseNQuads } from '../store/nquads.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
-import { FACT, FIRST_LOOKUP_FACT, indexedAs, linksToValue, LOOKUP_FACTS } from '../store/lineage-facts.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
+import {
+  FACT,
+  FIRST_LOOKUP_FACT,
+  indexedAs,
+  linksToValue,
+  LOOKUP_FACTS,
+} from '../store/lineage/lineage-facts.js';
 import { sparqlIri, sparqlString } from '../discovery/sparql-text.js';
 import type { Core } from '../core.js';
 

@@ -5,7 +5,7 @@
  * answered from SQLite, before the query index has loaded and without a request to an external store.
  */
 import type { Database } from '../database.js';
-import { recordGraphSql, touchedSql } from '../lineage-sql.js';
+import { recordGraphSql, touchedSql } from '../lineage/lineage-sql.js';
 
 /** The table of a store's records and the table of their counts by graph and kind. */
 export interface RecordTables {

@@ -5,7 +5,7 @@ import type { Database } from '../../database.js';
 import { canonicalTextOf, linesOf } from '../../nquads.js';
 import { ensureSearchSchema, indexRecordForSearch, deferSearchRows } from '../../search-index.js';
 import type { SearchReader } from '../../search-entry.js';
-import { claimLineageIndex, indexRecordLineage, lineageIndexReady } from '../../lineage-index.js';
+import { claimLineageIndex, indexRecordLineage, lineageIndexReady } from '../../lineage/lineage-index.js';
 import { ClientIndex } from './client-index.js';
 import type { IndexClient } from './index-client.js';
 import { OwnIndex } from './own-index.js';

@@ -1,5 +1,5 @@
 import type { Database } from '../../database.js';
-import type { RefillPosition, RefillRecord } from '../../lineage-index.js';
+import type { RefillPosition, RefillRecord } from '../../lineage/lineage-index.js';
 import { linesOf, markedRecord, toNQuads, toNTriples } from '../../nquads.js';
 import type { BundleGraph } from '../types.js';
 

@@ -1,6 +1,6 @@
 import type { Database } from '../../database.js';
 import { markSearchStale } from '../../search-index.js';
-import { indexRecordLineage, lineageIndexReady, markLineageStale } from '../../lineage-index.js';
+import { indexRecordLineage, lineageIndexReady, markLineageStale } from '../../lineage/lineage-index.js';
 import { mergeRecord } from '../record-merge.js';
 import type { BulkLoad, KindOfLines, MergeTarget } from '../types.js';
 import { readRecord } from './record-table.js';

@@ -1,6 +1,6 @@
 import type { Logger } from '../../../log.js';
 import type { Database } from '../../database.js';
-import { lineageRefillPosition, refillLineageIndex } from '../../lineage-index.js';
+import { lineageRefillPosition, refillLineageIndex } from '../../lineage/lineage-index.js';
 import type { SearchReader } from '../../search-entry.js';
 import {
   catchUpSearchRows,

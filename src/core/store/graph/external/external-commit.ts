@@ -8,7 +8,7 @@ import type { Database } from '../../database.js';
 import { canonicalTextOf, linesOf, tripleOf } from '../../nquads.js';
 import type { SearchReader } from '../../search-entry.js';
 import { indexRecordForSearch } from '../../search-index.js';
-import { indexRecordLineage } from '../../lineage-index.js';
+import { indexRecordLineage } from '../../lineage/lineage-index.js';
 import type { ReadRecord } from './external-read.js';
 import {
   deleteExternalRecord,

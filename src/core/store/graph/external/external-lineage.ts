@@ -9,7 +9,7 @@ import {
   type RefillOptions,
   type RefillPosition,
   type RefillRecord,
-} from '../../lineage-index.js';
+} from '../../lineage/lineage-index.js';
 import { linesOf } from '../../nquads.js';
 import { groupBy } from './external-commit.js';
 import { iterateExternalRecords, readExternalRecord, type ExternalRecord } from './external-table.js';

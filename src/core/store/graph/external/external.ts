@@ -35,7 +35,7 @@ import { dumpExternal } from './external-dump.js';
 import { readExternalRecords, type ReadRecord } from './external-read.js';
 import { rebuildExternalSearch } from './external-search.js';
 import { refillExternalLineage } from './external-lineage.js';
-import { claimLineageIndex, lineageRefillPosition } from '../../lineage-index.js';
+import { claimLineageIndex, lineageRefillPosition } from '../../lineage/lineage-index.js';
 import {
   addIntent,
   countExternalByKind,

@@ -17,8 +17,8 @@
  * one restored into while it was incomplete); until then its readers ask the query index (`lineageIndexReady`).
  * The codes it keeps and how they are taken from a record's lines are in `lineage-facts.ts`.
  */
-import type { Database } from './database.js';
-import type { Logger } from '../log.js';
+import type { Database } from '../database.js';
+import type { Logger } from '../../log.js';
 import { lineageFactsOf } from './lineage-facts.js';
 /**
  * Brings the lineage index of one written record up to date from its new lines (null: deleted). Must run inside

@@ -7,7 +7,7 @@ import { spdxAlgorithmIri, type ContentName } from '../records/content-id.js';
 import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, REG, SCHEMA, SPDX } from '../ns.js';
 import type { Binding } from '../store/graph/types.js';
 import { sparqlString } from '../discovery/sparql-text.js';
-import type { ContentMatch, DistributionNameRow, TitleRow } from './identify.js';
+import type { ContentMatch, DistributionNameRow, TitleRow } from '../provenance/identify.js';
 
 // Only the registry's own graph and the cached graphs of peers hold records.
 const RECORD_GRAPHS = `FILTER(?g = <${GRAPHS.local}> || STRSTARTS(STR(?g), "${PEER_GRAPH_PREFIX}"))`;

@@ -2,7 +2,7 @@
  * The reads lineage makes of its index (`lineage-index.ts`): one breadth-first step from frontiers, the nodes it
  * reached with their kinds and titles, and the series artifacts are versions of.
  */
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
 import { FACT, LINK } from './lineage-facts.js';
 
 /** Which way a step follows links from its frontier: toward what an artifact came from, or what came from it. */

@@ -11,14 +11,14 @@ import { GRAPHS, PEER_GRAPH_PREFIX, RDF, SKOS } from '../ns.js';
 import { ownerOf } from '../store/nquads.js';
 import type { Core } from '../core.js';
 import { selectByKey } from '../stored/keyset.js';
-import { lineageIndexReady } from '../store/lineage-index.js';
+import { lineageIndexReady } from '../store/lineage/lineage-index.js';
 import {
   citedTermsFromIndex,
   citingRecordsFromIndex,
   definitionsFromIndex,
   slotsIndexed,
 } from './stranded-index.js';
-import { VOCABULARY_SLOTS, type VocabularySlot } from './vocabulary-rule.js';
+import { VOCABULARY_SLOTS, type VocabularySlot } from '../discovery/vocabulary-rule.js';
 
 /** Why a cited term no longer counts as held. */
 export type StrandedReason = 'retired' | 'unknown' | 'wrong-class';

@@ -6,9 +6,9 @@
  */
 import type { Core } from '../core.js';
 import { spdxAlgorithmIri, type ContentName } from '../records/content-id.js';
-import { FACT, LINK, LOOKUP_FACTS, TYPE_FACTS } from '../store/lineage-facts.js';
-import { firstFactSql, notWithdrawnSql, recordGraphSql } from '../store/lineage-sql.js';
-import type { ContentMatch, DistributionNameRow, TitleRow } from './identify.js';
+import { FACT, LINK, LOOKUP_FACTS, TYPE_FACTS } from '../store/lineage/lineage-facts.js';
+import { firstFactSql, notWithdrawnSql, recordGraphSql } from '../store/lineage/lineage-sql.js';
+import type { ContentMatch, DistributionNameRow, TitleRow } from '../provenance/identify.js';
 
 interface MatchRow {
   readonly graph: string;

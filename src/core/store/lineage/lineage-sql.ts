@@ -3,8 +3,8 @@
  * node not withdrawn, a node's first fact or link, the facts of several nodes, and the artifacts deployments
  * touched.
  */
-import type { Database } from './database.js';
-import { GRAPHS, PEER_GRAPH_PREFIX } from '../ns.js';
+import type { Database } from '../database.js';
+import { GRAPHS, PEER_GRAPH_PREFIX } from '../../ns.js';
 import { FACT, LINK } from './lineage-facts.js';
 
 /** The last graph name that starts with the peer prefix, as an exclusive upper bound. */

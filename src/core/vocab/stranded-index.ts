@@ -8,9 +8,9 @@ import { GRAPHS, RDF, SKOS } from '../ns.js';
 import type { Core } from '../core.js';
 import { ownerOf } from '../store/nquads.js';
 import { statedAbout } from '../stored/about.js';
-import { FACT, indexedAs, linksToValue, LOOKUP_FACTS, typeFactOf } from '../store/lineage-facts.js';
-import { peerGraphSql } from '../store/lineage-sql.js';
-import type { VocabularySlot } from './vocabulary-rule.js';
+import { FACT, indexedAs, linksToValue, LOOKUP_FACTS, typeFactOf } from '../store/lineage/lineage-facts.js';
+import { peerGraphSql } from '../store/lineage/lineage-sql.js';
+import type { VocabularySlot } from '../discovery/vocabulary-rule.js';
 
 /** An SQL statement and its parameters. */
 interface Sql {

@@ -2,8 +2,8 @@
  * What the lineage index (`lineage-index.ts`) keeps, by code: the links between nodes and the facts about them,
  * which predicates and classes give them, and how they are taken from the lines of a record.
  */
-import { ownerOf } from './nquads.js';
-import { DCAT, DCT, PROV, RDF, RDFS, REG, SCHEMA, SKOS, SPDX, XSD } from '../ns.js';
+import { ownerOf } from '../nquads.js';
+import { DCAT, DCT, PROV, RDF, RDFS, REG, SCHEMA, SKOS, SPDX, XSD } from '../../ns.js';
 
 /** The links between nodes, by code. */
 export const LINK = {
