@@ -14,7 +14,7 @@ import {
   advertisingRowsByQuery,
   advertisingRowsFromIndex,
 } from '../../src/core/provenance/advertising-keys.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage/lineage-index.js';
 import { openTestCore, tempDir } from '../helpers.js';
 import { apiOf } from '../support/api.js';
 import { seedWithLineage } from '../support/openlineage.js';

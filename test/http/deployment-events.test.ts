@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage/lineage-index.js';
 import { listAudit } from '../../src/core/store/audit.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';

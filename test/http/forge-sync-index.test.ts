@@ -10,7 +10,7 @@ import { createSoftware, withdrawSoftware } from '../../src/core/catalogue/softw
 import type { Core } from '../../src/core/core.js';
 import { connectedSoftware, heldVersions } from '../../src/core/forge/forge-sync.js';
 import { PEER_GRAPH_PREFIX, REG, RDF } from '../../src/core/ns.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage/lineage-index.js';
 import { parseNQuads } from '../../src/core/store/nquads.js';
 import { actOf } from '../../src/core/stored/write-path.js';
 import { openTestCore } from '../helpers.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { probeDue } from '../../src/core/catalogue/health-probe.js';
 import { listAudit } from '../../src/core/store/audit.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage/lineage-index.js';
 import { createApp } from '../../src/http/app.js';
 import { freePort, openTestCore } from '../helpers.js';
 import { apiOf, type Json } from '../support/api.js';

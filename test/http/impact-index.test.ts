@@ -15,7 +15,7 @@ import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 import { apiOf, artifact, type Json } from '../support/api.js';
 import { DCAT, DCT, PEER_GRAPH_PREFIX, PROV, RDF, RDFS, REG, SPDX, XSD } from '../../src/core/ns.js';
 import { parseNQuads } from '../../src/core/store/nquads.js';
-import { lineageIndexReady } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady } from '../../src/core/store/lineage/lineage-index.js';
 import { readFromQueryIndex, seedWithLineage } from '../support/openlineage.js';
 
 let core: Core;

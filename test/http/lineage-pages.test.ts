@@ -8,7 +8,7 @@ import type { Core } from '../../src/core/core.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
 import { completeRunEvent } from '../support/openlineage.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage/lineage-index.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;

@@ -11,7 +11,7 @@ import { openTestCore } from '../helpers.js';
 import { apiOf, artifact, TYPE, type Json } from '../support/api.js';
 import { DCAT, DCT, PEER_GRAPH_PREFIX, RDF } from '../../src/core/ns.js';
 import { parseNQuads } from '../../src/core/store/nquads.js';
-import { lineageIndexReady } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady } from '../../src/core/store/lineage/lineage-index.js';
 import { readFromQueryIndex, seedWithLineage } from '../support/openlineage.js';
 
 let core: Core;

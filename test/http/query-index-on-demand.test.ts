@@ -8,14 +8,14 @@ import type { Core } from '../../src/core/core.js';
 import { createApp } from '../../src/http/app.js';
 import { EmbeddedGraphStore } from '../../src/core/store/graph/embedded/embedded.js';
 import { probeDue } from '../../src/core/catalogue/health-probe.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage/lineage-index.js';
 import { REG } from '../../src/core/ns.js';
 import { openTestCore, waitFor } from '../helpers.js';
 import { apiOf, type Json } from '../support/api.js';
 import { fixtureEvent, seedWithLineage } from '../support/openlineage.js';
 import { seedExample } from '../../src/core/ops/seed.js';
 import { nameOnlyWrite } from '../support/stored-records.js';
-import { findStrandedCitations } from '../../src/core/discovery/stranded-terms.js';
+import { findStrandedCitations } from '../../src/core/vocab/stranded-terms.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { createApp } from '../../src/http/app.js';
 import { openTestCore, ROOT_TOKEN } from '../helpers.js';
-import { markLineageStale } from '../../src/core/store/lineage-index.js';
+import { markLineageStale } from '../../src/core/store/lineage/lineage-index.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;

@@ -9,7 +9,7 @@ import { createApp } from '../../src/http/app.js';
 import { openTestCore } from '../helpers.js';
 import { apiOf, type Json } from '../support/api.js';
 import { completeRunEvent } from '../support/openlineage.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage/lineage-index.js';
 
 let core: Core;
 let app: ReturnType<typeof createApp>;

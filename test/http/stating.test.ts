@@ -14,7 +14,7 @@ import { createRelease } from '../../src/core/catalogue/releases.js';
 import { announceInstance } from '../../src/core/catalogue/self-registration.js';
 import { findRelease } from '../../src/core/deployment/event-releases.js';
 import { currentVersion, knownElsewhere, versionNamed } from '../../src/core/provenance/series-versions.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage/lineage-index.js';
 import { parseNQuads } from '../../src/core/store/nquads.js';
 import { nodesLinkingTo, nodesStating } from '../../src/core/stored/stating.js';
 import { actOf } from '../../src/core/stored/write-path.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/core.js';
-import { findStrandedCitations } from '../../src/core/discovery/stranded-terms.js';
+import { findStrandedCitations } from '../../src/core/vocab/stranded-terms.js';
 import { DCAT, DCT, GRAPHS, PEER_GRAPH_PREFIX, RDF, REG, SCHEMA, SKOS } from '../../src/core/ns.js';
 import { SEED_SOFTWARE } from '../../src/core/ops/ids-examples.js';
 import { repositoryOf } from '../../src/core/ops/ids-payloads.js';
@@ -16,7 +16,7 @@ import {
   advertisingRowsByQuery,
   advertisingRowsFromIndex,
 } from '../../src/core/provenance/advertising-keys.js';
-import { lineageIndexReady } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady } from '../../src/core/store/lineage/lineage-index.js';
 import { parseNQuads } from '../../src/core/store/nquads.js';
 import { nodesLinkingTo } from '../../src/core/stored/stating.js';
 import { createApp } from '../../src/http/app.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Core } from '../../src/core/core.js';
 import { seedExample } from '../../src/core/ops/seed.js';
-import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage-index.js';
+import { lineageIndexReady, markLineageStale } from '../../src/core/store/lineage/lineage-index.js';
 import type { apiOf } from './api.js';
 
 type Api = ReturnType<typeof apiOf>;

@@ -10,9 +10,9 @@ import {
   lineageIndexReady,
   lineageRefillPosition,
   refillLineage,
-} from '../../src/core/store/lineage-index.js';
-import { FACT, LINK, lineageFactsOf } from '../../src/core/store/lineage-facts.js';
-import { lineageNodeRows, lineageStepLines } from '../../src/core/store/lineage-walk.js';
+} from '../../src/core/store/lineage/lineage-index.js';
+import { FACT, LINK, lineageFactsOf } from '../../src/core/store/lineage/lineage-facts.js';
+import { lineageNodeRows, lineageStepLines } from '../../src/core/store/lineage/lineage-walk.js';
 import { tempDir } from '../helpers.js';
 
 const PROV = 'http://www.w3.org/ns/prov#';
