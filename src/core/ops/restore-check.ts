@@ -103,8 +103,6 @@ export class StrandedCheck {
 
   /** What was found, with the records of `subjects` that cite a term the registry no longer holds. */
   async report(subjects: ReadonlySet<string>): Promise<StrandedReport> {
-    // Citations are found in the lineage index once a refill after the load has filled it, not by a query.
-    await this.core.graph.lineageFilled();
     for (const citation of await findStrandedCitations(this.core)) {
       if (!subjects.has(citation.record)) continue;
       const replaced =
