@@ -11,6 +11,9 @@ const CHECK_BATCH = 500;
 /** Records validated together: a group's text stays below the size a validator sends to its single large lane. */
 const VALIDATION_GROUP = 100;
 
+/** Batches a load that checks as it writes has under validation at most while it writes on. */
+const CHECKS_AHEAD = 2;
+
 /** Stranded records named in a restore's answer; the counts cover the rest. */
 const MAX_NAMED = 20;
 
@@ -69,15 +72,36 @@ export class StrandedCheck {
     return this.checked.size;
   }
 
+  /** Each batch's results are taken in the order the batches were given, whatever order they finish in. */
+  private last: Promise<void> = Promise.resolve();
+  /** Batches given to `checkAside` and not yet heard. */
+  private readonly aside: Promise<void>[] = [];
+
   /** Validates one batch of records' texts. */
-  async check(records: readonly RecordText[]): Promise<void> {
-    const live: RecordText[] = [];
-    for (const entry of records) {
-      this.problems.delete(entry.record);
-      if (entry.text.includes(TOMBSTONED)) this.checked.delete(entry.record);
-      else live.push(entry);
-    }
-    // In groups sent in turns of their own, so that a validator in worker threads spreads them over its workers.
+  check(records: readonly RecordText[]): Promise<void> {
+    const live = records.filter((entry) => !entry.text.includes(TOMBSTONED));
+    const validated = this.validate(live);
+    // Heard below, once the batches before it were taken; one that fails before then must not go unheard.
+    validated.catch(() => undefined);
+    const taken = this.last.then(async () => this.take(records, live, await validated));
+    this.last = taken.catch(() => undefined);
+    return taken;
+  }
+
+  /**
+   * Validates one batch while the caller goes on (a load writes its next batch meanwhile), with at most
+   * `CHECKS_AHEAD` batches under way; `report` waits for them all, and a failure is heard by the next call or by
+   * `report`.
+   */
+  async checkAside(records: readonly RecordText[]): Promise<void> {
+    const job = this.check(records);
+    job.catch(() => undefined);
+    this.aside.push(job);
+    while (this.aside.length > CHECKS_AHEAD) await this.aside.shift();
+  }
+
+  /** Sends the records to the validator in groups, each in a turn of its own, so worker threads share them. */
+  private async validate(live: readonly RecordText[]): Promise<ValidationReport[]> {
     const groups: Promise<ValidationReport[]>[] = [];
     for (let at = 0; at < live.length; at += VALIDATION_GROUP) {
       if (at > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -89,7 +113,19 @@ export class StrandedCheck {
       validated.catch(() => undefined);
       groups.push(validated);
     }
-    const reports = (await Promise.all(groups)).flat();
+    return (await Promise.all(groups)).flat();
+  }
+
+  /** Takes a batch's results: what the last check of each record found replaces what earlier ones found. */
+  private take(
+    records: readonly RecordText[],
+    live: readonly RecordText[],
+    reports: readonly ValidationReport[],
+  ): void {
+    for (const entry of records) {
+      this.problems.delete(entry.record);
+      if (entry.text.includes(TOMBSTONED)) this.checked.delete(entry.record);
+    }
     for (const [position, report] of reports.entries()) {
       const record = live[position]?.record;
       if (record === undefined) continue;
@@ -103,6 +139,7 @@ export class StrandedCheck {
 
   /** What was found, with the records of `subjects` that cite a term the registry no longer holds. */
   async report(subjects: ReadonlySet<string>): Promise<StrandedReport> {
+    for (const job of this.aside.splice(0)) await job;
     for (const citation of await findStrandedCitations(this.core)) {
       if (!subjects.has(citation.record)) continue;
       const replaced =
@@ -138,8 +175,9 @@ export async function checkRestoredRecords(
   if (subjects.size === 0) return { checked: 0, records: 0, examples: [] };
   if (!core.graph.ready) await core.graph.open();
   if (checkedAsWritten !== undefined) {
+    const report = await checkedAsWritten.report(subjects);
     await onProgress(checkedAsWritten.count);
-    return checkedAsWritten.report(subjects);
+    return report;
   }
   const check = new StrandedCheck(core);
   const pause = pacer();

@@ -88,7 +88,7 @@ export async function restoreNQuads(
   const checkedAsWritten = !sink.atomic && options.check !== false ? new StrandedCheck(core) : undefined;
   if (checkedAsWritten !== undefined)
     sink.onCommit = (records) =>
-      checkedAsWritten.check(
+      checkedAsWritten.checkAside(
         records
           .filter((record) => record.graph === GRAPHS.local)
           .map((record) => ({ record: record.subject, text: record.text })),

@@ -3,7 +3,12 @@ import { normaliseBinding } from '../sparql-terms.js';
 import type { Logger } from '../../../log.js';
 import type { Database } from '../../database.js';
 import { canonicalTextOf, linesOf } from '../../nquads.js';
-import { ensureSearchSchema, indexRecordForSearch, deferSearchRows } from '../../search-index.js';
+import {
+  ensureSearchSchema,
+  indexRecordsForSearch,
+  deferSearchRows,
+  type SearchWrite,
+} from '../../search-index.js';
 import type { SearchReader } from '../../search-entry.js';
 import { claimLineageIndex, indexRecordLineage, lineageIndexReady } from '../../lineage/lineage-index.js';
 import { ClientIndex } from './client-index.js';
@@ -238,9 +243,11 @@ export class EmbeddedGraphStore implements GraphStore {
     changes: { removed: string[]; added: string[] },
     deferSearch: boolean,
   ): void {
+    // The search rows of the records written are brought up to date together, after them.
+    const searched: SearchWrite[] = [];
     const search = (write: RecordWrite, kind: string | null | undefined): void => {
       if (deferSearch) deferSearchRows(this.db, write.graph, write.subject);
-      else indexRecordForSearch(this.db, this.options.search, { ...write, kind });
+      else searched.push({ ...write, kind });
     };
     for (const write of writes) {
       const before = readRecord(this.db, write.graph, write.subject);
@@ -266,6 +273,7 @@ export class EmbeddedGraphStore implements GraphStore {
       if (before !== undefined) changes.removed.push(before.nquads);
       changes.added.push(nquads);
     }
+    if (searched.length > 0) indexRecordsForSearch(this.db, this.options.search, searched);
   }
 
   /**

@@ -7,7 +7,7 @@ import { BadRequestError, InternalError } from '../../../errors.js';
 import type { Database } from '../../database.js';
 import { canonicalTextOf, linesOf, tripleOf } from '../../nquads.js';
 import type { SearchReader } from '../../search-entry.js';
-import { indexRecordForSearch } from '../../search-index.js';
+import { indexRecordsForSearch, type SearchWrite } from '../../search-index.js';
 import { indexRecordLineage } from '../../lineage/lineage-index.js';
 import type { ReadRecord } from './external-read.js';
 import {
@@ -227,37 +227,42 @@ export function updateOf(db: Database, changes: readonly Change[]): GraphUpdate 
 }
 
 /**
- * Records a change in the subject table and the search and lineage indexes; runs inside the commit's transaction.
+ * Records the changes of a commit in the subject table and the lineage index, then the search index for all of
+ * them together; runs inside the commit's transaction.
  */
-export function recordChange(db: Database, search: SearchReader, change: Change): void {
-  const { write, lines, kind, before, old } = change;
-  if (lines === null) {
-    deleteExternalRecord(db, write.graph, write.subject);
-    indexRecordForSearch(db, search, { ...write, kind: before?.kind });
-    indexRecordLineage(db, write.graph, write.subject, null);
-    return;
+export function recordChanges(db: Database, search: SearchReader, changes: readonly Change[]): void {
+  const searched: SearchWrite[] = [];
+  for (const change of changes) {
+    const { write, lines, kind, before, old } = change;
+    if (lines === null) {
+      deleteExternalRecord(db, write.graph, write.subject);
+      searched.push({ ...write, kind: before?.kind });
+      indexRecordLineage(db, write.graph, write.subject, null);
+      continue;
+    }
+    const kept = new Set(lines);
+    const previous = new Set(old?.lines ?? []);
+    // Lines kept from before keep what is known of their server form; typed lines new here are checked by the
+    // next read, which is a query the registry makes anyway.
+    const rewrites = [...(old?.serverForm ?? [])]
+      .filter(([written]) => kept.has(written))
+      .map(([written, server]): [string, string] => [server, written]);
+    const unverified = lines.filter((line) => !previous.has(line) && mayBeRewritten(line));
+    writeExternalRecord(db, {
+      graph: write.graph,
+      subject: write.subject,
+      kind,
+      quadCount: lines.length,
+      subjects: [...new Set(lines.map(subjectOfLine))].sort(),
+      sharedLines: lines.filter((line) => !isOwnSubject(write.subject, subjectOfLine(line))),
+      rewrites,
+      unverified,
+    });
+    // Withdrawn records (kind `<kind>:withdrawn`, or carrying the tombstone) leave the search index there.
+    searched.push({ ...write, kind });
+    indexRecordLineage(db, write.graph, write.subject, lines);
   }
-  const kept = new Set(lines);
-  const previous = new Set(old?.lines ?? []);
-  // Lines kept from before keep what is known of their server form; typed lines new here are checked by the
-  // next read, which is a query the registry makes anyway.
-  const rewrites = [...(old?.serverForm ?? [])]
-    .filter(([written]) => kept.has(written))
-    .map(([written, server]): [string, string] => [server, written]);
-  const unverified = lines.filter((line) => !previous.has(line) && mayBeRewritten(line));
-  writeExternalRecord(db, {
-    graph: write.graph,
-    subject: write.subject,
-    kind,
-    quadCount: lines.length,
-    subjects: [...new Set(lines.map(subjectOfLine))].sort(),
-    sharedLines: lines.filter((line) => !isOwnSubject(write.subject, subjectOfLine(line))),
-    rewrites,
-    unverified,
-  });
-  // Withdrawn records (kind `<kind>:withdrawn`, or carrying the tombstone) leave the search index here.
-  indexRecordForSearch(db, search, { ...write, kind });
-  indexRecordLineage(db, write.graph, write.subject, lines);
+  indexRecordsForSearch(db, search, searched);
 }
 
 /** The update requests that apply a journalled undo (none when it has nothing to do). */

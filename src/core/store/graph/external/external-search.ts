@@ -8,7 +8,7 @@ import { GRAPHS } from '../../../ns.js';
 import type { Database } from '../../database.js';
 import { parseNQuads } from '../../nquads.js';
 import type { SearchReader } from '../../search-entry.js';
-import { indexRecordForSearch } from '../../search-index.js';
+import { indexRecordsForSearch } from '../../search-index.js';
 import { readExternalRecords } from './external-read.js';
 import { iterateExternalRecords, type ExternalRecord } from './external-table.js';
 import type { SparqlClient } from './sparql-client.js';
@@ -29,12 +29,13 @@ export async function rebuildExternalSearch(
   let records = 0;
   const index = async (): Promise<void> => {
     const read = await readExternalRecords(client, GRAPHS.local, batch);
-    db.transaction(() => {
-      for (const record of batch) {
-        const text = read.get(record.subject)?.text ?? '';
-        indexRecordForSearch(db, search, { ...record, quads: parseNQuads(text) });
-      }
-    });
+    db.transaction(() =>
+      indexRecordsForSearch(
+        db,
+        search,
+        batch.map((record) => ({ ...record, quads: parseNQuads(read.get(record.subject)?.text ?? '') })),
+      ),
+    );
     records += batch.length;
     batch = [];
   };

@@ -25,7 +25,7 @@ import {
   groupBy,
   keyOf,
   lastWrites,
-  recordChange,
+  recordChanges,
   requestsOf,
   undoRequests,
   updateOf,
@@ -322,7 +322,7 @@ export class ExternalGraphStore implements GraphStore {
     let committed: { readonly result: T; readonly durable: Promise<void> };
     try {
       committed = this.db.transactionDurableLater(() => {
-        for (const change of changes) recordChange(this.db, this.options.search, change);
+        recordChanges(this.db, this.options.search, changes);
         if (intent !== undefined) removeIntent(this.db, intent);
         return ops();
       });
