@@ -197,12 +197,15 @@ export class EmbeddedGraphStore implements GraphStore {
     const removed: string[] = [];
     const added: string[] = [];
     const outcomes: (() => void)[] = [];
+    // The search rows of every act's records are written after the last act, outside the acts' savepoints: FTS5
+    // writes its pending terms to disk at each savepoint, so rows written inside them cost a segment per act.
+    const searched: SearchWrite[] = [];
     let deferred = false;
     let durable: Promise<void>;
     try {
       ({ durable } = this.db.transactionDurableLater(() => {
         for (const item of batch) {
-          const mine = { removed: [] as string[], added: [] as string[] };
+          const mine = { removed: [] as string[], added: [] as string[], searched: [] as SearchWrite[] };
           try {
             const deferSearch = item.writes.length >= SEARCH_INLINE_RECORDS;
             deferred ||= deferSearch;
@@ -215,12 +218,14 @@ export class EmbeddedGraphStore implements GraphStore {
             const result = batch.length === 1 ? act() : this.db.transaction(act);
             removed.push(...mine.removed);
             added.push(...mine.added);
+            searched.push(...mine.searched);
             outcomes.push(() => item.resolve(result));
           } catch (error) {
             if (batch.length === 1) throw error;
             outcomes.push(() => item.reject(error));
           }
         }
+        if (searched.length > 0) indexRecordsForSearch(this.db, this.options.search, searched);
       }));
     } catch (error) {
       for (const item of batch) item.reject(error);
@@ -240,14 +245,13 @@ export class EmbeddedGraphStore implements GraphStore {
   private applyWrites(
     writes: readonly RecordWrite[],
     now: string,
-    changes: { removed: string[]; added: string[] },
+    changes: { removed: string[]; added: string[]; searched: SearchWrite[] },
     deferSearch: boolean,
   ): void {
-    // The search rows of the records written are brought up to date together, after them.
-    const searched: SearchWrite[] = [];
+    // The search rows of the records written are brought up to date by the caller, after every act.
     const search = (write: RecordWrite, kind: string | null | undefined): void => {
       if (deferSearch) deferSearchRows(this.db, write.graph, write.subject);
-      else searched.push({ ...write, kind });
+      else changes.searched.push({ ...write, kind });
     };
     for (const write of writes) {
       const before = readRecord(this.db, write.graph, write.subject);
@@ -273,7 +277,6 @@ export class EmbeddedGraphStore implements GraphStore {
       if (before !== undefined) changes.removed.push(before.nquads);
       changes.added.push(nquads);
     }
-    if (searched.length > 0) indexRecordsForSearch(this.db, this.options.search, searched);
   }
 
   /**
