@@ -280,7 +280,7 @@ describe('group commit', () => {
     expect(await core.graph.ask(`ASK { GRAPH ?g { <${record(core, 'g3', 'x').subject}> ?p "Three" } }`)).toBe(
       true,
     );
-     // The search rows are written after the acts: the refused act leaves none, and the full-text tables hold
+    // The search rows are written after the acts: the refused act leaves none, and the full-text tables hold
     // exactly the rows kept.
     const searched = core.db.prepare('SELECT iri FROM search_entry ORDER BY iri').all() as { iri: string }[];
     expect(searched.map((row) => row.iri)).toEqual(['g1', 'g3'].map((id) => record(core, id, 'x').subject));
