@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/core/store/database.js';
 import { GRAPHS } from '../../src/core/ns.js';
-import { parseNQuads } from '../../src/core/store/nquads.js';
+import { canonicalTextOf, linesOf, parseNQuads } from '../../src/core/store/nquads.js';
 import { SearchReader } from '../../src/core/store/search-entry.js';
 import {
   indexRecordForSearch,
@@ -29,7 +29,7 @@ function write(name: string, title: string, body = `about ${title}`): SearchWrit
     subject: s,
     kind: 'software',
     quads: parseNQuads(
-      `<${s}> <${NAME}> "${title}" <${GRAPHS.local}> .\n<${s}> <${DESCRIPTION}> "${body}" <${GRAPHS.local}> .\n`,
+      `<${s}> <${NAME}> ${JSON.stringify(title)} <${GRAPHS.local}> .\n<${s}> <${DESCRIPTION}> ${JSON.stringify(body)} <${GRAPHS.local}> .\n`,
     ),
   };
 }
@@ -112,5 +112,36 @@ describe('search rows written a batch at a time', () => {
     integrityCheck(batched);
     expect(found(batched, 'withdrawn')).toEqual({ prefix: [], word: [], title: [], text: [] });
     expect(found(batched, 'renamed').word).toEqual([]);
+  });
+
+  it("read the same entry from a record's canonical lines as from its quads", () => {
+    const writes = [
+      write('a', 'Alpha tool', 'reads "quoted" text'),
+      write('b', 'Beta', 'línea con acentos'),
+      { ...write('c', 'Not searched'), kind: 'run' },
+    ];
+    const asLines = writes.map((one): SearchWrite => {
+      const quads = 'quads' in one ? one.quads : null;
+      return {
+        graph: one.graph,
+        subject: one.subject,
+        kind: one.kind,
+        lines: quads === null ? null : linesOf(canonicalTextOf(quads)),
+      };
+    });
+    for (const [at, one] of writes.entries()) {
+      const quads = 'quads' in one ? (one.quads ?? []) : [];
+      expect(reader.entryOfLines(one.graph, one.subject, one.kind, linesOf(canonicalTextOf(quads)))).toEqual(
+        reader.entryOf(one.graph, one.subject, one.kind, quads),
+      );
+      expect(asLines[at]).toHaveProperty('lines');
+    }
+    batched.transaction(() => indexRecordsForSearch(batched, reader, asLines));
+    alone.transaction(() => indexRecordsForSearch(alone, reader, writes));
+    const rows = (db: Database) =>
+      db.prepare('SELECT iri, kind, title, body FROM search_entry ORDER BY iri').all();
+    expect(rows(batched)).toEqual(rows(alone));
+    expect(rows(batched)).toHaveLength(2);
+    integrityCheck(batched);
   });
 });

@@ -97,12 +97,7 @@ export class SearchReader {
   entriesOfRows(rows: readonly SearchRow[]): SearchEntry[] {
     const wanted = rows.filter((row) => this.isSearchable(row.graph, row.kind));
     const lines: string[] = [];
-    for (const row of wanted) {
-      for (const line of row.nquads.split('\n')) {
-        const at = line.indexOf('> <', 1);
-        if (at > 0 && this.predicates.has(line.slice(at + 3, line.indexOf('>', at + 3)))) lines.push(line);
-      }
-    }
+    for (const row of wanted) this.pickLines(row.nquads.split('\n'), lines);
     const bySubject = new Map<string, Quad[]>();
     for (const quad of lines.length === 0 ? [] : parseNQuads(`${lines.join('\n')}\n`)) {
       const key = `${quad.graph.value}\n${quad.subject.value}`;
@@ -115,6 +110,27 @@ export class SearchReader {
       if (entry !== undefined) entries.push(entry);
     }
     return entries;
+  }
+
+  /** `entryOf` from a record's canonical N-Quads lines: only the lines of the predicates search reads are parsed. */
+  entryOfLines(
+    graph: string,
+    iri: string,
+    kind: string | null | undefined,
+    lines: readonly string[],
+  ): SearchEntry | undefined {
+    if (!this.isSearchable(graph, kind)) return undefined;
+    const picked = this.pickLines(lines, []);
+    return this.entryOf(graph, iri, kind, picked.length === 0 ? [] : parseNQuads(`${picked.join('\n')}\n`));
+  }
+
+  /** Adds to `into` the lines of `lines` whose predicate search reads. */
+  private pickLines(lines: readonly string[], into: string[]): string[] {
+    for (const line of lines) {
+      const at = line.indexOf('> <', 1);
+      if (at > 0 && this.predicates.has(line.slice(at + 3, line.indexOf('>', at + 3)))) into.push(line);
+    }
+    return into;
   }
 }
 

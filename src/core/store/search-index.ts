@@ -232,13 +232,15 @@ function markSearchStaleNow(db: Database): void {
   db.transaction(() => markSearchStale(db));
 }
 
-/** A record whose search rows a write brings up to date: its new quads, or null when it was deleted. */
-export interface SearchWrite {
+/**
+ * A record whose search rows a write brings up to date: its new quads, or its new canonical lines, or null when
+ * it was deleted.
+ */
+export type SearchWrite = {
   readonly graph: string;
   readonly subject: string;
   readonly kind: string | null | undefined;
-  readonly quads: readonly Quad[] | null;
-}
+} & ({ readonly quads: readonly Quad[] | null } | { readonly lines: readonly string[] | null });
 
 /**
  * Brings the search rows of one written record up to date from its new quads (null: deleted); a record that is
@@ -263,7 +265,13 @@ export function indexRecordsForSearch(
   const fts: FtsWork = { out: [], in: [] };
   for (const write of last.values()) {
     const entry =
-      write.quads === null ? undefined : search.entryOf(write.graph, write.subject, write.kind, write.quads);
+      'lines' in write
+        ? write.lines === null
+          ? undefined
+          : search.entryOfLines(write.graph, write.subject, write.kind, write.lines)
+        : write.quads === null
+          ? undefined
+          : search.entryOf(write.graph, write.subject, write.kind, write.quads);
     if (entry === undefined) removeEntry(db, write.graph, write.subject, fts);
     else putEntry(db, entry, fts);
   }

@@ -1,4 +1,4 @@
-import { canonicalText, linesOf, parseNQuads } from '../nquads.js';
+import { canonicalText, linesOf, parseNQuads, type Quad } from '../nquads.js';
 import type {
   BulkLoad,
   CommittedRecord,
@@ -110,10 +110,15 @@ export class BatchedLoad implements BulkLoad {
       const kind = this.kindOf(subject, lines);
       const text = canonicalText(lines);
       committed.push({ graph, subject, text });
+      // The quads are parsed only if the store asks for them: a store that keeps lines reads `nquads`.
+      let quads: Quad[] | undefined;
       return {
         graph,
         subject,
-        quads: parseNQuads(text),
+        nquads: text,
+        get quads() {
+          return (quads ??= parseNQuads(text));
+        },
         ...(kind === null ? {} : { kind }),
       };
     });

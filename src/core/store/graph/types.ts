@@ -9,6 +9,11 @@ export interface RecordWrite {
   readonly quads: readonly Quad[] | null;
   /** The record kind (software, run, ...) used for counts; null for data that is not a record. */
   readonly kind?: string | null;
+  /**
+   * The quads' canonical N-Quads text, when the writer holds it already (a bulk load merges lines): a store that
+   * keeps lines reads it rather than writing the quads out again, and need not touch `quads`.
+   */
+  readonly nquads?: string;
 }
 
 /** Reference data loaded into its own named graph from the package, not from the store's records. */

@@ -65,11 +65,11 @@ export function changesOf(
   for (const [key, write] of last) {
     const prior = before.get(key);
     const kind = write.kind !== undefined ? write.kind : (prior?.kind ?? null);
-    if (write.quads === null) {
+    const text = write.nquads ?? (write.quads === null ? null : canonicalTextOf(write.quads));
+    if (text === null) {
       if (prior !== undefined) changes.push({ write, before: prior, old: old.get(key), lines: null, kind });
       continue;
     }
-    const text = canonicalTextOf(write.quads);
     const lines = linesOf(text);
     const suffix = ` <${write.graph}> .`;
     if (lines.some((line) => !line.endsWith(suffix)))
@@ -236,7 +236,7 @@ export function recordChanges(db: Database, search: SearchReader, changes: reado
     const { write, lines, kind, before, old } = change;
     if (lines === null) {
       deleteExternalRecord(db, write.graph, write.subject);
-      searched.push({ ...write, kind: before?.kind });
+      searched.push({ graph: write.graph, subject: write.subject, kind: before?.kind, lines: null });
       indexRecordLineage(db, write.graph, write.subject, null);
       continue;
     }
@@ -259,7 +259,7 @@ export function recordChanges(db: Database, search: SearchReader, changes: reado
       unverified,
     });
     // Withdrawn records (kind `<kind>:withdrawn`, or carrying the tombstone) leave the search index there.
-    searched.push({ ...write, kind });
+    searched.push({ graph: write.graph, subject: write.subject, kind, lines });
     indexRecordLineage(db, write.graph, write.subject, lines);
   }
   indexRecordsForSearch(db, search, searched);
