@@ -9,7 +9,6 @@ import { GRAPHS } from '../../src/core/ns.js';
 import { canonicalTextOf, linesOf, parseNQuads } from '../../src/core/store/nquads.js';
 import { SearchReader } from '../../src/core/store/search-entry.js';
 import {
-  indexRecordForSearch,
   indexRecordsForSearch,
   searchCandidates,
   type SearchWrite,
@@ -84,7 +83,7 @@ describe('search rows written a batch at a time', () => {
     batched.transaction(() => indexRecordsForSearch(batched, reader, first));
     batched.transaction(() => indexRecordsForSearch(batched, reader, second));
     for (const one of [...first, ...second])
-      alone.transaction(() => indexRecordForSearch(alone, reader, one));
+      alone.transaction(() => indexRecordsForSearch(alone, reader, [one]));
 
     integrityCheck(batched);
     for (const q of ['old', 'fresh', 'conver', 'gone', 'draft', 'first', 'second', 'twice', 'kept', 'new']) {

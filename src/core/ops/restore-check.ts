@@ -79,11 +79,13 @@ export class StrandedCheck {
 
   /** Validates one batch of records' texts. */
   check(records: readonly RecordText[]): Promise<void> {
-    const live = records.filter((entry) => !entry.text.includes(TOMBSTONED));
+    const live: RecordText[] = [];
+    const withdrawn: RecordText[] = [];
+    for (const entry of records) (entry.text.includes(TOMBSTONED) ? withdrawn : live).push(entry);
     const validated = this.validate(live);
     // Heard below, once the batches before it were taken; one that fails before then must not go unheard.
     validated.catch(() => undefined);
-    const taken = this.last.then(async () => this.take(records, live, await validated));
+    const taken = this.last.then(async () => this.take(withdrawn, live, await validated));
     this.last = taken.catch(() => undefined);
     return taken;
   }
@@ -116,16 +118,20 @@ export class StrandedCheck {
     return (await Promise.all(groups)).flat();
   }
 
-  /** Takes a batch's results: what the last check of each record found replaces what earlier ones found. */
+  /**
+   * Takes a batch's results: what the last check of each record found replaces what earlier ones found, and a
+   * record withdrawn since is no longer counted as checked.
+   */
   private take(
-    records: readonly RecordText[],
+    withdrawn: readonly RecordText[],
     live: readonly RecordText[],
     reports: readonly ValidationReport[],
   ): void {
-    for (const entry of records) {
+    for (const entry of withdrawn) {
       this.problems.delete(entry.record);
-      if (entry.text.includes(TOMBSTONED)) this.checked.delete(entry.record);
+      this.checked.delete(entry.record);
     }
+    for (const entry of live) this.problems.delete(entry.record);
     for (const [position, report] of reports.entries()) {
       const record = live[position]?.record;
       if (record === undefined) continue;

@@ -166,14 +166,11 @@ export async function catchUpSearchRows(
       const entries = new Map(
         search.entriesOfRows(stored).map((entry) => [`${entry.graph}\n${entry.iri}`, entry]),
       );
-      const fts: FtsWork = { out: [], in: [] };
-      for (const row of rows) {
-        const entry = entries.get(`${row.graph}\n${row.subject}`);
-        if (entry === undefined) removeEntry(db, row.graph, row.subject, fts);
-        else putEntry(db, entry, fts);
-        done.run(row.graph, row.subject);
-      }
-      writeFts(db, fts);
+      applyEntries(
+        db,
+        rows.map((row) => [row.graph, row.subject, entries.get(`${row.graph}\n${row.subject}`)]),
+      );
+      for (const row of rows) done.run(row.graph, row.subject);
       return rows.length;
     });
     handled += count;
@@ -210,9 +207,10 @@ export async function rebuildSearchIndex(
         kind: string | null;
         nquads: string;
       }[];
-      const fts: FtsWork = { out: [], in: [] };
-      for (const entry of search.entriesOfRows(rows)) putEntry(db, entry, fts);
-      writeFts(db, fts);
+      applyEntries(
+        db,
+        search.entriesOfRows(rows).map((entry) => [entry.graph, entry.iri, entry]),
+      );
       read += rows.length;
       const last = rows.at(-1);
       if (last === undefined || rows.length < REBUILD_BATCH) {
@@ -243,18 +241,9 @@ export type SearchWrite = {
 } & ({ readonly quads: readonly Quad[] | null } | { readonly lines: readonly string[] | null });
 
 /**
- * Brings the search rows of one written record up to date from its new quads (null: deleted); a record that is
- * not searchable (withdrawn, another kind or graph) loses its row. Must run inside the write's transaction.
- */
-export function indexRecordForSearch(db: Database, search: SearchReader, write: SearchWrite): void {
-  indexRecordsForSearch(db, search, [write]);
-}
-
-/**
- * `indexRecordForSearch` for the records of one write or step together (the last write of a record counts). The
- * full-text tables are written last, one statement per table for all of them: SQLite opens a savepoint for most
- * statements inside a transaction, and FTS5 writes its pending terms to disk at every savepoint, so one
- * statement per record left a small segment per record for FTS5 to merge (about a tenth of a bulk load's time).
+ * Brings the search rows of written records up to date from their new quads or lines (null: deleted); the last
+ * write of a record counts, and a record that is not searchable (withdrawn, another kind or graph) loses its row.
+ * Must run inside the writes' transaction.
  */
 export function indexRecordsForSearch(
   db: Database,
@@ -262,17 +251,34 @@ export function indexRecordsForSearch(
   writes: readonly SearchWrite[],
 ): void {
   const last = new Map(writes.map((write) => [`${write.graph}\n${write.subject}`, write]));
+  const entryOf = (write: SearchWrite): SearchEntry | undefined => {
+    if ('lines' in write)
+      return write.lines === null
+        ? undefined
+        : search.entryOfLines(write.graph, write.subject, write.kind, write.lines);
+    return write.quads === null
+      ? undefined
+      : search.entryOf(write.graph, write.subject, write.kind, write.quads);
+  };
+  applyEntries(
+    db,
+    [...last.values()].map((write) => [write.graph, write.subject, entryOf(write)]),
+  );
+}
+
+/**
+ * Puts each record's entry, or removes its row when it has none, then writes the full-text tables last, one
+ * statement per table for all of them: SQLite opens a savepoint for most statements inside a transaction, and
+ * FTS5 writes its pending terms to disk at every savepoint, so one statement per record left a small segment per
+ * record for FTS5 to merge (about a tenth of a bulk load's time). Each record appears once.
+ */
+function applyEntries(
+  db: Database,
+  entries: readonly (readonly [graph: string, iri: string, entry: SearchEntry | undefined])[],
+): void {
   const fts: FtsWork = { out: [], in: [] };
-  for (const write of last.values()) {
-    const entry =
-      'lines' in write
-        ? write.lines === null
-          ? undefined
-          : search.entryOfLines(write.graph, write.subject, write.kind, write.lines)
-        : write.quads === null
-          ? undefined
-          : search.entryOf(write.graph, write.subject, write.kind, write.quads);
-    if (entry === undefined) removeEntry(db, write.graph, write.subject, fts);
+  for (const [graph, iri, entry] of entries) {
+    if (entry === undefined) removeEntry(db, graph, iri, fts);
     else putEntry(db, entry, fts);
   }
   writeFts(db, fts);
@@ -295,7 +301,7 @@ function currentRow(db: Database, graph: string, iri: string): EntryRow | undefi
  */
 function writeFts(db: Database, fts: FtsWork): void {
   const json = (rows: FtsWork['out']): string =>
-    JSON.stringify(rows.map((row) => [Number(row.id), row.title, row.body]));
+    JSON.stringify(rows.map((row) => [row.id, row.title, row.body]));
   if (fts.out.length > 0) {
     const out = json(fts.out);
     db.prepare(
