@@ -1,7 +1,7 @@
 import type { RestoreProgress } from '../core/ops/restore.js';
 import { startProgress, type ProgressLine, type ProgressOptions } from './progress.js';
 
-/** What a restore shows, one line per step: the file scanned (external store), read, written, then checked. */
+/** What a restore shows, one line per step: the file read, written, then checked. */
 export class RestoreSteps {
   private current: { step: RestoreProgress['phase']; line: ProgressLine } | undefined;
 
@@ -9,8 +9,6 @@ export class RestoreSteps {
 
   async show(progress: RestoreProgress): Promise<void> {
     switch (progress.phase) {
-      case 'scan':
-        return (await this.step('scan', 'quads checked', progress.of)).update(progress.quads, progress.of);
       case 'read':
         return (await this.step('read', 'quads read', progress.of)).update(progress.quads, progress.of);
       case 'write':

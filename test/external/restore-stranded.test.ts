@@ -35,7 +35,7 @@ describe('restore into the external store of records today’s shapes or vocabul
       const result = await restoreNQuads(target, dump.file, (progress) => {
         if (!phases.includes(progress.phase)) phases.push(progress.phase);
       });
-      expect(phases).toEqual(['scan', 'read', 'write', 'check']);
+      expect(phases).toEqual(['read', 'write', 'check']);
       const reads = readSparqlLog(log)
         .slice(before)
         .filter(

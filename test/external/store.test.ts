@@ -225,6 +225,28 @@ describe('records in the external store', () => {
     expect(await core.graph.readRecord(GRAPHS.local, 'http://registry.test/software/r1')).toBeUndefined();
   });
 
+  it('hold every commit of a restore until the whole file is checked: a bad last line writes nothing', async () => {
+    const file = path.join(tempDir(), 'late-problem.nq');
+    // More quads than one commit of a bulk load takes, so that the load would commit before reading the end.
+    const records = 6_000;
+    const lines: string[] = [];
+    for (let n = 0; n < records; n++) {
+      const subject = `<http://registry.test/software/bulk-${n}>`;
+      lines.push(`# reg:record ${subject} <${GRAPHS.local}>`);
+      lines.push(`${subject} <${RDF('type')}> <https://w3id.org/reg/ns#Software> <${GRAPHS.local}> .`);
+      for (let k = 0; k < 9; k++)
+        lines.push(`${subject} <${SCHEMA('keywords')}> "word ${k}" <${GRAPHS.local}> .`);
+    }
+    lines.push(`<http://registry.test/software/late> <${SCHEMA('name')}> "late" <${GRAPHS.local}>`);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const before = { ...sent(core) };
+    await expect(restoreNQuads(core, file)).rejects.toThrow(new RegExp(`late-problem.nq:${lines.length}: `));
+    expect(sent(core).updates).toBe(before.updates);
+    expect(sent(core).graphPosts).toBe(before.graphPosts);
+    expect(await core.graph.readRecord(GRAPHS.local, 'http://registry.test/software/bulk-0')).toBeUndefined();
+    expect(await onServer('http://registry.test/software/bulk-0')).toBe(0);
+  });
+
   it('undo the graph update at once when the operational rows of the act fail', async () => {
     const subject = 'http://registry.test/software/refused';
     const before = { ...sent(core) };

@@ -9,11 +9,25 @@ import { isUtf8 } from 'node:buffer';
 import N3 from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { iriProblem } from '../records/iri.js';
-import { parseRecordMarker, type Quad } from '../store/nquads.js';
+import { MalformedInputError } from '../errors.js';
+import { parseRecordMarker, quadToLine, type Quad } from '../store/nquads.js';
 
-/** What the reader yields, in file order: checked quads, and the record markers a full dump writes. */
+/**
+ * What the reader yields, in file order: checked quads, statements read as they are (from a batch the scan found
+ * plain), and the record markers a full dump writes.
+ */
 export type Parsed =
-  { readonly quad: Quad } | { readonly marker: { readonly subject: string; readonly graph: string } };
+  | { readonly quad: Quad }
+  | { readonly statement: Statement }
+  | { readonly marker: { readonly subject: string; readonly graph: string } };
+
+/** A statement line taken as it is: canonical N-Quads in a named graph, without blank nodes. */
+export interface Statement {
+  /** The line, trimmed: what the store keeps. */
+  readonly line: string;
+  readonly subject: string;
+  readonly graph: string;
+}
 
 /** One line the reader refused, numbered from 1. */
 export interface LineProblem {
@@ -31,17 +45,62 @@ const BATCH_LINES = 2000;
 const NEWLINE = 0x0a;
 const SURROGATE = /\p{Cs}/u;
 
-/** Yields the checked contents of `file`; each refused line is appended to `problems`. */
-export async function* readNQuadsFile(file: string, problems: LineProblem[]): AsyncGenerator<Parsed> {
+/**
+ * Yields the checked contents of `file`; each refused line is appended to `problems`. With `plain` (what a scan
+ * of the whole file found of each batch of lines, numbered from 0), a plain batch is yielded as its statement
+ * lines without parsing them again.
+ */
+export async function* readNQuadsFile(
+  file: string,
+  problems: LineProblem[],
+  plain?: (batch: number) => Promise<boolean>,
+): AsyncGenerator<Parsed> {
+  let index = 0;
+  for await (const batch of batchesOf(file, problems)) {
+    const taken = plain !== undefined && (await plain(index));
+    index++;
+    yield* taken ? plainBatch(batch) : parseBatch(batch, problems);
+  }
+}
+
+/**
+ * Reads the whole of `file` as `readNQuadsFile` does, telling `onBatch` whether each batch is plain: every statement
+ * line of it well formed, already canonical (as the store would write it), in a named graph and without blank
+ * nodes. Stops at the first quad in the default graph when `defaultGraph` is false, and returns its number.
+ */
+export async function scanNQuadsFile(
+  file: string,
+  problems: LineProblem[],
+  onBatch: (batch: number, plain: boolean) => void,
+  defaultGraph: boolean,
+): Promise<{ readonly quads: number; readonly inDefaultGraph?: number }> {
+  let index = 0;
+  let quads = 0;
+  for await (const batch of batchesOf(file, problems)) {
+    const before = problems.length;
+    const plainness = { plain: true };
+    for (const item of parseBatch(batch, problems, plainness)) {
+      if (!('quad' in item)) continue;
+      quads++;
+      if (!defaultGraph && item.quad.graph.termType === 'DefaultGraph')
+        return { quads, inDefaultGraph: quads };
+    }
+    onBatch(index++, plainness.plain && problems.length === before);
+  }
+  return { quads };
+}
+
+/** The lines of `file` a batch at a time (the last one possibly empty). */
+async function* batchesOf(file: string, problems: LineProblem[]): AsyncGenerator<Line[]> {
   let batch: Line[] = [];
   for await (const line of linesOf(file, problems)) {
     batch.push(line);
     if (batch.length >= BATCH_LINES) {
-      yield* parseBatch(batch, problems);
+      yield batch;
       batch = [];
     }
   }
-  yield* parseBatch(batch, problems);
+  yield batch;
 }
 
 /** The file's lines as text, numbered; a line that is not UTF-8 becomes a problem instead. */
@@ -108,8 +167,15 @@ function isStatement(text: string): boolean {
 
 const parser = () => new N3.Parser({ format: 'N-Quads', blankNodePrefix: '' });
 
-/** The quads of each statement line of a batch (or why the line cannot be read), then everything in line order. */
-function parseBatch(batch: readonly Line[], problems: LineProblem[]): Parsed[] {
+/**
+ * The quads of each statement line of a batch (or why the line cannot be read), then everything in line order.
+ * With `plainness`, whether every statement line is plain (see `scanNQuadsFile`) is noted in it.
+ */
+function parseBatch(
+  batch: readonly Line[],
+  problems: LineProblem[],
+  plainness?: { plain: boolean },
+): Parsed[] {
   const statements = batch.filter((line) => isStatement(line.text));
   const byLine = new Map<number, Quad[] | string>();
   let quads: Quad[] | undefined;
@@ -138,6 +204,42 @@ function parseBatch(batch: readonly Line[], problems: LineProblem[]): Parsed[] {
       typeof parsed === 'string' ? parsed : parsed.map(quadProblem).find((p) => p !== undefined);
     if (problem !== undefined) problems.push({ line: line.number, reason: problem });
     else if (typeof parsed !== 'string') for (const quad of parsed) out.push({ quad });
+    if (plainness?.plain === true && (typeof parsed === 'string' || !isPlain(parsed, text)))
+      plainness.plain = false;
+  }
+  return out;
+}
+
+/** Whether a line's quads are one quad written as the store writes it, in a named graph, without blank nodes. */
+function isPlain(quads: readonly Quad[], text: string): boolean {
+  const [quad] = quads;
+  return (
+    quads.length === 1 &&
+    quad !== undefined &&
+    quad.graph.termType === 'NamedNode' &&
+    quad.subject.termType === 'NamedNode' &&
+    quad.object.termType !== 'BlankNode' &&
+    quadToLine(quad) === text
+  );
+}
+
+/**
+ * The statements of a batch the scan found plain, taken from the text of its lines: each is canonical and ends
+ * with its graph (`<s> <p> o <g> .`), whose IRI holds neither space nor `<`.
+ */
+function plainBatch(batch: readonly Line[]): Parsed[] {
+  const out: Parsed[] = [];
+  for (const { text } of batch) {
+    const line = text.trim();
+    if (line === '') continue;
+    if (line.startsWith('#')) {
+      const marker = parseRecordMarker(line.slice(1));
+      if (marker !== undefined) out.push({ marker });
+      continue;
+    }
+    const subject = line.slice(1, line.indexOf('>'));
+    const graph = line.slice(line.lastIndexOf(' <') + 2, line.length - '> .'.length);
+    out.push({ statement: { line, subject, graph } });
   }
   return out;
 }
@@ -161,15 +263,29 @@ function quadProblem(quad: Quad): string | undefined {
   return undefined;
 }
 
+/** IRIs found good lately: predicates, graphs, datatypes and a record's subject recur line after line. */
+const goodIris = new Set<string>();
+const GOOD_IRIS_KEPT = 10_000;
+
+function checkedIriProblem(iri: string): string | undefined {
+  if (goodIris.has(iri)) return undefined;
+  const problem = iriProblem(iri);
+  if (problem === undefined) {
+    if (goodIris.size >= GOOD_IRIS_KEPT) goodIris.clear();
+    goodIris.add(iri);
+  }
+  return problem;
+}
+
 function termProblem(term: RDF.Term): string | undefined {
   switch (term.termType) {
     case 'NamedNode': {
-      const problem = iriProblem(term.value);
+      const problem = checkedIriProblem(term.value);
       return problem === undefined ? undefined : `${JSON.stringify(term.value)} ${problem}`;
     }
     case 'Literal': {
       if (SURROGATE.test(term.value)) return 'holds a lone surrogate, which is not text';
-      const problem = iriProblem(term.datatype.value);
+      const problem = checkedIriProblem(term.datatype.value);
       return problem === undefined
         ? undefined
         : `has the datatype ${JSON.stringify(term.datatype.value)}, which ${problem}`;
@@ -179,4 +295,29 @@ function termProblem(term: RDF.Term): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** Lines named in a refusal; the count covers the rest. */
+const MAX_NAMED_LINES = 20;
+
+/**
+ * Refuses the whole file when any line could not be read or holds what the store cannot keep (a malformed line,
+ * bytes that are not UTF-8, an IRI that is not one): a restore is all or nothing, and a partial one would leave
+ * records without what the file said of them.
+ */
+export function refuseProblems(file: string, problems: readonly LineProblem[]): void {
+  if (problems.length === 0) return;
+  const named = [...problems]
+    .sort((a, b) => a.line - b.line)
+    .slice(0, MAX_NAMED_LINES)
+    .map(({ line, reason }) => ({
+      field: `line ${line}`,
+      message: `${file}:${line}: ${reason}`,
+    }));
+  const more = problems.length > named.length ? `; and ${problems.length - named.length} more` : '';
+  const count = problems.length === 1 ? '1 line' : `${problems.length} lines`;
+  throw new MalformedInputError(
+    `${count} of ${file} cannot be restored: ${named.map((problem) => problem.message).join('; ')}${more}; nothing was restored`,
+    { errors: named, extra: { bad_lines: problems.length } },
+  );
 }

@@ -5,18 +5,18 @@
 import { BadRequestError } from '../errors.js';
 import { RDF, REG, XSD } from '../ns.js';
 import { kindOfTypes } from '../records/kinds.js';
-import type { Core } from '../core.js';
 
 const RDF_TYPE = RDF('type');
 
-/** Refuses input a store cannot hold: the external store keeps named graphs only. */
-export function checkRestorable(core: Core, graph: string, quad: number): void {
-  if (!core.graph.keepsDefaultGraph && graph === '') {
-    throw new BadRequestError(
-      `quad ${quad} of the file is in the default graph, which the external graph store does not keep; nothing was restored`,
-      { hints: ['restore a full N-Quads dump (reg dump), not the N-Triples of one graph'] },
-    );
-  }
+/**
+ * The refusal of a file whose quad `quad` is in the default graph, which the external store does not keep
+ * (it keeps named graphs only).
+ */
+export function defaultGraphRefusal(quad: number): BadRequestError {
+  return new BadRequestError(
+    `quad ${quad} of the file is in the default graph, which the external graph store does not keep; nothing was restored`,
+    { hints: ['restore a full N-Quads dump (reg dump), not the N-Triples of one graph'] },
+  );
 }
 
 /** The kind of the record `owner` from its type lines; withdrawn records are counted apart. */

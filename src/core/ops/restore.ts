@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { BadRequestError, MalformedInputError } from '../errors.js';
+import { BadRequestError } from '../errors.js';
 import { GRAPHS } from '../ns.js';
 import { appendAudit } from '../store/audit.js';
 import { detached, factory, ownerOf, quadToLine, type Quad } from '../store/nquads.js';
 import { parseCatalogue } from '../vocab/catalogue.js';
 import type { Core } from '../core.js';
-import { countStatements, readNQuadsFile, type LineProblem } from './restore-reader.js';
+import { countStatements, readNQuadsFile, refuseProblems, type LineProblem } from './restore-reader.js';
+import { RestoreScan } from './restore-scan.js';
 import { rebuildAdvertisingKeys } from '../provenance/advertising-keys.js';
-import { checkRestorable, kindOfLines } from './restore-sink.js';
+import { defaultGraphRefusal, kindOfLines } from './restore-sink.js';
 import { checkRestoredRecords, StrandedCheck, type StrandedReport } from './restore-check.js';
 
 /** What a restore did. */
@@ -30,11 +31,11 @@ export interface RestoreResult {
 
 /**
  * How far a restore is: quads read (`of` the statements the file holds), then written to the store, then
- * restored records checked against today's shapes. The external store has the whole file read once first
- * (`scan`), before anything is written.
+ * restored records checked against today's shapes. For the external store the whole file is also checked by a
+ * scan running alongside the read, before anything is written (`restore-scan.ts`).
  */
 export type RestoreProgress =
-  | { readonly phase: 'read' | 'scan'; readonly quads: number; readonly of?: number }
+  | { readonly phase: 'read'; readonly quads: number; readonly of?: number }
   | { readonly phase: 'write' }
   | {
       readonly phase: 'check';
@@ -58,7 +59,7 @@ interface Run {
 
 /**
  * Loads an N-Quads file into a stopped registry, inside one transaction (the external store: through the write
- * path, a batch per commit, after the whole file was checked): every line a strict parser refuses (malformed, not
+ * path, a batch per commit, none before the whole file was checked): every line a strict parser refuses (malformed, not
  * UTF-8, or holding a string that is not an IRI where an IRI belongs) is named with its number, and nothing is
  * written. Consecutive quads of one record (as `reg dump` writes them) are merged as a
  * group; a record whose quads are scattered is merged once per run, which gives the same result. Blank nodes
@@ -80,9 +81,13 @@ export async function restoreNQuads(
   const onProgress = async (report: RestoreProgress): Promise<void> => {
     await progress?.(of === undefined || !('quads' in report) ? report : { ...report, of });
   };
-  // A store that commits as it goes has the whole file read once first: a bad line writes nothing.
+  // A store that commits as it goes has the whole file checked by a scan alongside the restore's read, and
+  // commits nothing before it passes: a bad line writes nothing.
   const sink = core.graph.bulkLoad(kindOfLines);
-  if (!sink.atomic) await checkFile(core, file, bundleGraphs, onProgress);
+  const scan = sink.atomic
+    ? undefined
+    : new RestoreScan(file, core.graph.keepsDefaultGraph ? undefined : defaultGraphRefusal);
+  if (scan !== undefined) sink.holdCommits?.(scan.verdict);
   // A store that commits as it goes has the records checked against today's shapes as each commit wrote them,
   // rather than read back afterwards (a round trip per batch on an external store).
   const checkedAsWritten = !sink.atomic && options.check !== false ? new StrandedCheck(core) : undefined;
@@ -150,7 +155,7 @@ export async function restoreNQuads(
     // Inside a marked record (a full dump), quads of its graph belong to it whatever their subject.
     let marked: { subject: string; graph: string } | undefined;
     const problems: LineProblem[] = [];
-    for await (const item of readNQuadsFile(file, problems)) {
+    for await (const item of readNQuadsFile(file, problems, scan?.plain)) {
       // After a bad line nothing more is merged; the rest is read to name every bad line.
       if (problems.length > 0) continue;
       if ('marker' in item) {
@@ -159,29 +164,32 @@ export async function restoreNQuads(
         marked = item.marker;
         continue;
       }
-      const quad = item.quad;
       if (++totals.read % PROGRESS_EVERY === 0) await onProgress({ phase: 'read', quads: totals.read });
-      const graph = quad.graph.value;
+      const graph = 'quad' in item ? item.quad.graph.value : item.statement.graph;
       if (bundleGraphs.has(graph)) {
         totals.reference++;
         continue;
       }
-      if (hasBlankNode(quad)) {
-        blankQuads.push(quad);
+      if ('quad' in item && hasBlankNode(item.quad)) {
+        blankQuads.push(item.quad);
         continue;
       }
+      const line = 'quad' in item ? quadToLine(item.quad) : item.statement.line;
+      const subject = 'quad' in item ? item.quad.subject.value : item.statement.subject;
       const inMarked = marked !== undefined && marked.graph === graph;
-      const owner = inMarked && marked !== undefined ? marked.subject : ownerOf(quad.subject.value);
+      const owner = inMarked && marked !== undefined ? marked.subject : ownerOf(subject);
       if (graph === GRAPHS.catalogue) {
-        catalogue.set(owner, [...(catalogue.get(owner) ?? []), quadToLine(quad)]);
+        catalogue.set(owner, [...(catalogue.get(owner) ?? []), line]);
         continue;
       }
       if (run === undefined || run.graph !== graph || run.owner !== owner) {
         if (run !== undefined) await queue(run);
         run = { graph, owner, lines: [], marked: inMarked };
       }
-      run.lines.push(quadToLine(quad));
+      run.lines.push(line);
     }
+    // The scan's refusal names every bad line (and a quad the store cannot hold) before anything is written.
+    await scan?.verdict;
     refuseProblems(file, problems);
     if (run !== undefined) await queue(run);
     await drain();
@@ -211,6 +219,7 @@ export async function restoreNQuads(
       });
     }, totals.new > 0);
   } catch (error) {
+    scan?.stop();
     sink.abort();
     throw error;
   }
@@ -235,50 +244,6 @@ export async function restoreNQuads(
     await rebuildAdvertisingKeys(core);
   }
   return { ...totals, stranded: await checking };
-}
-
-/** Reads the whole file without writing: a malformed line, or one the store cannot hold, fails here. */
-async function checkFile(
-  core: Core,
-  file: string,
-  bundleGraphs: ReadonlyMap<string, unknown>,
-  onProgress: (progress: RestoreProgress) => Promise<void>,
-): Promise<void> {
-  let quads = 0;
-  const problems: LineProblem[] = [];
-  for await (const item of readNQuadsFile(file, problems)) {
-    if ('marker' in item) continue;
-    if (++quads % PROGRESS_EVERY === 0) await onProgress({ phase: 'scan', quads });
-    const graph = item.quad.graph.value;
-    if (!bundleGraphs.has(graph)) checkRestorable(core, graph, quads);
-  }
-  refuseProblems(file, problems);
-  await onProgress({ phase: 'scan', quads });
-}
-
-/** Lines named in a refusal; the count covers the rest. */
-const MAX_NAMED_LINES = 20;
-
-/**
- * Refuses the whole file when any line could not be read or holds what the store cannot keep (a malformed line,
- * bytes that are not UTF-8, an IRI that is not one): a restore is all or nothing, and a partial one would leave
- * records without what the file said of them.
- */
-function refuseProblems(file: string, problems: readonly LineProblem[]): void {
-  if (problems.length === 0) return;
-  const named = [...problems]
-    .sort((a, b) => a.line - b.line)
-    .slice(0, MAX_NAMED_LINES)
-    .map(({ line, reason }) => ({
-      field: `line ${line}`,
-      message: `${file}:${line}: ${reason}`,
-    }));
-  const more = problems.length > named.length ? `; and ${problems.length - named.length} more` : '';
-  const count = problems.length === 1 ? '1 line' : `${problems.length} lines`;
-  throw new MalformedInputError(
-    `${count} of ${file} cannot be restored: ${named.map((problem) => problem.message).join('; ')}${more}; nothing was restored`,
-    { errors: named, extra: { bad_lines: problems.length } },
-  );
 }
 
 function hasBlankNode(quad: Quad): boolean {

@@ -19,8 +19,8 @@ type Batch = Map<string, { graph: string; subject: string; lines: string[] }>;
  * at a time, each batch one commit (for the external store, one SPARQL Update), which keeps the store's subject
  * table and search index current. One batch is committed while the next is merged (the server takes a batch
  * while the registry reads and merges the next); a record of the batch being committed is read from it, not
- * from the store. The caller checks the whole input before the first merge, so malformed input still writes
- * nothing.
+ * from the store. The caller checks the whole input before the first commit, so malformed input still writes
+ * nothing: before the first merge, or alongside the merges with every commit held until it passes (`holdCommits`).
  */
 export class BatchedLoad implements BulkLoad {
   readonly atomic = false;
@@ -30,6 +30,8 @@ export class BatchedLoad implements BulkLoad {
   /** The batch being committed, and its commit. */
   private committing: Batch = new Map();
   private inFlight: Promise<void> | undefined;
+  /** What every commit waits for (`holdCommits`). */
+  private held: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: Pick<GraphStore, 'readRecord' | 'readRecords' | 'commit'>,
@@ -67,6 +69,10 @@ export class BatchedLoad implements BulkLoad {
         this.known.set(`${graph}\n${subject}`, text === undefined ? null : linesOf(text));
       }
     }
+  }
+
+  holdCommits(until: Promise<void>): void {
+    this.held = until;
   }
 
   async exists(graph: string, subject: string): Promise<boolean> {
@@ -134,6 +140,7 @@ export class BatchedLoad implements BulkLoad {
     { writes, committed }: { writes: RecordWrite[]; committed: CommittedRecord[] },
     ops: () => void,
   ): Promise<void> {
+    await this.held;
     await this.store.commit(writes, ops);
     await this.onCommit?.(committed);
   }

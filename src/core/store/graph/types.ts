@@ -84,6 +84,11 @@ export interface BulkLoad {
    * cheaply leaves this out.
    */
   prefetch?(records: readonly { readonly graph: string; readonly subject: string }[]): Promise<void>;
+  /**
+   * Holds every commit until `until` settles; one that rejects fails the load before it writes anything. A
+   * load that commits as it goes is given the check of its whole input this way, which runs alongside.
+   */
+  holdCommits?(until: Promise<void>): void;
   /** Whether the store holds a record of this subject (merged in this load or before). */
   exists(graph: string, subject: string): Promise<boolean>;
   /** Merges lines into a record; returns how many of them were not already present. */

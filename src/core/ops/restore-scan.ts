@@ -1,0 +1,104 @@
+/**
+ * The check of a whole restore file, run in a worker thread alongside the restore's own read: a store that
+ * commits as it goes (the external store) must not write before every line is known good, and reading the file
+ * twice in turn cost a third of such a restore. The restore reads and merges while the scan runs ahead; the
+ * store's first commit waits for the scan's verdict (`BulkLoad.holdCommits`). The scan also tells which batches of
+ * lines are plain (canonical, as `reg dump` writes them), which the restore then takes as they are instead of
+ * parsing them again.
+ */
+import type { Worker } from 'node:worker_threads';
+import { UnavailableError } from '../errors.js';
+import { startWorker } from '../workers/start-worker.js';
+import { refuseProblems, type LineProblem } from './restore-reader.js';
+
+/** What the worker is given. */
+export interface ScanInput {
+  readonly file: string;
+  /** Whether the store keeps the default graph; if not, a quad in it refuses the file. */
+  readonly defaultGraph: boolean;
+}
+
+/** What the worker sends: a batch's plainness, then its findings (or why it could not read the file). */
+export type ScanMessage =
+  | { readonly batch: number; readonly plain: boolean }
+  | { readonly done: { readonly problems: LineProblem[]; readonly inDefaultGraph: number | undefined } }
+  | { readonly failed: string };
+
+/** A scan under way. */
+export class RestoreScan {
+  /** Settles once the whole file is read: rejects with the refusal of a file that cannot be restored. */
+  readonly verdict: Promise<void>;
+  private readonly reports = new Map<number, boolean>();
+  private readonly waiting = new Map<number, (plain: boolean) => void>();
+  private failure: Error | undefined;
+  private settled = false;
+  private readonly worker: Worker;
+
+  /**
+   * Starts scanning `file`. `refuseDefaultGraph` gives the error for a quad in the default graph (its number
+   * in the file) when the store does not keep that graph.
+   */
+  constructor(
+    private readonly file: string,
+    refuseDefaultGraph: ((quad: number) => Error) | undefined,
+  ) {
+    const input: ScanInput = { file, defaultGraph: refuseDefaultGraph === undefined };
+    this.worker = startWorker(import.meta.url, 'restore-scan-worker', input);
+    this.verdict = new Promise<void>((resolve, reject) => {
+      const fail = (error: Error): void => {
+        if (this.settled) return;
+        this.settled = true;
+        this.failure = error;
+        for (const wake of this.waiting.values()) wake(false);
+        this.waiting.clear();
+        reject(this.failure);
+      };
+      this.worker.on('message', (message: ScanMessage) => {
+        if ('batch' in message) {
+          this.reports.set(message.batch, message.plain);
+          this.waiting.get(message.batch)?.(message.plain);
+          this.waiting.delete(message.batch);
+        } else if ('failed' in message) {
+          fail(new UnavailableError(`cannot read ${this.file}: ${message.failed}`));
+        } else {
+          const { problems, inDefaultGraph } = message.done;
+          try {
+            if (inDefaultGraph !== undefined && refuseDefaultGraph !== undefined)
+              throw refuseDefaultGraph(inDefaultGraph);
+            refuseProblems(this.file, problems);
+            this.settled = true;
+            resolve();
+          } catch (error) {
+            fail(error as Error);
+          }
+        }
+      });
+      this.worker.on('error', (error) => fail(error));
+      this.worker.on('exit', () => fail(new UnavailableError(`the check of ${this.file} stopped`)));
+    });
+    // Heard by whoever waits on it; a restore that stopped before it settled has its own error.
+    this.verdict.catch(() => undefined);
+  }
+
+  /**
+   * Whether batch `index` of the file is plain, once the scan has read it; a scan that failed refuses (the
+   * restore stops with the scan's error).
+   */
+  plain = async (index: number): Promise<boolean> => {
+    const known = this.reports.get(index);
+    if (known !== undefined) {
+      this.reports.delete(index);
+      return known;
+    }
+    if (this.failure === undefined) await new Promise<boolean>((resolve) => this.waiting.set(index, resolve));
+    if (this.failure !== undefined) throw this.failure;
+    const plain = this.reports.get(index) ?? false;
+    this.reports.delete(index);
+    return plain;
+  };
+
+  /** Stops the scan (the restore ended before it did). */
+  stop(): void {
+    void this.worker.terminate();
+  }
+}
