@@ -282,6 +282,48 @@ describe('records in the external store', () => {
     expect(await core.graph.readRecord(GRAPHS.local, next)).toContain('"After"');
   });
 
+  it('write a bulk load’s new records while the server takes their lines, and forget them when it does not', async () => {
+    const store = core.graph as ExternalGraphStore;
+    const journal = () =>
+      (core.db.prepare('SELECT count(*) AS n FROM external_intent').get() as { n: number }).n;
+    const rows = (table: string, column: string, iri: string) =>
+      (core.db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`).get(iri) as { n: number }).n;
+    const loaded = 'http://registry.test/software/loaded';
+    await store.commitLoaded([write(loaded, awkward(loaded, 'Loaded'))]);
+    expect(journal()).toBe(0);
+    expect(await core.graph.readRecord(GRAPHS.local, loaded)).toContain('"Loaded"');
+    expect(await onServer(loaded)).toBe(10);
+    expect(rows('search_entry', 'iri', loaded)).toBe(1);
+    expect(rows('lineage_node', 'record', loaded)).toBeGreaterThan(0);
+
+    const lost = 'http://registry.test/software/lost-in-load';
+    server.signal('SIGSTOP');
+    try {
+      await expect(store.commitLoaded([write(lost, awkward(lost, 'Lost'))])).rejects.toThrow();
+      // Its rows were written while the server should have taken the lines; the journalled undo names them.
+      expect(journal()).toBe(1);
+      expect(rows('external_record', 'subject', lost)).toBe(1);
+    } finally {
+      server.signal('SIGCONT');
+    }
+    // The server may still take the post it had received when it stopped; the undo takes the lines back anyway.
+    for (let tries = 0; tries < 20 && (await onServer(lost)) === 0; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const next = 'http://registry.test/software/after-load';
+    await core.graph.commit([write(next, awkward(next, 'After'))], () => undefined);
+    expect(journal()).toBe(0);
+    expect(await core.graph.readRecord(GRAPHS.local, lost)).toBeUndefined();
+    expect(await onServer(lost)).toBe(0);
+    for (const [table, column] of [
+      ['external_record', 'subject'],
+      ['external_subject', 'record'],
+      ['search_entry', 'iri'],
+      ['lineage_node', 'record'],
+      ['lineage_link', 'record'],
+    ] as const)
+      expect(rows(table, column, lost)).toBe(0);
+  });
+
   it('refuse SPARQL updates on /sparql before anything is sent', async () => {
     const app = createApp(core);
     const before = { ...sent(core) };

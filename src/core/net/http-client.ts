@@ -65,6 +65,8 @@ export interface HttpRequest {
   readonly signal?: AbortSignal | undefined;
   /** The connections an `any` request may use and leave open (default: pools shared by every such request). */
   readonly pools?: ConnectionPools | undefined;
+  /** Told each time the request, body included, has been handed to the network (once per attempt). */
+  readonly onSent?: (() => void) | undefined;
 }
 
 /** The final answer to a request. */
@@ -459,6 +461,7 @@ function send(
       return;
     }
     stop.addEventListener('abort', onStop, { once: true });
+    if (request.onSent !== undefined) req.once('finish', request.onSent);
     req.end(payload);
   });
 }

@@ -34,7 +34,10 @@ export class BatchedLoad implements BulkLoad {
   private held: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly store: Pick<GraphStore, 'readRecord' | 'readRecords' | 'commit'>,
+    private readonly store: Pick<GraphStore, 'readRecord' | 'readRecords' | 'commit'> & {
+      /** Commits a batch that has no operational work, as a bulk load may (`ExternalGraphStore.commitLoaded`). */
+      commitLoaded?(writes: readonly RecordWrite[]): Promise<void>;
+    },
     private readonly kindOf: KindOfLines,
     /** Quads gathered before a commit. */
     private readonly commitQuads = COMMIT_QUADS,
@@ -100,7 +103,7 @@ export class BatchedLoad implements BulkLoad {
     await this.inFlight;
     const taken = this.take();
     this.committing = taken.batch;
-    const commit = this.commitTaken(taken, () => undefined).finally(() => {
+    const commit = this.commitTaken(taken, undefined).finally(() => {
       this.committing = new Map();
     });
     // Its failure is heard by the next merge that waits for it, or by `finish`.
@@ -135,13 +138,14 @@ export class BatchedLoad implements BulkLoad {
     return { batch, writes, committed };
   }
 
-  /** Commits a batch taken from the merges, then tells `onCommit` what it wrote. */
+  /** Commits a batch taken from the merges (with `ops`, the load's own work), then tells `onCommit` what it wrote. */
   private async commitTaken(
     { writes, committed }: { writes: RecordWrite[]; committed: CommittedRecord[] },
-    ops: () => void,
+    ops: (() => void) | undefined,
   ): Promise<void> {
     await this.held;
-    await this.store.commit(writes, ops);
+    if (ops === undefined && this.store.commitLoaded !== undefined) await this.store.commitLoaded(writes);
+    else await this.store.commit(writes, ops ?? (() => undefined));
     await this.onCommit?.(committed);
   }
 

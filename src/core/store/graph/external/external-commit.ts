@@ -13,6 +13,7 @@ import type { ReadRecord } from './external-read.js';
 import {
   deleteExternalRecord,
   isOwnSubject,
+  readExternalRecord,
   sharedLineHolders,
   writeExternalRecord,
   type ExternalRecord,
@@ -263,6 +264,22 @@ export function recordChanges(db: Database, search: SearchReader, changes: reado
     indexRecordLineage(db, write.graph, write.subject, lines);
   }
   indexRecordsForSearch(db, search, searched);
+}
+
+/** Forgets records written ahead of the server (`UndoPlan.written`), as a delete of each would; in a transaction. */
+export function forgetWritten(db: Database, search: SearchReader, undo: UndoPlan): void {
+  const changes: Change[] = (undo.written ?? []).map(([graph, subject]) => ({
+    write: { graph, subject, quads: null },
+    before: readExternalRecord(db, graph, subject),
+    old: undefined,
+    lines: null,
+    kind: null,
+  }));
+  recordChanges(
+    db,
+    search,
+    changes.filter((change) => change.before !== undefined),
+  );
 }
 
 /** The update requests that apply a journalled undo (none when it has nothing to do). */

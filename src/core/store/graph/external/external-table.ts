@@ -200,6 +200,11 @@ export function externalRecordsOutside(
 export interface UndoPlan {
   readonly delete: Record<string, string[]>;
   readonly insert: Record<string, string[]>;
+  /**
+   * New records (graph, subject) whose rows were written while the server took their lines (a bulk load's
+   * commit); the undo forgets them.
+   */
+  readonly written?: readonly (readonly [string, string])[];
 }
 
 /** Journals the undo of a graph update about to be sent; returns its id. */

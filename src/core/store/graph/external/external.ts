@@ -22,6 +22,7 @@ import { ensureSearchSchema, searchRebuilding } from '../../search-index.js';
 import { syncExternalBundles, type DigestedBundle } from './external-bundles.js';
 import {
   changesOf,
+  forgetWritten,
   groupBy,
   keyOf,
   lastWrites,
@@ -30,6 +31,7 @@ import {
   undoRequests,
   updateOf,
   type Change,
+  type GraphPost,
 } from './external-commit.js';
 import { dumpExternal } from './external-dump.js';
 import { readExternalRecords, type ReadRecord } from './external-read.js';
@@ -78,6 +80,8 @@ const MAX_GROUP = 64;
 interface PendingCommit {
   readonly writes: readonly RecordWrite[];
   readonly ops: () => unknown;
+  /** A bulk load's commit: the rows of new records may be written while the server takes their lines. */
+  readonly loaded?: boolean;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -248,11 +252,24 @@ export class ExternalGraphStore implements GraphStore {
    * update is undone and its acts are committed again one by one, so that one failed act never fails another.
    */
   commit<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
+    return this.enqueue(writes, ops, false);
+  }
+
+  /**
+   * Commits a batch of a bulk load, which has no operational work of its own: when every record of it is new,
+   * their rows are written while the server takes their lines instead of after (the undo journal names them, so
+   * that an undo forgets them again).
+   */
+  commitLoaded(writes: readonly RecordWrite[]): Promise<void> {
+    return this.enqueue(writes, () => undefined, true);
+  }
+
+  private enqueue<T>(writes: readonly RecordWrite[], ops: () => T, loaded: boolean): Promise<T> {
     return storeMetrics(this).timeCommit(
       'sparql',
       () =>
         new Promise<T>((resolve, reject) => {
-          this.pending.push({ writes, ops, resolve: resolve as (value: unknown) => void, reject });
+          this.pending.push({ writes, ops, loaded, resolve: resolve as (value: unknown) => void, reject });
           if (this.pending.length === 1) this.queue = this.queue.then(() => this.flush());
         }),
     );
@@ -265,7 +282,7 @@ export class ExternalGraphStore implements GraphStore {
     storeMetrics(this).commitBatch.observe(group.length);
     const alone = async (act: PendingCommit): Promise<void> => {
       try {
-        act.resolve(await this.apply(act.writes, act.ops));
+        act.resolve(await this.apply(act.writes, act.ops, act.loaded === true));
       } catch (error) {
         act.reject(error);
       }
@@ -285,10 +302,10 @@ export class ExternalGraphStore implements GraphStore {
     group.forEach((act, at) => act.resolve(results[at]));
   }
 
-  private async apply<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
+  private async apply<T>(writes: readonly RecordWrite[], ops: () => T, loaded = false): Promise<T> {
     if (this.closed) throw new UnavailableError('the graph store is closed');
     try {
-      return await this.applyNow(writes, ops);
+      return await this.applyNow(writes, ops, loaded);
     } finally {
       // Whatever happened, reads of the records written, made before or meanwhile, may no longer hold.
       this.commits++;
@@ -296,24 +313,31 @@ export class ExternalGraphStore implements GraphStore {
     }
   }
 
-  private async applyNow<T>(writes: readonly RecordWrite[], ops: () => T): Promise<T> {
+  private async applyNow<T>(writes: readonly RecordWrite[], ops: () => T, loaded: boolean): Promise<T> {
     await this.recoverIntents();
     const changes = await this.plan(writes);
     this.cache.writeStarts(writes.map(keyOf));
     const update = updateOf(this.db, changes);
-    const { undo } = update;
     const { updates, posts } = requestsOf(update, this.client.postsGraphs);
+    const sends = updates.length > 0 || posts.length > 0;
+    // A bulk load's batch of new records has their rows written while the server takes their lines.
+    const ahead =
+      loaded && sends && changes.every((change) => change.before === undefined && change.lines !== null);
+    const undo: UndoPlan = ahead
+      ? { ...update.undo, written: changes.map(({ write }) => [write.graph, write.subject] as const) }
+      : update.undo;
     let intent: number | undefined;
-    if (updates.length > 0 || posts.length > 0) {
+    if (sends) {
       // The undo must be on disk before the server changes; the log is flushed off the serving thread.
       const journalled = this.db.transactionDurableLater(() =>
         addIntent(this.db, undo, new Date().toISOString()),
       );
       await journalled.durable;
       intent = journalled.result;
+      if (ahead) return this.writtenAhead(changes, updates, posts, intent, undo, ops);
+      const sent = this.send(updates, posts);
       try {
-        for (const request of updates) await this.client.update(request);
-        for (const post of posts) await this.client.postGraph(post.graph, post.ntriples);
+        await sent;
       } catch (error) {
         await this.undo(intent, undo);
         throw error;
@@ -332,6 +356,55 @@ export class ExternalGraphStore implements GraphStore {
     }
     // No act hears of its commit before it is on disk.
     await committed.durable;
+    return committed.result;
+  }
+
+  /**
+   * Sends a commit's graph update: its update requests, then its posts; `onPosted` is told when the last post has
+   * been handed to the network.
+   */
+  private async send(
+    updates: readonly string[],
+    posts: readonly GraphPost[],
+    onPosted?: () => void,
+  ): Promise<void> {
+    for (const request of updates) await this.client.update(request);
+    for (const [at, post] of posts.entries())
+      await this.client.postGraph(post.graph, post.ntriples, at === posts.length - 1 ? onPosted : undefined);
+  }
+
+  /**
+   * Writes the rows of a batch of new records while the server takes their lines, then drops the journalled undo
+   * once both are durable. Should either fail, the undo takes the lines back and forgets the rows. The rows are
+   * written once the last post has left (a transaction holds the thread, and with it a post still being sent).
+   */
+  private async writtenAhead<T>(
+    changes: readonly Change[],
+    updates: readonly string[],
+    posts: readonly GraphPost[],
+    intent: number,
+    undo: UndoPlan,
+    ops: () => T,
+  ): Promise<T> {
+    let posted: () => void = () => undefined;
+    const left = new Promise<void>((resolve) => (posted = resolve));
+    const sent = this.send(updates, posts, posted);
+    sent.catch(() => undefined);
+    let committed: { readonly result: T; readonly durable: Promise<void> };
+    try {
+      await Promise.race([left, sent]);
+      committed = this.db.transactionDurableLater(() => {
+        recordChanges(this.db, this.options.search, changes);
+        return ops();
+      });
+      await sent;
+      await committed.durable;
+    } catch (error) {
+      await sent.catch(() => undefined);
+      await this.undo(intent, undo);
+      throw error;
+    }
+    await this.db.transactionDurableLater(() => removeIntent(this.db, intent)).durable;
     return committed.result;
   }
 
@@ -361,7 +434,10 @@ export class ExternalGraphStore implements GraphStore {
   private async undo(intent: number, undo: UndoPlan): Promise<void> {
     try {
       await this.sendUndo(undo);
-      this.db.transaction(() => removeIntent(this.db, intent));
+      this.db.transaction(() => {
+        forgetWritten(this.db, this.options.search, undo);
+        removeIntent(this.db, intent);
+      });
     } catch (error) {
       this.log.error(
         'a failed commit could not be undone on the SPARQL endpoint yet; it is retried before the next commit',
@@ -384,7 +460,10 @@ export class ExternalGraphStore implements GraphStore {
       this.cache.clear();
       await this.sendUndo(intent.undo);
       this.cache.clear();
-      this.db.transaction(() => removeIntent(this.db, intent.id));
+      this.db.transaction(() => {
+        forgetWritten(this.db, this.options.search, intent.undo);
+        removeIntent(this.db, intent.id);
+      });
       this.log.warn('the graph update of an unfinished commit was undone on the SPARQL endpoint', {
         endpoint: this.client.endpoint,
       });

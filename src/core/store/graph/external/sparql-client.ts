@@ -78,6 +78,8 @@ interface SendOptions {
   /** The body's media type (default: a form). */
   readonly contentType?: string;
   readonly timing?: RequestTiming | undefined;
+  /** Told once the request, body included, has been handed to the network. */
+  readonly onSent?: (() => void) | undefined;
 }
 
 /** A SPARQL 1.1 Protocol client over one query endpoint and one update endpoint. */
@@ -255,7 +257,7 @@ export class SparqlClient {
    * (`?graph=`, indirect identification): a server parses such a body much faster than it compiles the same lines
    * as an INSERT DATA. Only with `graphStoreEndpoint`.
    */
-  async postGraph(graph: string, ntriples: string): Promise<void> {
+  async postGraph(graph: string, ntriples: string, onSent?: () => void): Promise<void> {
     const base = this.options.graphStoreEndpoint;
     const auth = this.graphStoreAuth;
     if (base === undefined || auth === undefined)
@@ -272,6 +274,7 @@ export class SparqlClient {
           method: 'POST',
           accept: '*/*',
           contentType: 'text/turtle; charset=utf-8',
+          onSent,
         },
         url,
         ntriples,
@@ -310,6 +313,7 @@ export class SparqlClient {
           maxBytes: Number.POSITIVE_INFINITY,
           decompress: !this.virtuoso,
           pools: this.pools,
+          onSent: how.onSent,
         });
       } catch (error) {
         if (!resent && error instanceof HttpNetworkError && CLOSED_UNDER_REQUEST.has(error.code ?? '')) {
