@@ -90,6 +90,29 @@ describe('the outgoing HTTP client', () => {
     });
   });
 
+  it('tells the caller once the whole body has left, before the answer comes', async () => {
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const local = await serve((_request, response) => {
+      void answered.then(() => response.writeHead(204).end());
+    });
+    const body = 'x'.repeat(8 << 20);
+    const events: string[] = [];
+    const request = httpRequest(local.url, {
+      ...ANY,
+      method: 'POST',
+      body,
+      onSent: () => {
+        events.push('sent');
+        answer();
+      },
+    }).then(() => events.push('answered'));
+    await request;
+    // The server answers only once told the body has left: without the call, the request would time out.
+    expect(events).toEqual(['sent', 'answered']);
+    expect(local.requests[0]?.body.length).toBe(body.length);
+  });
+
   it('fails with the system error code when nothing listens', async () => {
     const closed = await serve(() => undefined);
     servers.pop()!.close();
