@@ -9,6 +9,7 @@ import type { Core } from '../core.js';
 import { countStatements, readNQuadsFile, refuseProblems, type LineProblem } from './restore-reader.js';
 import { RestoreScan } from './restore-scan.js';
 import { rebuildAdvertisingKeys } from '../provenance/advertising-keys.js';
+import { buildLineageLookups, setLineageLookupsAside } from '../store/lineage/lineage-index.js';
 import { defaultGraphRefusal, kindOfLines } from './restore-sink.js';
 import { checkRestoredRecords, StrandedCheck, type StrandedReport } from './restore-check.js';
 
@@ -151,6 +152,8 @@ export async function restoreNQuads(
   const blankQuads: Quad[] = [];
   const catalogue = new Map<string, string[]>();
   let run: Run | undefined;
+  // Into a nearly empty lineage index, its lookups are built once the load ends rather than kept row by row.
+  const lookupsAside = setLineageLookupsAside(core.db);
   try {
     // Inside a marked record (a full dump), quads of its graph belong to it whatever their subject.
     let marked: { subject: string; graph: string } | undefined;
@@ -222,6 +225,8 @@ export async function restoreNQuads(
     scan?.stop();
     sink.abort();
     throw error;
+  } finally {
+    if (lookupsAside) buildLineageLookups(core.db);
   }
   if (!core.graph.ready) await core.graph.open();
   // The restored records are checked (validated in a worker thread when the registry runs them) while the

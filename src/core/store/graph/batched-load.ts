@@ -1,4 +1,4 @@
-import { canonicalText, linesOf, parseNQuads, type Quad } from '../nquads.js';
+import { linesOf, parseNQuads, type Quad } from '../nquads.js';
 import type {
   BulkLoad,
   CommittedRecord,
@@ -87,7 +87,8 @@ export class BatchedLoad implements BulkLoad {
     const existing = new Set(before);
     const fresh = new Set(target.lines.filter((line) => !existing.has(line)));
     if (fresh.size === 0 && (!target.replace || existing.size === new Set(target.lines).size)) return 0;
-    const lines = linesOf(canonicalText(target.replace ? target.lines : [...existing, ...fresh]));
+    // Kept canonical (unique, in code point order), so that the commit joins them as they are.
+    const lines = [...new Set(target.replace ? target.lines : [...existing, ...fresh])].sort();
     this.pending.set(`${target.graph}\n${target.subject}`, {
       graph: target.graph,
       subject: target.subject,
@@ -117,7 +118,7 @@ export class BatchedLoad implements BulkLoad {
     const committed: CommittedRecord[] = [];
     const writes: RecordWrite[] = [...batch.values()].map(({ graph, subject, lines }) => {
       const kind = this.kindOf(subject, lines);
-      const text = canonicalText(lines);
+      const text = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
       committed.push({ graph, subject, text });
       // The quads are parsed only if the store asks for them: a store that keeps lines reads `nquads`.
       let quads: Quad[] | undefined;

@@ -19,6 +19,7 @@
  */
 import type { Database } from '../database.js';
 import type { Logger } from '../../log.js';
+import { LINEAGE_LOOKUPS } from '../migrations.js';
 import { lineageFactsOf } from './lineage-facts.js';
 /**
  * Brings the lineage index of one written record up to date from its new lines (null: deleted). Must run inside
@@ -81,6 +82,32 @@ export function claimLineageIndex(db: Database, store: string, holdsRecords: boo
     if (!holdsRecords) db.prepare('UPDATE lineage_state SET complete = 1').run();
   });
   return holdsRecords;
+}
+
+/** Rows under which a load sets the lookups aside: building them again for what was there costs little. */
+const SET_ASIDE_UNDER_ROWS = 100_000;
+
+/**
+ * Before a bulk load: drops the lookup indexes of a nearly empty lineage index (as after a fresh start), so that
+ * the load writes its rows without keeping them current; `buildLineageLookups` builds them once it ends (and
+ * opening the database builds any that are missing). Returns whether they were set aside. Lookups of the index
+ * still work meanwhile, by scanning; a load reads none.
+ */
+export function setLineageLookupsAside(db: Database): boolean {
+  const rows = (table: string) =>
+    (db.prepare(`SELECT coalesce(max(rowid), 0) AS n FROM ${table}`).get() as { n: number }).n;
+  if (rows('lineage_link') + rows('lineage_node') >= SET_ASIDE_UNDER_ROWS) return false;
+  db.exec(
+    Object.keys(LINEAGE_LOOKUPS)
+      .map((name) => `DROP INDEX IF EXISTS ${name}`)
+      .join(';\n'),
+  );
+  return true;
+}
+
+/** Builds the lookup indexes a bulk load set aside. */
+export function buildLineageLookups(db: Database): void {
+  db.exec(Object.values(LINEAGE_LOOKUPS).join(';\n'));
 }
 
 /** Whether lineage may be read from the index: it holds every record's links. */
