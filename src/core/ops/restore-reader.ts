@@ -64,9 +64,10 @@ export async function* readNQuadsFile(
 }
 
 /**
- * Reads the whole of `file` as `readNQuadsFile` does, telling `onBatch` whether each batch is plain: every statement
- * line of it well formed, already canonical (as the store would write it), in a named graph and without blank
- * nodes. Stops at the first quad in the default graph when `defaultGraph` is false, and returns its number.
+ * Reads the whole of `file` as `readNQuadsFile` does, telling `onBatch` whether each batch is plain: every
+ * statement line of it well formed, already canonical (as the store would write it), in a named graph and
+ * without blank nodes. Stops at the first quad in the default graph when `defaultGraph` is false, and returns
+ * its number.
  */
 export async function scanNQuadsFile(
   file: string,

@@ -60,14 +60,14 @@ interface Run {
 
 /**
  * Loads an N-Quads file into a stopped registry, inside one transaction (the external store: through the write
- * path, a batch per commit, none before the whole file was checked): every line a strict parser refuses (malformed, not
- * UTF-8, or holding a string that is not an IRI where an IRI belongs) is named with its number, and nothing is
- * written. Consecutive quads of one record (as `reg dump` writes them) are merged as a
- * group; a record whose quads are scattered is merged once per run, which gives the same result. Blank nodes
- * are replaced by IRIs under the record that refers to them (records never share blank nodes), reference
- * bundle graphs are skipped, and a catalogue entry is taken over only when it matches this package's bundle.
- * Restored records are then checked against today's shapes and vocabulary: a record an edit would refuse is kept
- * and reported as stranded (`stranded`), never refused.
+ * path, a batch per commit, none before the whole file was checked): every line a strict parser refuses
+ * (malformed, not UTF-8, or holding a string that is not an IRI where an IRI belongs) is named with its number,
+ * and nothing is written. Consecutive quads of one record (as `reg dump` writes them) are merged as a group; a
+ * record whose quads are scattered is merged once per run, which gives the same result. Blank nodes are replaced
+ * by IRIs under the record that refers to them (records never share blank nodes), reference bundle graphs are
+ * skipped, and a catalogue entry is taken over only when it matches this package's bundle. Restored records are
+ * then checked against today's shapes and vocabulary: a record an edit would refuse is kept and reported as
+ * stranded (`stranded`), never refused.
  */
 export async function restoreNQuads(
   core: Core,

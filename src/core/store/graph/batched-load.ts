@@ -139,7 +139,7 @@ export class BatchedLoad implements BulkLoad {
     return { batch, writes, committed };
   }
 
-  /** Commits a batch taken from the merges (with `ops`, the load's own work), then tells `onCommit` what it wrote. */
+  /** Commits a batch taken from the merges (with `ops`: the load's own work), then tells `onCommit` of it. */
   private async commitTaken(
     { writes, committed }: { writes: RecordWrite[]; committed: CommittedRecord[] },
     ops: (() => void) | undefined,
