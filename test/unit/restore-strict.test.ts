@@ -111,4 +111,29 @@ describe('restore of lines a strict parser refuses', () => {
     expect(result.read).toBe(2);
     expect(await core.graph.readRecord(GRAPHS.local, 'https://dé.example/r')).toContain('smile \ud83d\ude00');
   });
+
+  it('refuses a file large enough to be checked alongside the read as strictly, and restores it when good', async () => {
+    // Over 8 MiB: the embedded store's load then takes the batches a worker thread found canonical as they are.
+    const records = 7_000;
+    const good: string[] = [];
+    for (let at = 0; at < records; at++) {
+      const subject = `http://a.test/large/${at}`;
+      good.push(`# reg:record <${subject}> <${GRAPHS.local}>\n`);
+      for (let k = 0; k < 8; k++) good.push(line(subject, `"${'value '.repeat(20)}${k}"`));
+    }
+    const bad = line('http://a.test/large/late%zz');
+    const refused = await refusal(core, fileOf(...good, bad));
+    expect(refused.errors).toEqual([
+      { field: `line ${good.length + 1}`, message: expect.stringContaining('late%zz') },
+    ]);
+    expect(await core.graph.readRecord(GRAPHS.local, 'http://a.test/large/0')).toBeUndefined();
+    const file = fileOf(...good);
+    expect(fs.statSync(file).size).toBeGreaterThan(8 << 20);
+    const result = await restoreNQuads(core, file);
+    expect(result.read).toBe(records * 8);
+    expect(result.records).toBe(records);
+    expect(await core.graph.readRecord(GRAPHS.local, `http://a.test/large/${records - 1}`)).toContain(
+      `"${'value '.repeat(20)}7"`,
+    );
+  });
 });

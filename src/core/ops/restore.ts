@@ -32,8 +32,8 @@ export interface RestoreResult {
 
 /**
  * How far a restore is: quads read (`of` the statements the file holds), then written to the store, then
- * restored records checked against today's shapes. For the external store the whole file is also checked by a
- * scan running alongside the read, before anything is written (`restore-scan.ts`).
+ * restored records checked against today's shapes. The whole file is also checked by a scan running alongside
+ * the read, before anything is committed (`restore-scan.ts`).
  */
 export type RestoreProgress =
   | { readonly phase: 'read'; readonly quads: number; readonly of?: number }
@@ -46,6 +46,9 @@ export type RestoreProgress =
 
 /** Quads read between two progress reports. */
 const PROGRESS_EVERY = 5_000;
+
+/** Bytes from which a file restored into an all-or-nothing load is scanned alongside (a worker thread's start). */
+const SCAN_FROM_BYTES = 8 << 20;
 
 /** Records gathered before they are merged, so that a store which reads by request reads them together. */
 const PREFETCH_RUNS = 500;
@@ -82,12 +85,22 @@ export async function restoreNQuads(
   const onProgress = async (report: RestoreProgress): Promise<void> => {
     await progress?.(of === undefined || !('quads' in report) ? report : { ...report, of });
   };
-  // A store that commits as it goes has the whole file checked by a scan alongside the restore's read, and
-  // commits nothing before it passes: a bad line writes nothing.
+  // The whole file is checked by a scan alongside the restore's read, which then takes the batches the scan
+  // found canonical without parsing them. A store that commits as it goes commits nothing before the scan
+  // passes, so a bad line writes nothing; an all-or-nothing load (which reads every line as strictly itself)
+  // is scanned only when the file is large enough to gain from it, and is given up when the scan fails.
+  const scanned = fs.statSync(file).size >= SCAN_FROM_BYTES;
   const sink = core.graph.bulkLoad(kindOfLines);
-  const scan = sink.atomic
-    ? undefined
-    : new RestoreScan(file, core.graph.keepsDefaultGraph ? undefined : defaultGraphRefusal);
+  let scan: RestoreScan | undefined;
+  try {
+    scan =
+      sink.atomic && !scanned
+        ? undefined
+        : new RestoreScan(file, core.graph.keepsDefaultGraph ? undefined : defaultGraphRefusal);
+  } catch (error) {
+    sink.abort();
+    throw error;
+  }
   if (scan !== undefined) sink.holdCommits?.(scan.verdict);
   // A store that commits as it goes has the records checked against today's shapes as each commit wrote them,
   // rather than read back afterwards (a round trip per batch on an external store).
