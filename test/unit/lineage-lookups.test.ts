@@ -7,8 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GRAPHS } from '../../src/core/ns.js';
 import { restoreNQuads } from '../../src/core/ops/restore.js';
-import { buildLineageLookups, setLineageLookupsAside } from '../../src/core/store/lineage/lineage-index.js';
-import { LINEAGE_LOOKUPS } from '../../src/core/store/migrations.js';
+import { setLineageLookupsAside } from '../../src/core/store/lineage/lineage-index.js';
+import { buildLineageLookups, LINEAGE_LOOKUPS } from '../../src/core/store/migrations.js';
 import type { Database } from '../../src/core/store/database.js';
 import { openTestCore, tempDir } from '../helpers.js';
 

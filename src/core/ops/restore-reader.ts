@@ -57,8 +57,7 @@ export async function* readNQuadsFile(
 ): AsyncGenerator<Parsed> {
   let index = 0;
   for await (const batch of batchesOf(file, problems)) {
-    const taken = plain !== undefined && (await plain(index));
-    index++;
+    const taken = (await plain?.(index++)) === true;
     yield* taken ? plainBatch(batch) : parseBatch(batch, problems);
   }
 }

@@ -55,9 +55,10 @@ export class RestoreScan {
       };
       this.worker.on('message', (message: ScanMessage) => {
         if ('batch' in message) {
-          this.reports.set(message.batch, message.plain);
-          this.waiting.get(message.batch)?.(message.plain);
+          const wake = this.waiting.get(message.batch);
           this.waiting.delete(message.batch);
+          if (wake === undefined) this.reports.set(message.batch, message.plain);
+          else wake(message.plain);
         } else if ('failed' in message) {
           fail(new UnavailableError(`cannot read ${this.file}: ${message.failed}`));
         } else {
@@ -90,11 +91,11 @@ export class RestoreScan {
       this.reports.delete(index);
       return known;
     }
-    if (this.failure === undefined) await new Promise<boolean>((resolve) => this.waiting.set(index, resolve));
-    if (this.failure !== undefined) throw this.failure;
-    const plain = this.reports.get(index) ?? false;
-    this.reports.delete(index);
-    return plain;
+    if (this.failure === undefined) {
+      const plain = await new Promise<boolean>((resolve) => this.waiting.set(index, resolve));
+      if (this.failure === undefined) return plain;
+    }
+    throw this.failure;
   };
 
   /** Stops the scan (the restore ended before it did). */

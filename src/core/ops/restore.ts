@@ -9,7 +9,8 @@ import type { Core } from '../core.js';
 import { countStatements, readNQuadsFile, refuseProblems, type LineProblem } from './restore-reader.js';
 import { RestoreScan } from './restore-scan.js';
 import { rebuildAdvertisingKeys } from '../provenance/advertising-keys.js';
-import { buildLineageLookups, setLineageLookupsAside } from '../store/lineage/lineage-index.js';
+import { setLineageLookupsAside } from '../store/lineage/lineage-index.js';
+import { buildLineageLookups } from '../store/migrations.js';
 import { defaultGraphRefusal, kindOfLines } from './restore-sink.js';
 import { checkRestoredRecords, StrandedCheck, type StrandedReport } from './restore-check.js';
 
@@ -89,12 +90,12 @@ export async function restoreNQuads(
   // found canonical without parsing them. A store that commits as it goes commits nothing before the scan
   // passes, so a bad line writes nothing; an all-or-nothing load (which reads every line as strictly itself)
   // is scanned only when the file is large enough to gain from it, and is given up when the scan fails.
-  const scanned = fs.statSync(file).size >= SCAN_FROM_BYTES;
+  const large = fs.statSync(file).size >= SCAN_FROM_BYTES;
   const sink = core.graph.bulkLoad(kindOfLines);
   let scan: RestoreScan | undefined;
   try {
     scan =
-      sink.atomic && !scanned
+      sink.atomic && !large
         ? undefined
         : new RestoreScan(file, core.graph.keepsDefaultGraph ? undefined : defaultGraphRefusal);
   } catch (error) {

@@ -607,6 +607,11 @@ export function applyMigrations(db: BetterSqlite3.Database): void {
     })();
   }
   // A load that set the lookups aside and stopped before building them again leaves them to be built here.
+  buildLineageLookups(db);
+}
+
+/** Builds the lineage index's lookup indexes that are missing (a bulk load sets them aside). */
+export function buildLineageLookups(db: { exec(sql: string): unknown }): void {
   db.exec(Object.values(LINEAGE_LOOKUPS).join(';\n'));
 }
 

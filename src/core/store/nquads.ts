@@ -17,8 +17,12 @@ export function quadToLine(quad: Quad): string {
 
 /** The canonical text of a set of N-Quads lines: unique, sorted by code point, newline-terminated. */
 export function canonicalText(lines: Iterable<string>): string {
-  const unique = [...new Set(lines)].sort();
-  return unique.length === 0 ? '' : `${unique.join('\n')}\n`;
+  return textOfLines([...new Set(lines)].sort());
+}
+
+/** Lines joined as text, each ending in a newline (empty text for none); the inverse of `linesOf`. */
+export function textOfLines(lines: readonly string[]): string {
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
 const canonicalOfFrozen = new WeakMap<readonly Quad[], string>();

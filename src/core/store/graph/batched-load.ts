@@ -1,4 +1,4 @@
-import { linesOf, parseNQuads, type Quad } from '../nquads.js';
+import { linesOf, parseNQuads, textOfLines, type Quad } from '../nquads.js';
 import type {
   BulkLoad,
   CommittedRecord,
@@ -118,7 +118,7 @@ export class BatchedLoad implements BulkLoad {
     const committed: CommittedRecord[] = [];
     const writes: RecordWrite[] = [...batch.values()].map(({ graph, subject, lines }) => {
       const kind = this.kindOf(subject, lines);
-      const text = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+      const text = textOfLines(lines);
       committed.push({ graph, subject, text });
       // The quads are parsed only if the store asks for them: a store that keeps lines reads `nquads`.
       let quads: Quad[] | undefined;

@@ -105,11 +105,6 @@ export function setLineageLookupsAside(db: Database): boolean {
   return true;
 }
 
-/** Builds the lookup indexes a bulk load set aside. */
-export function buildLineageLookups(db: Database): void {
-  db.exec(Object.values(LINEAGE_LOOKUPS).join(';\n'));
-}
-
 /** Whether lineage may be read from the index: it holds every record's links. */
 export function lineageIndexReady(db: Database): boolean {
   return stateOf(db)?.complete === 1;

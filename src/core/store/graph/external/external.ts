@@ -335,9 +335,8 @@ export class ExternalGraphStore implements GraphStore {
       await journalled.durable;
       intent = journalled.result;
       if (ahead) return this.writtenAhead(changes, updates, posts, intent, undo, ops);
-      const sent = this.send(updates, posts);
       try {
-        await sent;
+        await this.send(updates, posts);
       } catch (error) {
         await this.undo(intent, undo);
         throw error;
