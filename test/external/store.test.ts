@@ -216,11 +216,12 @@ describe('records in the external store', () => {
     const file = path.join(tempDir(), 'triples.nt');
     fs.writeFileSync(
       file,
-      `<http://registry.test/software/r1> <${SCHEMA('name')}> "kept out" <${GRAPHS.local}> .\n` +
+      '# written by hand\n' +
+        `<http://registry.test/software/r1> <${SCHEMA('name')}> "kept out" <${GRAPHS.local}> .\n` +
         `<http://registry.test/software/r2> <${SCHEMA('name')}> "no graph" .\n`,
     );
     const before = { ...sent(core) };
-    await expect(restoreNQuads(core, file)).rejects.toThrow(/quad 2 of the file is in the default graph/);
+    await expect(restoreNQuads(core, file)).rejects.toThrow(/line 3 of the file is in the default graph/);
     expect(sent(core).updates).toBe(before.updates);
     expect(await core.graph.readRecord(GRAPHS.local, 'http://registry.test/software/r1')).toBeUndefined();
   });

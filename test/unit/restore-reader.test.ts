@@ -70,16 +70,27 @@ describe('the scan of a restore file', () => {
     const statements = lines.filter((line) => !line.startsWith('#')).length;
     expect(read.filter((item) => 'statement' in item).length).toBe(statements + 8);
     expect(statementsOf(read)).toEqual(statementsOf(parsed));
+
+    // Scanned in two parts, each checks every other batch and between them they find what the whole scan found.
+    const parts = [0, 1].map(() => ({ reports: [] as boolean[], problems: [] as LineProblem[] }));
+    for (const [index, part] of parts.entries())
+      await scanNQuadsFile(file, part.problems, (batch, plain) => (part.reports[batch] = plain), true, {
+        index,
+        of: 2,
+      });
+    expect(Object.keys(parts[0]?.reports ?? {})).toEqual(['0', '2', '4']);
+    expect(Object.keys(parts[1]?.reports ?? {})).toEqual(['1', '3']);
+    expect(Object.assign([], parts[0]?.reports, parts[1]?.reports)).toEqual(reports);
   });
 
-  it('stops at the first quad in the default graph when the store keeps none, naming its number', async () => {
+  it('stops at the first quad in the default graph when the store keeps none, naming its line', async () => {
     const file = path.join(tempDir(), 'default.nq');
     fs.writeFileSync(
       file,
       [...canonical(1), `<http://a.test/x> <https://schema.org/name> "x" .`, ...canonical(2)].join('\n'),
     );
     const found = await scanNQuadsFile(file, [], () => undefined, false);
-    expect(found).toEqual({ quads: 4, inDefaultGraph: 4 });
+    expect(found).toEqual({ quads: 4, inDefaultGraph: 5 });
   });
 
   it('finds a batch holding a bad line not plain, and names the line', async () => {
@@ -93,5 +104,26 @@ describe('the scan of a restore file', () => {
     await scanNQuadsFile(file, problems, (batch, plain) => (reports[batch] = plain), true);
     expect(reports).toEqual([false]);
     expect(problems).toEqual([{ line: 5, reason: expect.stringContaining('http://a.test/%zz') }]);
+  });
+
+  it('names each bad line once when scanned in parts: a line that is not UTF-8 by part 0, others by their part', async () => {
+    const file = path.join(tempDir(), 'bad-parts.nq');
+    const lines: string[] = [];
+    for (let n = 0; lines.length < BATCH + 8; n++) lines.push(...canonical(n));
+    // Line 3 is not UTF-8 (part 0 names it); line BATCH + 6, in the second batch, holds a bad IRI (part 1's).
+    const bad = `<http://a.test/%zz> <https://schema.org/name> "x" ${g} .`;
+    const text = [...lines.slice(0, BATCH + 5), bad, ...lines.slice(BATCH + 6)].join('\n');
+    const bytes = Buffer.from(text);
+    const third = bytes.indexOf('\n', bytes.indexOf('\n') + 1) + 2;
+    bytes[third] = 0xff;
+    fs.writeFileSync(file, bytes);
+    const found = await Promise.all(
+      [0, 1].map(async (index) => {
+        const problems: LineProblem[] = [];
+        await scanNQuadsFile(file, problems, () => undefined, true, { index, of: 2 });
+        return problems.map((problem) => problem.line);
+      }),
+    );
+    expect(found).toEqual([[3], [BATCH + 6]]);
   });
 });

@@ -17,7 +17,7 @@ import { parseRecordMarker, quadToLine, type Quad } from '../store/nquads.js';
  * plain), and the record markers a full dump writes.
  */
 export type Parsed =
-  | { readonly quad: Quad }
+  | { readonly quad: Quad; /** Its line's number. */ readonly line: number }
   | { readonly statement: Statement }
   | { readonly marker: { readonly subject: string; readonly graph: string } };
 
@@ -66,24 +66,30 @@ export async function* readNQuadsFile(
  * Reads the whole of `file` as `readNQuadsFile` does, telling `onBatch` whether each batch is plain: every
  * statement line of it well formed, already canonical (as the store would write it), in a named graph and
  * without blank nodes. Stops at the first quad in the default graph when `defaultGraph` is false, and returns
- * its number.
+ * the number of its line. With `part`, only every `of`-th batch from the `index`-th is parsed (scans of the
+ * other parts running beside it), and lines that are not UTF-8 are named by part 0 only.
  */
 export async function scanNQuadsFile(
   file: string,
   problems: LineProblem[],
   onBatch: (batch: number, plain: boolean) => void,
   defaultGraph: boolean,
+  part: { readonly index: number; readonly of: number } = { index: 0, of: 1 },
 ): Promise<{ readonly quads: number; readonly inDefaultGraph?: number }> {
   let index = 0;
   let quads = 0;
-  for await (const batch of batchesOf(file, problems)) {
+  for await (const batch of batchesOf(file, part.index === 0 ? problems : [])) {
+    if (index % part.of !== part.index) {
+      index++;
+      continue;
+    }
     const before = problems.length;
     const plainness = { plain: true };
     for (const item of parseBatch(batch, problems, plainness)) {
       if (!('quad' in item)) continue;
       quads++;
       if (!defaultGraph && item.quad.graph.termType === 'DefaultGraph')
-        return { quads, inDefaultGraph: quads };
+        return { quads, inDefaultGraph: item.line };
     }
     onBatch(index++, plainness.plain && problems.length === before);
   }
@@ -203,7 +209,7 @@ function parseBatch(
     const problem =
       typeof parsed === 'string' ? parsed : parsed.map(quadProblem).find((p) => p !== undefined);
     if (problem !== undefined) problems.push({ line: line.number, reason: problem });
-    else if (typeof parsed !== 'string') for (const quad of parsed) out.push({ quad });
+    else if (typeof parsed !== 'string') for (const quad of parsed) out.push({ quad, line: line.number });
     if (plainness?.plain === true && (typeof parsed === 'string' || !isPlain(parsed, text)))
       plainness.plain = false;
   }

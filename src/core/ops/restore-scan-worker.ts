@@ -1,6 +1,6 @@
 /**
- * The worker thread of a restore's scan (`restore-scan.ts`): reads the whole file as the restore does and reports
- * each batch of lines as it goes, then what it found.
+ * A worker thread of a restore's scan (`restore-scan.ts`): reads the whole file as the restore does, checks the
+ * batches of its part and reports each as it goes, then what it found.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { scanNQuadsFile, type LineProblem } from './restore-reader.js';
@@ -16,6 +16,7 @@ try {
     problems,
     (batch, plain) => send({ batch, plain }),
     input.defaultGraph,
+    input.part,
   );
   send({ done: { problems, inDefaultGraph: found.inDefaultGraph } });
 } catch (error) {

@@ -9,12 +9,12 @@ import { kindOfTypes } from '../records/kinds.js';
 const RDF_TYPE = RDF('type');
 
 /**
- * The refusal of a file whose quad `quad` is in the default graph, which the external store does not keep
- * (it keeps named graphs only).
+ * The refusal of a file whose line `line` holds a quad in the default graph, which the external store does not
+ * keep (it keeps named graphs only).
  */
-export function defaultGraphRefusal(quad: number): BadRequestError {
+export function defaultGraphRefusal(line: number): BadRequestError {
   return new BadRequestError(
-    `quad ${quad} of the file is in the default graph, which the external graph store does not keep; nothing was restored`,
+    `line ${line} of the file is in the default graph, which the external graph store does not keep; nothing was restored`,
     { hints: ['restore a full N-Quads dump (reg dump), not the N-Triples of one graph'] },
   );
 }
