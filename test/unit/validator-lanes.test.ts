@@ -57,7 +57,7 @@ describe('validation lanes of the worker pool', () => {
 });
 
 describe('the dataset of one record', () => {
-  const { namedNode, literal, quad } = DataFactory;
+  const { namedNode, literal, quad, blankNode } = DataFactory;
   const s = namedNode('http://a.test/s');
   const p = namedNode('http://a.test/p');
   const q = namedNode('http://a.test/q');
@@ -90,5 +90,24 @@ describe('the dataset of one record', () => {
     ]);
     expect(data.size).toBe(3);
     expect(data.has(quad(s, p, literal('http://a.test/x')))).toBe(false);
+  });
+
+  it('tells apart a named subject from a blank node of the same label, and one statement in two graphs', () => {
+    const blank = blankNode('http://a.test/s');
+    const g = namedNode('http://a.test/g');
+    const data = new SmallDataset([
+      quad(s, p, literal('a')),
+      quad(blank, p, literal('b')),
+      quad(s, p, literal('a'), g),
+      quad(s, p, literal('a'), g),
+    ]);
+    expect(data.size).toBe(3);
+    expect(data.objectsOf(blank, p).map((term) => term.value)).toEqual(['b']);
+    expect(data.objectsOf(s, p).map((term) => term.value)).toEqual(['a', 'a']);
+    expect(data.match(null, null, null, g).size).toBe(1);
+    data.delete(quad(s, p, literal('a')));
+    expect(data.has(quad(s, p, literal('a')))).toBe(false);
+    expect(data.has(quad(s, p, literal('a'), g))).toBe(true);
+    expect([...data].map((q) => q.object.value)).toEqual(['b', 'a']);
   });
 });

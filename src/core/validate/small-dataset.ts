@@ -8,50 +8,51 @@ const bound = (pattern: RDF.Term | null | undefined): pattern is RDF.Term =>
   pattern !== null && pattern !== undefined;
 
 /**
- * An RDF/JS DatasetCore for the quads of one record: quads kept in insertion order, keyed by their text and
- * grouped by subject and predicate. Validation builds one per record and one per report. Every operation the
+ * An RDF/JS DatasetCore for the quads of one record: quads kept in insertion order and indexed by subject, then
+ * predicate, then the key of the rest (a named subject by its IRI, so the common case builds one short key per
+ * quad). Validation builds one per record and one per report. Every operation the
  * engine calls per value (`add`, `has`, a match on subject and predicate) is a hash lookup, so a record whose
  * node holds thousands of values of one field validates in time linear in their number; a scan of the subject's
  * quads per value made it quadratic.
  */
 export class SmallDataset implements RDF.DatasetCore {
-  private readonly quads = new Map<string, RDF.Quad>();
-  /** subject key -> predicate IRI -> quads. */
-  private readonly bySubject = new Map<string, Map<string, RDF.Quad[]>>();
+  /** Every quad, in insertion order. */
+  private readonly all = new Set<RDF.Quad>();
+  /** Named-node subjects by IRI, other subjects by `termKey`: predicate IRI -> rest of the quad's key -> quad. */
+  private readonly byIri = new Map<string, Map<string, Map<string, RDF.Quad>>>();
+  private readonly byKey = new Map<string, Map<string, Map<string, RDF.Quad>>>();
 
   constructor(quads: Iterable<RDF.Quad> = []) {
     for (const quad of quads) this.add(quad);
   }
 
   get size(): number {
-    return this.quads.size;
+    return this.all.size;
   }
 
   add(quad: RDF.Quad): this {
-    const key = quadKey(quad);
-    if (this.quads.has(key)) return this;
-    this.quads.set(key, quad);
-    const subject = termKey(quad.subject);
-    let byPredicate = this.bySubject.get(subject);
-    if (byPredicate === undefined) this.bySubject.set(subject, (byPredicate = new Map<string, RDF.Quad[]>()));
-    const group = byPredicate.get(quad.predicate.value);
-    if (group === undefined) byPredicate.set(quad.predicate.value, [quad]);
-    else group.push(quad);
+    const byPredicate = this.predicatesOf(quad.subject, true) as Map<string, Map<string, RDF.Quad>>;
+    let group = byPredicate.get(quad.predicate.value);
+    if (group === undefined) byPredicate.set(quad.predicate.value, (group = new Map<string, RDF.Quad>()));
+    const key = restKey(quad);
+    if (group.has(key)) return this;
+    group.set(key, quad);
+    this.all.add(quad);
     return this;
   }
 
   delete(quad: RDF.Quad): this {
-    const key = quadKey(quad);
-    const known = this.quads.get(key);
+    const group = this.predicatesOf(quad.subject, false)?.get(quad.predicate.value);
+    const key = restKey(quad);
+    const known = group?.get(key);
     if (known === undefined) return this;
-    this.quads.delete(key);
-    const group = this.bySubject.get(termKey(quad.subject))?.get(quad.predicate.value) ?? [];
-    group.splice(group.indexOf(known), 1);
+    group?.delete(key);
+    this.all.delete(known);
     return this;
   }
 
   has(quad: RDF.Quad): boolean {
-    return this.quads.has(quadKey(quad));
+    return this.predicatesOf(quad.subject, false)?.get(quad.predicate.value)?.has(restKey(quad)) ?? false;
   }
 
   match(
@@ -77,22 +78,44 @@ export class SmallDataset implements RDF.DatasetCore {
   objectsOf(subject: RDF.Term, predicate: RDF.Term): RDF.Term[] {
     const values: RDF.Term[] = [];
     for (const quad of this.candidates(subject, predicate))
-      if (quad.subject.equals(subject) && quad.predicate.equals(predicate)) values.push(quad.object);
+      if (quad.predicate.equals(predicate)) values.push(quad.object);
     return values;
   }
 
   [Symbol.iterator](): Iterator<RDF.Quad> {
-    return this.quads.values();
+    return this.all.values();
+  }
+
+  /** The predicate index of one subject (made when `make`). */
+  private predicatesOf(subject: RDF.Term, make: boolean): Map<string, Map<string, RDF.Quad>> | undefined {
+    const named = subject.termType === 'NamedNode';
+    const index = named ? this.byIri : this.byKey;
+    const key = named ? subject.value : termKey(subject);
+    let byPredicate = index.get(key);
+    if (byPredicate === undefined && make)
+      index.set(key, (byPredicate = new Map<string, Map<string, RDF.Quad>>()));
+    return byPredicate;
   }
 
   /** The quads a match may select, narrowed by the index when subject (and predicate) are bound. */
   private candidates(subject?: RDF.Term | null, predicate?: RDF.Term | null): Iterable<RDF.Quad> {
-    if (!bound(subject)) return this.quads.values();
-    const byPredicate = this.bySubject.get(termKey(subject));
+    if (!bound(subject)) return this.all;
+    const byPredicate = this.predicatesOf(subject, false);
     if (byPredicate === undefined) return [];
-    if (bound(predicate)) return byPredicate.get(predicate.value) ?? [];
-    return [...byPredicate.values()].flat();
+    if (bound(predicate)) return byPredicate.get(predicate.value)?.values() ?? [];
+    return [...byPredicate.values()].flatMap((group) => [...group.values()]);
   }
+}
+
+/**
+ * What tells apart two quads of one subject and predicate IRI: the predicate's kind when it is not a named node,
+ * the object, and the graph when it is not the default graph (keys are self-delimiting, so joined they stay
+ * unambiguous).
+ */
+function restKey(quad: RDF.Quad): string {
+  const predicate = quad.predicate.termType === 'NamedNode' ? '' : termKey(quad.predicate);
+  const graph = quad.graph.termType === 'DefaultGraph' ? '' : termKey(quad.graph);
+  return `${predicate}${termKey(quad.object)}${graph}`;
 }
 
 /**

@@ -22,17 +22,21 @@ import type { Logger } from '../../log.js';
 import { LINEAGE_LOOKUPS } from '../migrations.js';
 import { lineageFactsOf } from './lineage-facts.js';
 /**
- * Brings the lineage index of one written record up to date from its new lines (null: deleted). Must run inside
- * the write's transaction.
+ * Brings the lineage index of one written record up to date from its new lines (null: deleted). With `fresh`
+ * (the record had no row before this write, so it has no rows here either) nothing is looked for to take out.
+ * Must run inside the write's transaction.
  */
 export function indexRecordLineage(
   db: Database,
   graph: string,
   record: string,
   lines: readonly string[] | null,
+  fresh = false,
 ): void {
-  db.prepare('DELETE FROM lineage_link WHERE graph = ? AND record = ?').run(graph, record);
-  db.prepare('DELETE FROM lineage_node WHERE graph = ? AND record = ?').run(graph, record);
+  if (!fresh) {
+    db.prepare('DELETE FROM lineage_link WHERE graph = ? AND record = ?').run(graph, record);
+    db.prepare('DELETE FROM lineage_node WHERE graph = ? AND record = ?').run(graph, record);
+  }
   if (lines === null) return;
   const { links, nodes } = lineageFactsOf(lines, record);
   if (links.length > 0) {

@@ -273,7 +273,7 @@ export class EmbeddedGraphStore implements GraphStore {
       );
       // Withdrawn records (kind `<kind>:withdrawn`, or carrying the tombstone) leave the search index here.
       search(write, write.kind ?? before?.kind);
-      indexRecordLineage(this.db, write.graph, write.subject, linesOf(nquads));
+      indexRecordLineage(this.db, write.graph, write.subject, linesOf(nquads), before === undefined);
       if (before !== undefined) changes.removed.push(before.nquads);
       changes.added.push(nquads);
     }

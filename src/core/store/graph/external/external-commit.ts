@@ -249,19 +249,24 @@ export function recordChanges(db: Database, search: SearchReader, changes: reado
       .filter(([written]) => kept.has(written))
       .map(([written, server]): [string, string] => [server, written]);
     const unverified = lines.filter((line) => !previous.has(line) && mayBeRewritten(line));
-    writeExternalRecord(db, {
-      graph: write.graph,
-      subject: write.subject,
-      kind,
-      quadCount: lines.length,
-      subjects: [...new Set(lines.map(subjectOfLine))].sort(),
-      sharedLines: lines.filter((line) => !isOwnSubject(write.subject, subjectOfLine(line))),
-      rewrites,
-      unverified,
-    });
+    const fresh = before === undefined;
+    writeExternalRecord(
+      db,
+      {
+        graph: write.graph,
+        subject: write.subject,
+        kind,
+        quadCount: lines.length,
+        subjects: [...new Set(lines.map(subjectOfLine))].sort(),
+        sharedLines: lines.filter((line) => !isOwnSubject(write.subject, subjectOfLine(line))),
+        rewrites,
+        unverified,
+      },
+      fresh,
+    );
     // Withdrawn records (kind `<kind>:withdrawn`, or carrying the tombstone) leave the search index there.
     searched.push({ graph: write.graph, subject: write.subject, kind, lines });
-    indexRecordLineage(db, write.graph, write.subject, lines);
+    indexRecordLineage(db, write.graph, write.subject, lines, fresh);
   }
   indexRecordsForSearch(db, search, searched);
 }

@@ -81,8 +81,15 @@ export function readExternalRecord(db: Database, graph: string, subject: string)
 const jsonOrNull = (list: readonly unknown[]): string | null =>
   list.length === 0 ? null : JSON.stringify(list);
 
-/** Records the new state of a record (replacing what was known); must run inside a transaction. */
-export function writeExternalRecord(db: Database, record: Omit<ExternalRecord, 'version'>): void {
+/**
+ * Records the new state of a record (replacing what was known; with `fresh`, nothing was known of it); must run
+ * inside a transaction.
+ */
+export function writeExternalRecord(
+  db: Database,
+  record: Omit<ExternalRecord, 'version'>,
+  fresh = false,
+): void {
   db.prepare(
     `INSERT INTO external_record (graph, subject, kind, quad_count, rewrites, unverified) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (graph, subject) DO UPDATE SET kind = excluded.kind, quad_count = excluded.quad_count,
@@ -95,13 +102,18 @@ export function writeExternalRecord(db: Database, record: Omit<ExternalRecord, '
     jsonOrNull(record.rewrites),
     jsonOrNull(record.unverified),
   );
-  db.prepare('DELETE FROM external_subject WHERE graph = ? AND record = ?').run(record.graph, record.subject);
+  if (!fresh) {
+    db.prepare('DELETE FROM external_subject WHERE graph = ? AND record = ?').run(
+      record.graph,
+      record.subject,
+    );
+    db.prepare('DELETE FROM external_shared_line WHERE graph = ? AND record = ?').run(
+      record.graph,
+      record.subject,
+    );
+  }
   const subject = db.prepare('INSERT INTO external_subject (graph, record, subject) VALUES (?, ?, ?)');
   for (const s of record.subjects) subject.run(record.graph, record.subject, s);
-  db.prepare('DELETE FROM external_shared_line WHERE graph = ? AND record = ?').run(
-    record.graph,
-    record.subject,
-  );
   const line = db.prepare(
     'INSERT OR IGNORE INTO external_shared_line (graph, record, line) VALUES (?, ?, ?)',
   );
