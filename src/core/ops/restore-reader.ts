@@ -96,44 +96,54 @@ export async function scanNQuadsFile(
   return { quads };
 }
 
-/** The lines of `file` a batch at a time (the last one possibly empty). */
+/**
+ * The lines of `file` a batch at a time (the last one possibly empty), numbered; a line that is not UTF-8 becomes
+ * a problem instead. The bytes up to the last newline of each chunk read are checked and decoded together (a
+ * newline byte is never part of a longer character), and line by line only when they are not all UTF-8.
+ */
 async function* batchesOf(file: string, problems: LineProblem[]): AsyncGenerator<Line[]> {
   let batch: Line[] = [];
-  for await (const line of linesOf(file, problems)) {
-    batch.push(line);
-    if (batch.length >= BATCH_LINES) {
-      yield batch;
-      batch = [];
-    }
-  }
-  yield batch;
-}
-
-/** The file's lines as text, numbered; a line that is not UTF-8 becomes a problem instead. */
-async function* linesOf(file: string, problems: LineProblem[]): AsyncGenerator<Line> {
-  let pieces: Buffer[] = [];
   let number = 0;
-  const finish = (bytes: Buffer): Line | undefined => {
-    number++;
-    if (isUtf8(bytes)) return { number, text: bytes.toString('utf8') };
-    problems.push({ line: number, reason: 'is not valid UTF-8' });
-    return undefined;
+  let rest: Buffer = Buffer.alloc(0);
+  const add = (text: string): void => {
+    batch.push({ number: ++number, text });
+  };
+  const addBytes = (bytes: Buffer): void => {
+    if (isUtf8(bytes)) add(bytes.toString('utf8'));
+    else problems.push({ line: ++number, reason: 'is not valid UTF-8' });
   };
   for await (const chunk of fs.createReadStream(file) as AsyncIterable<Buffer>) {
-    let start = 0;
-    for (let at = chunk.indexOf(NEWLINE); at >= 0; at = chunk.indexOf(NEWLINE, start)) {
-      pieces.push(chunk.subarray(start, at));
-      const line = finish(Buffer.concat(pieces));
-      pieces = [];
-      start = at + 1;
-      if (line !== undefined) yield line;
+    const bytes = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
+    const end = bytes.lastIndexOf(NEWLINE);
+    if (end < 0) {
+      rest = bytes;
+      continue;
     }
-    if (start < chunk.length) pieces.push(chunk.subarray(start));
+    const whole = bytes.subarray(0, end);
+    // Copied, so that the chunk it came from is not kept for a few bytes.
+    rest = Buffer.from(bytes.subarray(end + 1));
+    if (isUtf8(whole)) {
+      for (const text of whole.toString('utf8').split('\n')) add(text);
+    } else {
+      let start = 0;
+      for (let at = whole.indexOf(NEWLINE); at >= 0; at = whole.indexOf(NEWLINE, start)) {
+        addBytes(whole.subarray(start, at));
+        start = at + 1;
+      }
+      addBytes(whole.subarray(start));
+    }
+    // Batches of BATCH_LINES exactly: the scan and the read number them alike.
+    while (batch.length >= BATCH_LINES) {
+      yield batch.slice(0, BATCH_LINES);
+      batch = batch.slice(BATCH_LINES);
+    }
   }
-  if (pieces.length > 0) {
-    const line = finish(Buffer.concat(pieces));
-    if (line !== undefined) yield line;
+  if (rest.length > 0) addBytes(rest);
+  while (batch.length >= BATCH_LINES) {
+    yield batch.slice(0, BATCH_LINES);
+    batch = batch.slice(BATCH_LINES);
   }
+  yield batch;
 }
 
 const HASH = 0x23;
