@@ -79,7 +79,12 @@ The registry must be stopped (the data directory is single-writer).`;
     });
     const steps = new RestoreSteps(shown);
     try {
-      const result = await restoreNQuads(core, nquads, (progress) => steps.show(progress));
+      // Under --json nothing is shown, so nothing is counted for it either.
+      const result = await restoreNQuads(
+        core,
+        nquads,
+        shown.json ? undefined : (progress) => steps.show(progress),
+      );
       steps.end();
       this.log(`${result.new} new quads (read ${result.read}; ${result.reference} reference quads skipped)`);
       this.reportStranded(result.stranded);
