@@ -106,6 +106,26 @@ describe('the scan of a restore file', () => {
     expect(problems).toEqual([{ line: 5, reason: expect.stringContaining('http://a.test/%zz') }]);
   });
 
+  it('reads lines longer than a chunk of the file, and names a bad byte in one by its line', async () => {
+    const file = path.join(tempDir(), 'long.nq');
+    const long = (n: number) =>
+      `<http://a.test/r/long${n}> <https://schema.org/description> "${'x'.repeat(150_000 + n)}" ${g} .`;
+    const lines = [...canonical(1), long(1), ...canonical(2), long(2), long(3), ...canonical(3)];
+    const bytes = Buffer.from(`${lines.join('\n')}\n`);
+    // A byte that is not UTF-8 in the middle of the second long line (line 10), far from any chunk's start.
+    const second = bytes.indexOf(Buffer.from('long2'));
+    bytes[second + 100_000] = 0xff;
+    fs.writeFileSync(file, bytes);
+    const problems: LineProblem[] = [];
+    const items: Parsed[] = [];
+    for await (const item of readNQuadsFile(file, problems)) items.push(item);
+    expect(problems).toEqual([{ line: 10, reason: 'is not valid UTF-8' }]);
+    const quads = items.filter((item) => 'quad' in item);
+    expect(quads.map((item) => item.line)).toEqual([1, 2, 3, 5, 6, 7, 8, 11, 12, 13, 14]);
+    expect(quads.map((item) => item.quad.object.value.length)).toContain(150_001);
+    expect(quads.map((item) => item.quad.object.value.length)).toContain(150_003);
+  });
+
   it('names each bad line once when scanned in parts: a line that is not UTF-8 by part 0, others by their part', async () => {
     const file = path.join(tempDir(), 'bad-parts.nq');
     const lines: string[] = [];

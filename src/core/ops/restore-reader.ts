@@ -104,7 +104,8 @@ export async function scanNQuadsFile(
 async function* batchesOf(file: string, problems: LineProblem[]): AsyncGenerator<Line[]> {
   let batch: Line[] = [];
   let number = 0;
-  let rest: Buffer = Buffer.alloc(0);
+  // The start of a line the chunks read so far have not ended, in pieces (joined once it ends).
+  let pieces: Buffer[] = [];
   const add = (text: string): void => {
     batch.push({ number: ++number, text });
   };
@@ -112,33 +113,41 @@ async function* batchesOf(file: string, problems: LineProblem[]): AsyncGenerator
     if (isUtf8(bytes)) add(bytes.toString('utf8'));
     else problems.push({ line: ++number, reason: 'is not valid UTF-8' });
   };
+  // Whole lines, the newline after the last one left out.
+  const addLines = (bytes: Buffer): void => {
+    if (isUtf8(bytes)) {
+      for (const text of bytes.toString('utf8').split('\n')) add(text);
+      return;
+    }
+    let start = 0;
+    for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, start)) {
+      addBytes(bytes.subarray(start, at));
+      start = at + 1;
+    }
+    addBytes(bytes.subarray(start));
+  };
   for await (const chunk of fs.createReadStream(file) as AsyncIterable<Buffer>) {
-    const bytes = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
-    const end = bytes.lastIndexOf(NEWLINE);
+    const end = chunk.lastIndexOf(NEWLINE);
     if (end < 0) {
-      rest = bytes;
+      pieces.push(chunk);
       continue;
     }
-    const whole = bytes.subarray(0, end);
-    // Copied, so that the chunk it came from is not kept for a few bytes.
-    rest = Buffer.from(bytes.subarray(end + 1));
-    if (isUtf8(whole)) {
-      for (const text of whole.toString('utf8').split('\n')) add(text);
-    } else {
-      let start = 0;
-      for (let at = whole.indexOf(NEWLINE); at >= 0; at = whole.indexOf(NEWLINE, start)) {
-        addBytes(whole.subarray(start, at));
-        start = at + 1;
-      }
-      addBytes(whole.subarray(start));
+    let start = 0;
+    if (pieces.length > 0) {
+      const first = chunk.indexOf(NEWLINE);
+      addBytes(Buffer.concat([...pieces, chunk.subarray(0, first)]));
+      start = first + 1;
     }
+    if (start <= end) addLines(chunk.subarray(start, end));
+    // Copied, so that the chunk it came from is not kept for a few bytes.
+    pieces = end + 1 < chunk.length ? [Buffer.from(chunk.subarray(end + 1))] : [];
     // Batches of BATCH_LINES exactly: the scan and the read number them alike.
     while (batch.length >= BATCH_LINES) {
       yield batch.slice(0, BATCH_LINES);
       batch = batch.slice(BATCH_LINES);
     }
   }
-  if (rest.length > 0) addBytes(rest);
+  if (pieces.length > 0) addBytes(Buffer.concat(pieces));
   while (batch.length >= BATCH_LINES) {
     yield batch.slice(0, BATCH_LINES);
     batch = batch.slice(BATCH_LINES);
