@@ -57,7 +57,7 @@ describe('validation lanes of the worker pool', () => {
 });
 
 describe('the dataset of one record', () => {
-  const { namedNode, literal, quad, blankNode } = DataFactory;
+  const { namedNode, literal, quad, blankNode, variable } = DataFactory;
   const s = namedNode('http://a.test/s');
   const p = namedNode('http://a.test/p');
   const q = namedNode('http://a.test/q');
@@ -109,5 +109,13 @@ describe('the dataset of one record', () => {
     expect(data.has(quad(s, p, literal('a')))).toBe(false);
     expect(data.has(quad(s, p, literal('a'), g))).toBe(true);
     expect([...data].map((q) => q.object.value)).toEqual(['b', 'a']);
+
+    // A variable predicate with a named object in the default graph, and the named predicate of the same text
+    // with a variable object in a graph named like that object: two quads.
+    const odd = new SmallDataset([
+      quad(s, variable('x'), namedNode('http://a.test/o')),
+      quad(s, namedNode('x'), variable('x'), namedNode('http://a.test/o')),
+    ]);
+    expect(odd.size).toBe(2);
   });
 });

@@ -108,12 +108,12 @@ export class SmallDataset implements RDF.DatasetCore {
 }
 
 /**
- * What tells apart two quads of one subject and predicate IRI: the predicate's kind when it is not a named node,
- * the object, and the graph when it is not the default graph (keys are self-delimiting, so joined they stay
- * unambiguous).
+ * What tells apart two quads of one subject and predicate IRI: the predicate (`-` for a named node, which no term
+ * key starts with), the object, and the graph when it is not the default graph (term keys are self-delimiting, so
+ * joined they stay unambiguous).
  */
 function restKey(quad: RDF.Quad): string {
-  const predicate = quad.predicate.termType === 'NamedNode' ? '' : termKey(quad.predicate);
+  const predicate = quad.predicate.termType === 'NamedNode' ? '-' : termKey(quad.predicate);
   const graph = quad.graph.termType === 'DefaultGraph' ? '' : termKey(quad.graph);
   return `${predicate}${termKey(quad.object)}${graph}`;
 }
