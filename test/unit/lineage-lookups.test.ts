@@ -82,6 +82,40 @@ describe('the lineage index’s lookups around a restore', () => {
     }
   });
 
+  it('hold a record restored in two runs (its quads apart in the file) once, as when restored whole', async () => {
+    const g = `<${GRAPHS.local}>`;
+    const software = (n: number) => [
+      `<http://registry.test/software/${n}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://w3id.org/reg/ns#Software> ${g} .`,
+      `<http://registry.test/software/${n}> <https://schema.org/name> "Software ${n}" ${g} .`,
+      `<http://registry.test/software/${n}> <http://www.w3.org/ns/prov#wasDerivedFrom> <http://registry.test/upstream> ${g} .`,
+    ];
+    const rows = async (lines: string[]): Promise<string[]> => {
+      const file = path.join(tempDir(), 'runs.nq');
+      fs.writeFileSync(file, `${lines.join('\n')}\n`);
+      const core = await openTestCore();
+      try {
+        await restoreNQuads(core, file);
+        return (
+          core.db
+            .prepare(
+              `SELECT s || ' ' || p || ' ' || o AS row FROM lineage_link WHERE record = ?
+               UNION ALL SELECT iri || ' ' || p || ' ' || value FROM lineage_node WHERE record = ? ORDER BY 1`,
+            )
+            .all('http://registry.test/software/1', 'http://registry.test/software/1') as { row: string }[]
+        ).map(({ row }) => row);
+      } finally {
+        await core.close();
+      }
+    };
+    const [first = [], second = []] = [software(1), software(2)];
+    const whole = await rows([...first, ...second]);
+    // Software 1's last line after software 2: it is merged twice, the second time over the rows of the first.
+    const apart = await rows([...first.slice(0, 2), ...second, ...first.slice(2)]);
+    expect(whole.some((row) => row.includes('Software 1'))).toBe(true);
+    expect(whole.some((row) => row.includes('upstream'))).toBe(true);
+    expect(apart).toEqual(whole);
+  });
+
   it('missing when the database opens (a load stopped before building them) are built then', async () => {
     const dataDir = tempDir();
     const first = await openTestCore({ REG_DATA_DIR: dataDir });

@@ -5,13 +5,13 @@ import { readRecord, writeRecord } from './embedded/record-table.js';
 /**
  * Merges lines into a record: with `replace` the record becomes exactly these lines, otherwise the union of
  * what it held and these. Returns how many of the lines were not already present; `written` hears the record's
- * lines when it changed.
+ * lines when it changed, and whether the record is new (`fresh`: it had no row before).
  */
 export function mergeRecord(
   db: Database,
   target: { graph: string; subject: string; lines: readonly string[]; kind: string | null; replace: boolean },
   now: string,
-  written?: (lines: readonly string[]) => void,
+  written?: (lines: readonly string[], fresh: boolean) => void,
 ): number {
   const before = readRecord(db, target.graph, target.subject);
   const existing = new Set(before === undefined ? [] : linesOf(before.nquads));
@@ -28,6 +28,6 @@ export function mergeRecord(
     },
     now,
   );
-  written?.(linesOf(nquads));
+  written?.(linesOf(nquads), before === undefined);
   return fresh.size;
 }

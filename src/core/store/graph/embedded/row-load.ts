@@ -32,7 +32,8 @@ export class RowLoad implements BulkLoad {
   merge(target: MergeTarget): Promise<number> {
     const kind = this.kindOf(target.subject, target.lines);
     const written = this.lineageKept
-      ? (lines: readonly string[]) => indexRecordLineage(this.db, target.graph, target.subject, lines)
+      ? (lines: readonly string[], fresh: boolean) =>
+          indexRecordLineage(this.db, target.graph, target.subject, lines, fresh)
       : undefined;
     return Promise.resolve(mergeRecord(this.db, { ...target, kind }, this.now, written));
   }
