@@ -113,6 +113,13 @@ async function* batchesOf(file: string, problems: LineProblem[]): AsyncGenerator
     if (isUtf8(bytes)) add(bytes.toString('utf8'));
     else problems.push({ line: ++number, reason: 'is not valid UTF-8' });
   };
+  // The batches gathered so far, of BATCH_LINES exactly: the scan and the read number them alike.
+  function* full(): Generator<Line[]> {
+    while (batch.length >= BATCH_LINES) {
+      yield batch.slice(0, BATCH_LINES);
+      batch = batch.slice(BATCH_LINES);
+    }
+  }
   // Whole lines, the newline after the last one left out.
   const addLines = (bytes: Buffer): void => {
     if (isUtf8(bytes)) {
@@ -141,17 +148,10 @@ async function* batchesOf(file: string, problems: LineProblem[]): AsyncGenerator
     if (start <= end) addLines(chunk.subarray(start, end));
     // Copied, so that the chunk it came from is not kept for a few bytes.
     pieces = end + 1 < chunk.length ? [Buffer.from(chunk.subarray(end + 1))] : [];
-    // Batches of BATCH_LINES exactly: the scan and the read number them alike.
-    while (batch.length >= BATCH_LINES) {
-      yield batch.slice(0, BATCH_LINES);
-      batch = batch.slice(BATCH_LINES);
-    }
+    yield* full();
   }
   if (pieces.length > 0) addBytes(Buffer.concat(pieces));
-  while (batch.length >= BATCH_LINES) {
-    yield batch.slice(0, BATCH_LINES);
-    batch = batch.slice(BATCH_LINES);
-  }
+  yield* full();
   yield batch;
 }
 
