@@ -107,6 +107,7 @@ export class RestoreScan {
     // Heard by whoever waits on it; a restore that stopped before it settled has its own error.
     this.verdict.catch(() => undefined);
   }
+
   /**
    * Whether batch `index` of the file is plain, once the scan has read it; a scan that failed refuses (the
    * restore stops with the scan's error).
